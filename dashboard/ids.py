@@ -1,0 +1,8 @@
+"""Dash component IDs, in one place."""
+
+URL = "url"
+MESSAGES = "messages"
+CARDS = "cards"
+COUNTS = "counts"
+EVENTS = "events"
+SCENARIO = "scenario-text"

@@ -1,0 +1,21 @@
+"""The fabric twin: a pure, deterministic model of an NVL72 NVLink fabric and its faults.
+
+Never imports dash or flask (DESIGN.md): the dashboard, the API and the command line all
+call `evaluate(parse_query(q).scenario)`.
+"""
+
+from .errors import ScenarioError
+from .evaluate import evaluate
+from .fabrics import FABRICS, Fabric
+from .scenario import Parsed, Scenario, parse_query, to_query
+
+__all__ = [
+    "FABRICS",
+    "Fabric",
+    "Parsed",
+    "Scenario",
+    "ScenarioError",
+    "evaluate",
+    "parse_query",
+    "to_query",
+]

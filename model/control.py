@@ -1,0 +1,69 @@
+"""The control plane: who may program routes, given which management controllers are alive.
+
+The fabric controller's leader (NMX-Controller: subnet manager + global fabric manager,
+FACTS.md §2) runs on st1.mc. With control-plane resilience a healthy peer takes over when it
+fails; without it, the leader's loss leaves no central controller. Software-defined routing
+with fallback then lets each healthy tray controller reroute its own chips; with both off,
+routes freeze. Controller faults never touch the data plane.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .fabrics import Fabric
+
+LEADER_HOME_TRAY = 1  # st1.mc hosts the leader
+
+
+@dataclass(frozen=True)
+class ControlPlane:
+    state: str  # healthy | failed-over | local-fallback | frozen
+    leader: str | None  # the controller running the central fabric manager, if any
+    authority: np.ndarray  # bool[T]: a routing authority can reprogram tray t's chips
+    controllers_down: tuple[str, ...]
+    explanation: str
+
+
+def control_plane(f: Fabric, mc_alive: np.ndarray, features: frozenset[str]) -> ControlPlane:
+    """Resolve the leader and the routing authority per switch tray."""
+    t = f.switch_trays
+    down = tuple(f"st{i + 1}.mc" for i in range(t) if not mc_alive[i])
+    home = f"st{LEADER_HOME_TRAY}.mc"
+    if mc_alive[LEADER_HOME_TRAY - 1]:
+        extra = f"; {len(down)} tray controller(s) down, data plane untouched" if down else ""
+        return ControlPlane(
+            "healthy", home, np.ones(t, bool), down, f"leader on {home}{extra}"
+        )
+    alive = [i for i in range(t) if mc_alive[i]]
+    if "cp-resilience" in features and alive:
+        peer = f"st{alive[0] + 1}.mc"
+        return ControlPlane(
+            "failed-over",
+            peer,
+            np.ones(t, bool),
+            down,
+            f"leader {home} lost; {peer} took over (control-plane resilience); "
+            "data plane untouched",
+        )
+    why = "control-plane resilience is off" if alive else "no healthy controller is left"
+    if "sdr-fallback" in features:
+        n = int(mc_alive.sum())
+        return ControlPlane(
+            "local-fallback",
+            None,
+            mc_alive.copy(),
+            down,
+            f"leader {home} lost and {why}: no central controller; {n} of {t} tray "
+            "controllers reroute their own chips (software-defined routing fallback)",
+        )
+    return ControlPlane(
+        "frozen",
+        None,
+        np.zeros(t, bool),
+        down,
+        f"leader {home} lost and {why}; routing fallback is off: routes are frozen, "
+        "and any new fault that needs a reroute is a hard failure",
+    )

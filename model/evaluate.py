@@ -1,0 +1,118 @@
+"""evaluate(scenario) -> the result every view reads (JSON-ready, deterministic)."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+
+import numpy as np
+
+from . import fate, metrics
+from .events import events
+from .faults import FabricState, build_state
+from .ids import link_id
+from .features import DEFAULTS, FEATURES
+from .params import PARAM_FACTS
+from .scenario import Scenario, to_query
+
+
+def _telemetry(st: FabricState) -> dict:
+    """What the operator can see: per-link counters flag degrading links, or only up/down."""
+    f = st.fabric
+    flaky = [link_id(f, int(g), int(p)) for g, p in zip(*np.nonzero(st.flaky))]
+    seen = "telemetry" in st.features
+    return {
+        "per_link_counters": seen,
+        "flagged_links": flaky if seen else [],
+        "degrading_unseen": 0 if seen else len(flaky),
+        "visible": "per-link CRC, replay, recovery and BER counters" if seen else "up/down only",
+    }
+
+
+def evaluate(s: Scenario) -> dict:
+    """Propagate the scenario's faults and compute every figure of the result."""
+    st = build_state(s)
+    f = st.fabric
+    bw = metrics.bandwidth(st)
+    part = fate.partition(st)
+    jb = fate.job(st, part, bw)
+    up = st.up
+    chips_up = int(st.chip_in_service.sum())
+    links_up = int(up.sum())
+    cables_up = links_up * f.cables_per_link
+    defaults = DEFAULTS.get(f.key, DEFAULTS["vr-nvl72"])
+    return {
+        "scenario": {
+            "query": to_query(s),
+            "key": s.key(),
+            "fabric": s.fabric,
+            "fail": list(s.fail),
+            "flaky": list(s.flaky),
+            "off": list(s.off),
+            "on": list(s.on),
+            "workload": s.workload,
+            "update": list(s.update),
+            "eth_bw": s.eth_bw,
+        },
+        "fabric": {
+            "key": f.key,
+            "name": f.name,
+            "technology": f.technology,
+            "gpu": f.gpu,
+            "compute_trays": f.compute_trays,
+            "switch_trays": f.switch_trays,
+            "chips_per_tray": f.chips_per_tray,
+            "links_per_gpu": f.planes,
+            "cables_per_link": f.cables_per_link,
+            "link_gbs_bidir": f.link_gbs_bidir,
+            "gpu_tbs_bidir": round(f.gpu_tbs_bidir, 4),
+            "rack_tbs_bidir": round(f.rack_tbs_bidir, 3),
+            "switch_tray_tbs_bidir": round(f.tray_tbs_bidir, 3),
+            "sharp_tflops": round(f.sharp_tflops, 3),
+        },
+        "counts": {
+            "gpus": f.gpus,
+            "gpus_active": int(st.gpu_alive.sum()),
+            "switch_chips": f.chips,
+            "switch_chips_up": chips_up,
+            "switch_chips_failed": int(st.chip_failed.sum()),
+            "switch_chips_drained": int((st.chip_drained & ~st.chip_failed).sum()),
+            "links": f.links,
+            "links_up": links_up,
+            "links_flaky": int(st.flaky.sum()),
+            "cables": f.cables,
+            "cables_up": cables_up,
+            "cables_failed": int(st.cable_failed.sum()),
+            "controllers": f.switch_trays,
+            "controllers_up": int(st.mc_alive.sum()),
+        },
+        "bandwidth": bw,
+        "sharp_tflops": metrics.sharp_tflops(st),
+        "sharp_healthy_tflops": round(f.sharp_tflops, 3),
+        "latency_us": metrics.latency(st),
+        "packet_rate": metrics.packet_rate(st),
+        "partition": part,
+        "job": jb,
+        "repairs": fate.repairs(st),
+        "control_plane": {
+            "state": st.control.state,
+            "leader": st.control.leader,
+            "controllers_down": list(st.control.controllers_down),
+            "routing_authority": [
+                f"st{i + 1}" for i, ok in enumerate(st.control.authority) if ok
+            ],
+            "explanation": st.control.explanation,
+        },
+        "features": {
+            ft.key: {
+                "name": ft.name,
+                "on": ft.key in st.features,
+                "default": defaults[ft.key][0],
+                "why_default": defaults[ft.key][1],
+                "effect": ft.on if ft.key in st.features else ft.off,
+            }
+            for ft in FEATURES
+        },
+        "telemetry": _telemetry(st),
+        "events": events(st, part, jb, bw),
+        "assumptions": [asdict(x) for x in f.facts + PARAM_FACTS],
+    }

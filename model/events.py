@@ -1,0 +1,87 @@
+"""The scenario in plain words: one sentence per fault, update and consequence."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .faults import FabricState
+from .ids import Component, format_id, gpu_id
+
+
+def _tbs(x: float) -> str:
+    return f"{x:.4g} TB/s"
+
+
+def _fault_sentence(st: FabricState, c: Component) -> str:
+    f = st.fabric
+    link = f.link_gbs_bidir / 1000.0
+    full = f.gpu_tbs_bidir
+    P = f.planes
+    if c.kind in ("cable", "link"):
+        g = gpu_id(c.nums[0])
+        lk = format_id(Component("link", c.nums[:3]))
+        head = f"{c.id} failed: its link {lk} is down" if c.kind == "cable" else f"{lk} down"
+        return f"{head}; {g} has {P - 1} of {P} planes ({_tbs(full - link)} alone)"
+    if c.kind == "switch-chip":
+        return f"{c.id} lost: 1 of {P} planes down; every GPU at {_tbs(full - link)} (alone)"
+    if c.kind == "switch-tray":
+        k = f.chips_per_tray
+        return (
+            f"{c.id} lost: {k} of {P} planes down and its controller {c.id}.mc; every GPU at "
+            f"{_tbs(full - k * link)} (alone)"
+        )
+    if c.kind == "controller":
+        return f"{c.id} (management controller) lost: control plane only, data plane untouched"
+    if c.kind == "gpu":
+        return f"{c.id} lost: its {P} links go with it; the other GPUs keep their bandwidth"
+    first = (c.nums[0] - 1) * f.gpus_per_tray
+    last = first + f.gpus_per_tray - 1
+    return f"{c.id} lost: {gpu_id(first)}..{gpu_id(last)} gone with it"
+
+
+def events(st: FabricState, part: dict, job: dict, bw: dict) -> list[str]:
+    """Ordered sentences: what failed, what the fabric did, and where it stands now."""
+    f = st.fabric
+    out = [_fault_sentence(st, c) for c in st.failed]
+    if st.maintenance:
+        out.append(
+            "switch firmware update with in-service updates off: the whole rack goes into a "
+            "maintenance window"
+        )
+    for tr in st.updating if not st.maintenance else ():
+        k = f.chips_per_tray
+        roll = f" (rolling update: 1 of {f.switch_trays} trays at a time)" if st.rolling else ""
+        out.append(
+            f"st{tr} under in-service update: {k} of {f.planes} planes drained on purpose, "
+            f"traffic moved to the others{roll}"
+        )
+    for tr in st.update_blocked:
+        out.append(f"st{tr} update deferred: no routing authority can drain its planes")
+    if st.control.state != "healthy" or st.control.controllers_down:
+        out.append(f"control plane {st.control.state}: {st.control.explanation}")
+    flaky_links = [
+        f"{gpu_id(g)}-st{p // f.chips_per_tray + 1}.sw{p % f.chips_per_tray}"
+        for g, p in zip(*np.nonzero(st.flaky))
+    ]
+    for lk in flaky_links:
+        if "telemetry" in st.features:
+            out.append(
+                f"{lk} degrading: CRC and replay counters rising, link recoveries about 3 "
+                "per 21 minutes; flagged by telemetry to drain before it fails"
+            )
+        else:
+            out.append(
+                f"{lk} degrading, unseen: without fine-grained telemetry only up/down is "
+                "visible; it will be found when it fails, as an unplanned abort"
+            )
+    gated = bw["per_gpu_tbs"]["min"]
+    if job["state"] == "degraded":
+        out.append(f"job degraded: {job['cause']}")
+    elif job["state"] in ("aborted", "stopped"):
+        out.append(f"job {job['state']}: {job['cause']}; restarts {job['restart']}")
+    active = int(st.gpu_alive.sum())
+    out.append(
+        f"now: {active} GPUs active, worst GPU {_tbs(gated)} of {_tbs(f.gpu_tbs_bidir)}, "
+        f"rack {_tbs(bw['aggregate_tbs'])}; partition {part['state']} ({part['mode']} mode)"
+    )
+    return out

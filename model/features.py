@@ -1,0 +1,106 @@
+"""The seven NVLink 6 resiliency features (FACTS.md §3), each a switch, with per-fabric defaults."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Feature:
+    key: str
+    name: str
+    on: str  # what the fabric does with it (FACTS.md §3, "on")
+    off: str  # what a fabric without it does (FACTS.md §3, "off" [A])
+
+
+FEATURES: tuple[Feature, ...] = (
+    Feature(
+        "cp-resilience",
+        "control-plane resilience",
+        "a failed management controller hands over to a healthy peer; data plane untouched",
+        "the lost controller's role is gone until it is repaired",
+    ),
+    Feature(
+        "partial-rack",
+        "operation with partially populated racks",
+        "a missing or failed compute tray leaves a smaller, healthy domain",
+        "any missing compute tray or GPU makes the partition UNHEALTHY until repaired",
+    ),
+    Feature(
+        "hot-swap",
+        "hot-swappable switch trays",
+        "a failed switch tray is replaced while the rest runs (its planes down for the swap)",
+        "replacing a switch tray takes the whole rack down for the swap",
+    ),
+    Feature(
+        "sdr-fallback",
+        "software-defined routing with management-controller fallback",
+        "without a central controller, each healthy tray controller reroutes its own chips",
+        "routes freeze while no central controller runs",
+    ),
+    Feature(
+        "reroute",
+        "dynamic traffic rerouting",
+        "a link, chip or tray fault is routed around; the job slows, it does not stop",
+        "traffic on the dead plane hangs the collective: the job aborts and restarts",
+    ),
+    Feature(
+        "issu",
+        "in-service software updates",
+        "switch firmware is updated a tray at a time under traffic",
+        "a switch update is a maintenance window for the whole rack",
+    ),
+    Feature(
+        "telemetry",
+        "fine-grained link telemetry",
+        "per-link counters attribute a fault and flag a degrading link before it fails",
+        "only up/down is seen: a degrading link is found when it fails",
+    ),
+)
+
+FEATURE_KEYS: tuple[str, ...] = tuple(f.key for f in FEATURES)
+BY_KEY = {f.key: f for f in FEATURES}
+
+# Per-fabric defaults, and why (shown in the API and on screen).
+DEFAULTS: dict[str, dict[str, tuple[bool, str]]] = {
+    "vr-nvl72": {k: (True, "NVLink 6 ships it (seed article, FACTS.md §3)") for k in FEATURE_KEYS},
+    "gb200-nvl72": {
+        "cp-resilience": (
+            True,
+            "NetQ fails NMX-C/NMX-T over to an alternate management address (FACTS.md §2)",
+        ),
+        "partial-rack": (
+            True,
+            "full-bandwidth mode parks lost GPUs; the rest keep full bandwidth: DEGRADED "
+            "(FACTS.md §2)",
+        ),
+        "hot-swap": (False, "loss of a switch makes the partition UNHEALTHY (FACTS.md §2)"),
+        "sdr-fallback": (False, "NMX-Controller is the only routing authority (FACTS.md §2)"),
+        "reroute": (
+            False,
+            "full-bandwidth mode, today's default: a missing link or switch is not routed "
+            "around (FACTS.md §2)",
+        ),
+        "issu": (False, "switch firmware goes in through NVOS upgrades in a window [A]"),
+        "telemetry": (
+            False,
+            "DCGM has the counters, but health checks act only on link state; a degrading "
+            "link is found when it fails (FACTS.md §3, the public GB200 case)",
+        ),
+    },
+    "eth-x72": {
+        "cp-resilience": (True, "no central controller: every switch runs its own routing [A]"),
+        "partial-rack": (True, "Ethernet does not care about missing endpoints [A]"),
+        "hot-swap": (True, "a switch is replaced while ECMP carries traffic elsewhere [A]"),
+        "sdr-fallback": (True, "every switch routes for itself (BGP/ECMP) [A]"),
+        "reroute": (True, "ECMP reconvergence, in seconds rather than milliseconds [A]"),
+        "issu": (True, "rolling drain-and-reboot of one switch tray at a time [A]"),
+        "telemetry": (True, "per-port FEC/CRC counters are standard on Ethernet switches [A]"),
+    },
+}
+
+
+def default_features(fabric_key: str) -> frozenset[str]:
+    """The features a fabric has on when the scenario says nothing."""
+    table = DEFAULTS.get(fabric_key, DEFAULTS["vr-nvl72"])
+    return frozenset(k for k, (on, _why) in table.items() if on)

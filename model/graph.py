@@ -1,0 +1,85 @@
+"""The same fabric as a networkx graph: the oracle the fast numpy path is tested against.
+
+Built independently of faults.py: failed parts are removed as nodes or edges. Each GPU is
+split into a sending and a receiving node so no flow transits a GPU (GPUs do not forward on
+NVLink). Capacities are one-way GB/s; a flaky link carries its efficiency.
+"""
+
+from __future__ import annotations
+
+import networkx as nx
+
+from .faults import build_state
+from .ids import chip_id, gpu_id, parse_id, plane_of
+from .params import FLAKY_LINK_EFFICIENCY
+from .scenario import Scenario
+
+
+def build_graph(s: Scenario) -> nx.DiGraph:
+    """Directed graph: gpuNN.tx -> stT.swK -> gpuMM.rx, only for parts that are up."""
+    f = s.spec()
+    comps = [parse_id(x, f) for x in s.fail]
+    dead_gpus: set[int] = set()
+    dead_chips: set[int] = set()
+    dead_links: set[tuple[int, int]] = set()
+    k = f.chips_per_tray
+    for c in comps:
+        n = c.nums
+        if c.kind == "compute-tray":
+            dead_gpus.update(range((n[0] - 1) * f.gpus_per_tray, n[0] * f.gpus_per_tray))
+        elif c.kind == "gpu":
+            dead_gpus.add(n[0])
+        elif c.kind == "switch-tray":
+            dead_chips.update(range((n[0] - 1) * k, n[0] * k))
+        elif c.kind == "switch-chip":
+            dead_chips.add(plane_of(f, n[0], n[1]))
+        elif c.kind in ("link", "cable"):
+            dead_links.add((n[0], plane_of(f, n[1], n[2])))
+    planned = build_state(s)  # only for which trays the update drains (a plan, not a fault)
+    if planned.maintenance:
+        dead_chips.update(range(f.planes))
+    for tr in planned.updating:
+        dead_chips.update(range((tr - 1) * k, tr * k))
+    flaky = {(c.nums[0], plane_of(f, c.nums[1], c.nums[2])) for c in map(
+        lambda x: parse_id(x, f), s.flaky)}
+
+    g = nx.DiGraph()
+    one_way = f.link_gbs_bidir / 2
+    for p in range(f.planes):
+        if p in dead_chips:
+            continue
+        chip = chip_id(f, p)
+        g.add_node(chip, kind="switch-chip")
+        for gpu in range(f.gpus):
+            if gpu in dead_gpus or (gpu, p) in dead_links:
+                continue
+            cap = one_way * (FLAKY_LINK_EFFICIENCY if (gpu, p) in flaky else 1.0)
+            g.add_edge(f"{gpu_id(gpu)}.tx", chip, capacity=cap)
+            g.add_edge(chip, f"{gpu_id(gpu)}.rx", capacity=cap)
+    for gpu in range(f.gpus):
+        if gpu not in dead_gpus:
+            g.add_node(f"{gpu_id(gpu)}.tx", kind="gpu")
+            g.add_node(f"{gpu_id(gpu)}.rx", kind="gpu")
+    return g
+
+
+def pair_capacity_tbs(g: nx.DiGraph, a: int, b: int) -> float:
+    """Max flow from GPU a to GPU b, as bidirectional TB/s (both directions are symmetric)."""
+    src, dst = f"{gpu_id(a)}.tx", f"{gpu_id(b)}.rx"
+    if src not in g or dst not in g:
+        return 0.0
+    return 2 * nx.maximum_flow_value(g, src, dst) / 1000.0
+
+
+def gpu_bandwidth_tbs(g: nx.DiGraph, a: int) -> float:
+    """Max flow from GPU a to every other live GPU at once, as bidirectional TB/s."""
+    src = f"{gpu_id(a)}.tx"
+    if src not in g:
+        return 0.0
+    h = g.copy()
+    for n in list(g.nodes):
+        if n.endswith(".rx") and n != f"{gpu_id(a)}.rx":
+            h.add_edge(n, "sink")  # no capacity attribute: unbounded
+    if "sink" not in h:
+        return 0.0
+    return 2 * nx.maximum_flow_value(h, src, "sink") / 1000.0

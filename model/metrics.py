@@ -1,0 +1,156 @@
+"""Bandwidth, latency, packet rate and in-network compute from the up/efficiency masks."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .faults import FabricState
+from .params import (
+    ETH_MTU_BYTES,
+    LATENCY_MESSAGE_BYTES,
+    MAX_UTILISATION,
+    OFFERED_LOAD,
+)
+
+
+def per_gpu_tbs(st: FabricState) -> np.ndarray:
+    """float[G]: each GPU's bidirectional bandwidth in TB/s (0 for a lost GPU)."""
+    return st.efficiency.sum(axis=1) * st.fabric.link_gbs_bidir / 1000.0
+
+
+def pair_capacity_tbs(st: FabricState) -> np.ndarray:
+    """float[G, G]: bidirectional capacity between two GPUs over planes both reach.
+
+    Both ends of a pair need the same plane up; a flaky link delivers its efficiency.
+    """
+    eff = st.efficiency
+    # Across a plane the pair is limited by the weaker of its two links: min(e_i, e_j).
+    cap = np.minimum(eff[:, None, :], eff[None, :, :]).sum(axis=2)
+    np.fill_diagonal(cap, 0.0)
+    return cap * st.fabric.link_gbs_bidir / 1000.0
+
+
+def _r(x: float, nd: int = 4) -> float:
+    return float(round(x, nd))
+
+
+def bandwidth(st: FabricState) -> dict:
+    """Per-GPU, aggregate, all-to-all and per-switch-tray bandwidth (TB/s bidirectional)."""
+    f = st.fabric
+    bw = per_gpu_tbs(st)
+    alive = st.gpu_alive
+    active = bw[alive] if alive.any() else np.zeros(1)
+    n_active = int(alive.sum())
+    gated = float(active.min()) if n_active else 0.0
+    in_service = st.chip_in_service
+    eff = st.efficiency
+    k = f.chips_per_tray
+    tray = [
+        _r(eff[:, i * k : (i + 1) * k].sum() * f.link_gbs_bidir / 1000.0, 3)
+        for i in range(f.switch_trays)
+    ]
+    return {
+        "unit": "TB/s, bidirectional (both directions counted, as NVIDIA quotes it)",
+        "per_gpu_tbs": {
+            "min": _r(gated),
+            "mean": _r(float(active.mean()) if n_active else 0.0),
+            "max": _r(float(active.max()) if n_active else 0.0),
+            "healthy": _r(f.gpu_tbs_bidir),
+            "values": [_r(float(x)) for x in bw],
+            "over": "active GPUs (lost GPUs are 0 in values and left out of min/mean/max)",
+        },
+        "aggregate_tbs": _r(float(bw.sum()), 3),
+        "aggregate_healthy_tbs": _r(f.rack_tbs_bidir, 3),
+        "all_to_all_tbs": _r(n_active * gated, 3),
+        "all_to_all_note": (
+            "an all-to-all ends in a barrier, so every active GPU moves data at the pace of "
+            "the slowest: active GPUs x the worst per-GPU bandwidth"
+        ),
+        "per_switch_tray_tbs": tray,
+        "per_switch_tray_healthy_tbs": _r(f.tray_tbs_bidir, 3),
+        "planes_in_service": int(in_service.sum()),
+        "planes": f.planes,
+    }
+
+
+def _mm1_quantile(rhos: np.ndarray, weights: np.ndarray, service_s: float, q: float) -> float:
+    """q-quantile of waiting time in a mixture of M/M/1 queues (P(W>t)=rho e^{-(1-rho)t/s})."""
+
+    def tail(t: float) -> float:
+        return float((weights * rhos * np.exp(-(1 - rhos) * t / service_s)).sum())
+
+    if tail(0.0) <= 1 - q:
+        return 0.0
+    lo, hi = 0.0, service_s
+    while tail(hi) > 1 - q:
+        hi *= 2
+    for _ in range(60):
+        mid = (lo + hi) / 2
+        if tail(mid) > 1 - q:
+            lo = mid
+        else:
+            hi = mid
+    return hi
+
+
+def message_service_s(st: FabricState, nbytes: int) -> float:
+    """Time one link takes to carry a message: bandwidth- or packet-rate-bound."""
+    f = st.fabric
+    link_bytes_s = f.link_gbs_bidir / 2 * 1e9
+    link_pps = f.packet_rate_gpps_per_gpu * 1e9 / f.planes
+    packet = ETH_MTU_BYTES if f.technology == "Ethernet" else 128
+    packets = math.ceil(nbytes / packet)
+    return max(nbytes / link_bytes_s, packets / link_pps)
+
+
+def latency(st: FabricState) -> dict:
+    """One-way GPU-to-GPU latency p50/p99 over all pairs of active GPUs, under load."""
+    f = st.fabric
+    alive = np.flatnonzero(st.gpu_alive)
+    base = f.latency_one_way_us
+    out = {
+        "unloaded_us": base,
+        "message_bytes": LATENCY_MESSAGE_BYTES,
+        "offered_load": OFFERED_LOAD,
+        "model": (
+            "unloaded one-hop latency plus M/M/1 queueing at the busier of the two GPU ports; "
+            "the same traffic on fewer planes loads each remaining port more"
+        ),
+    }
+    if len(alive) < 2 or st.maintenance:
+        return {**out, "p50": None, "p99": None}
+    cap = st.efficiency.sum(axis=1)[alive]
+    if (cap <= 0).any():
+        return {**out, "p50": None, "p99": None}
+    rho = np.minimum(OFFERED_LOAD * f.planes / cap, MAX_UTILISATION)
+    # Ordered pairs (i, j), i != j, weighted alike; each sees the busier port's utilisation.
+    # Group GPUs by utilisation (few distinct values) so this stays small at any GPU count.
+    u, c = np.unique(rho, return_counts=True)
+    pair_w = np.outer(c, c).astype(float) - np.diag(c)
+    vals = np.maximum(u[:, None], u[None, :]).ravel()
+    w = pair_w.ravel() / pair_w.sum()
+    s = message_service_s(st, LATENCY_MESSAGE_BYTES)
+    p50 = base + _mm1_quantile(vals, w, s, 0.50) * 1e6
+    p99 = base + _mm1_quantile(vals, w, s, 0.99) * 1e6
+    return {**out, "p50": _r(p50, 3), "p99": _r(p99, 3)}
+
+
+def packet_rate(st: FabricState) -> dict:
+    """Packets per second each way per GPU (G), scaled by the share of its links in service."""
+    f = st.fabric
+    share = st.efficiency.sum(axis=1) / f.planes
+    alive = st.gpu_alive
+    per = f.packet_rate_gpps_per_gpu * share
+    return {
+        "unit": "G packets/s per GPU, each way",
+        "per_gpu_min": _r(float(per[alive].min()) if alive.any() else 0.0, 3),
+        "per_gpu_healthy": _r(f.packet_rate_gpps_per_gpu, 3),
+        "rack_total": _r(float(per.sum()), 2),
+    }
+
+
+def sharp_tflops(st: FabricState) -> float:
+    """In-network reduction available: switch chips in service x TFLOPS per chip."""
+    return _r(float(st.chip_in_service.sum()) * st.fabric.sharp_tflops_per_chip, 3)

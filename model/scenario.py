@@ -1,0 +1,223 @@
+"""A scenario (fabric, faults, feature switches, workload, updates) and its query-string form.
+
+The query string is the scenario: it is the URL of the dashboard, the API's input and the
+memo key. `to_query(parse_query(q).scenario)` is canonical: order and duplicates do not
+matter, and `parse_query(to_query(s)).scenario == s` exactly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from urllib.parse import parse_qsl
+
+from .errors import ScenarioError
+from .fabrics import DEFAULT_FABRIC, ETH_X72, FABRICS, Fabric, eth_with_bandwidth
+from .features import FEATURE_KEYS, default_features
+from .ids import Component, parse_id
+from .workloads import DEFAULT_WORKLOAD, WORKLOADS
+
+KEYS = ("fabric", "fail", "flaky", "off", "on", "workload", "update", "eth_bw")
+MAX_QUERY_LENGTH = 4000  # characters; gunicorn's request line limit is 4094 bytes
+MAX_IDS = 200  # per list (fail, flaky, update)
+ETH_BW_RANGE = (0.1, 14.4)  # TB/s bidirectional per GPU, eth-x72 only
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """Everything that defines one view of the rack. Lists are canonical: sorted, unique."""
+
+    fabric: str = DEFAULT_FABRIC
+    fail: tuple[str, ...] = ()
+    flaky: tuple[str, ...] = ()
+    off: tuple[str, ...] = ()
+    on: tuple[str, ...] = ()
+    workload: str = DEFAULT_WORKLOAD
+    update: tuple[str, ...] = ()  # switch trays under in-service update, or ("all",)
+    eth_bw: float | None = None
+
+    @property
+    def features(self) -> frozenset[str]:
+        """The features in force: the fabric's defaults, less `off`, plus `on`."""
+        return (default_features(self.fabric) - set(self.off)) | set(self.on)
+
+    def spec(self) -> Fabric:
+        """The fabric preset, with eth-x72's bandwidth override applied."""
+        if self.fabric == ETH_X72.key and self.eth_bw is not None:
+            return eth_with_bandwidth(self.eth_bw)
+        return FABRICS[self.fabric]
+
+    def key(self) -> str:
+        """The canonical key: the memo key and the shareable query."""
+        return to_query(self, include_fabric=True)
+
+
+@dataclass
+class Parsed:
+    scenario: Scenario
+    notices: list[str] = field(default_factory=list)  # accepted, but worth saying
+    errors: list[str] = field(default_factory=list)  # dropped (lenient mode only)
+
+
+def _split(value: str) -> list[str]:
+    return [t.strip() for t in value.split(",") if t.strip()]
+
+
+def _sorted_ids(comps: dict[str, Component]) -> tuple[str, ...]:
+    return tuple(c.id for c in sorted(comps.values(), key=Component.sort_key))
+
+
+class _Reader:
+    """Collects problems: raises at once when strict, records and drops when lenient."""
+
+    def __init__(self, strict: bool) -> None:
+        self.strict = strict
+        self.errors: list[str] = []
+        self.notices: list[str] = []
+
+    def error(self, message: str, token: str | None = None) -> None:
+        if self.strict:
+            raise ScenarioError(message, token=token)
+        self.errors.append(message)
+
+    def ids(self, key: str, value: str, fabric: Fabric, kinds: tuple[str, ...] | None) -> dict:
+        tokens = _split(value)
+        if len(tokens) > MAX_IDS:
+            self.error(f"'{key}' lists {len(tokens)} IDs; at most {MAX_IDS}", token=key)
+            tokens = tokens[:MAX_IDS]
+        out: dict[str, Component] = {}
+        for tok in tokens:
+            try:
+                comp = parse_id(tok, fabric)
+            except ScenarioError as e:
+                self.error(f"{key}: {e.message}", token=tok)
+                continue
+            if kinds and comp.kind not in kinds:
+                self.error(
+                    f"{key}: '{tok}' is a {comp.kind}; {key} takes {' or '.join(kinds)}s",
+                    token=tok,
+                )
+                continue
+            if comp.id in out:
+                self.notices.append(f"{key}: '{tok}' is listed more than once; counted once")
+            out[comp.id] = comp
+        return out
+
+
+def parse_query(query: str, *, strict: bool = True) -> Parsed:
+    """Parse a query string (with or without '?') into a Scenario.
+
+    strict: the first problem raises ScenarioError naming the token (the API's 400).
+    lenient: bad tokens are dropped and listed in `errors`, the rest loads (the dashboard).
+    """
+    r = _Reader(strict)
+    if query.startswith("?"):
+        query = query[1:]
+    if len(query) > MAX_QUERY_LENGTH:
+        r.error(
+            f"the query is {len(query)} characters long; at most {MAX_QUERY_LENGTH}",
+            token="query",
+        )
+        return Parsed(Scenario(), r.notices, r.errors)
+    try:
+        pairs = parse_qsl(query, keep_blank_values=True, max_num_fields=64)
+    except ValueError:
+        r.error("the query has too many fields (at most 64)", token="query")
+        return Parsed(Scenario(), r.notices, r.errors)
+
+    raw: dict[str, str] = {}
+    for k, v in pairs:
+        if k not in KEYS:
+            r.error(f"unknown key '{k}' (known: {', '.join(KEYS)})", token=k)
+            continue
+        if k in raw:
+            r.error(f"key '{k}' is given twice; give one comma-separated list", token=k)
+            continue
+        raw[k] = v
+
+    fabric_key = raw.get("fabric", DEFAULT_FABRIC) or DEFAULT_FABRIC
+    if fabric_key not in FABRICS:
+        r.error(f"unknown fabric '{fabric_key}' (known: {', '.join(FABRICS)})", token=fabric_key)
+        fabric_key = DEFAULT_FABRIC
+    fabric = FABRICS[fabric_key]
+
+    fail = r.ids("fail", raw.get("fail", ""), fabric, None)
+    flaky = r.ids("flaky", raw.get("flaky", ""), fabric, ("link", "cable"))
+    for fid in sorted(set(flaky) & set(fail)):
+        r.notices.append(f"flaky: '{fid}' is also failed; failed wins")
+        del flaky[fid]
+
+    feats = {}
+    for key in ("off", "on"):
+        feats[key] = set()
+        for tok in _split(raw.get(key, "")):
+            if tok not in FEATURE_KEYS:
+                r.error(f"{key}: unknown feature '{tok}' (known: {', '.join(FEATURE_KEYS)})", tok)
+            else:
+                feats[key].add(tok)
+    for tok in sorted(feats["off"] & feats["on"]):
+        r.error(f"feature '{tok}' is both in 'off' and in 'on'", token=tok)
+        feats["off"].discard(tok)
+        feats["on"].discard(tok)
+    defaults = default_features(fabric_key)
+    for tok in sorted(feats["off"] - defaults):
+        r.notices.append(f"off: '{tok}' is already off on {fabric_key}")
+    for tok in sorted(feats["on"] & defaults):
+        r.notices.append(f"on: '{tok}' is already on on {fabric_key}")
+
+    workload = raw.get("workload", DEFAULT_WORKLOAD) or DEFAULT_WORKLOAD
+    if workload not in WORKLOADS:
+        r.error(f"unknown workload '{workload}' (known: {', '.join(WORKLOADS)})", token=workload)
+        workload = DEFAULT_WORKLOAD
+
+    update: tuple[str, ...] = ()
+    up_raw = raw.get("update", "")
+    if up_raw.strip() == "all":
+        update = ("all",)
+    elif up_raw:
+        trays = r.ids("update", up_raw, fabric, ("switch-tray",))
+        update = _sorted_ids(trays)
+
+    eth_bw = None
+    if raw.get("eth_bw", "") != "":
+        tok = raw["eth_bw"]
+        try:
+            val = float(tok)
+        except ValueError:
+            val = float("nan")
+        lo, hi = ETH_BW_RANGE
+        if fabric_key != ETH_X72.key:
+            r.error(f"eth_bw applies to eth-x72 only, not to {fabric_key}", token="eth_bw")
+        elif not lo <= val <= hi:
+            r.error(f"eth_bw '{tok}' must be a number of TB/s from {lo} to {hi}", token=tok)
+        else:
+            eth_bw = round(val, 3)
+
+    scenario = Scenario(
+        fabric=fabric_key,
+        fail=_sorted_ids(fail),
+        flaky=_sorted_ids(flaky),
+        off=tuple(k for k in FEATURE_KEYS if k in feats["off"] & defaults),
+        on=tuple(k for k in FEATURE_KEYS if k in feats["on"] - defaults),
+        workload=workload,
+        update=update,
+        eth_bw=eth_bw,
+    )
+    return Parsed(scenario, r.notices, r.errors)
+
+
+def to_query(s: Scenario, include_fabric: bool = False) -> str:
+    """The canonical query string; defaults are left out (the fabric too, unless asked)."""
+    parts = []
+    if include_fabric or s.fabric != DEFAULT_FABRIC:
+        parts.append(f"fabric={s.fabric}")
+    for key in ("fail", "flaky", "off", "on"):
+        vals = getattr(s, key)
+        if vals:
+            parts.append(f"{key}={','.join(vals)}")
+    if s.workload != DEFAULT_WORKLOAD:
+        parts.append(f"workload={s.workload}")
+    if s.update:
+        parts.append(f"update={','.join(s.update)}")
+    if s.eth_bw is not None:
+        parts.append(f"eth_bw={s.eth_bw:g}")
+    return "&".join(parts)

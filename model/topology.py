@@ -1,0 +1,68 @@
+"""Every component of a fabric with its ID, kind, parent and rack position.
+
+Rack order top to bottom (FACTS.md §1): power shelves, compute trays 1-10, switch trays 1-9,
+compute trays 11-18, power shelves. `slot` counts the 27 trays from the top (1..27).
+"""
+
+from __future__ import annotations
+
+from .fabrics import COMPUTE_TRAYS_ABOVE_SWITCHES, Fabric
+from .ids import chip_id, gpu_id
+
+
+def compute_tray_slot(f: Fabric, tray: int) -> int:
+    """1-based slot from the top of the rack for compute tray `tray` (1-based)."""
+    if tray <= COMPUTE_TRAYS_ABOVE_SWITCHES:
+        return tray
+    return tray + f.switch_trays
+
+
+def switch_tray_slot(f: Fabric, tray: int) -> int:
+    return COMPUTE_TRAYS_ABOVE_SWITCHES + tray
+
+
+def topology(f: Fabric) -> dict:
+    """The component list the API serves and the dashboard draws."""
+    comps: list[dict] = []
+    for t in range(1, f.compute_trays + 1):
+        comps.append(
+            {"id": f"ct{t:02d}", "kind": "compute-tray", "parent": None,
+             "slot": compute_tray_slot(f, t)}
+        )
+    for t in range(1, f.switch_trays + 1):
+        comps.append(
+            {"id": f"st{t}", "kind": "switch-tray", "parent": None, "slot": switch_tray_slot(f, t)}
+        )
+        comps.append(
+            {"id": f"st{t}.mc", "kind": "controller", "parent": f"st{t}",
+             "slot": switch_tray_slot(f, t), "leader": t == 1}
+        )
+        for k in range(f.chips_per_tray):
+            comps.append(
+                {"id": f"st{t}.sw{k}", "kind": "switch-chip", "parent": f"st{t}",
+                 "slot": switch_tray_slot(f, t), "index": k}
+            )
+    for g in range(f.gpus):
+        tray = g // f.gpus_per_tray + 1
+        comps.append(
+            {"id": gpu_id(g), "kind": "gpu", "parent": f"ct{tray:02d}",
+             "slot": compute_tray_slot(f, tray), "index": g % f.gpus_per_tray}
+        )
+    for g in range(f.gpus):
+        for p in range(f.planes):
+            link = f"{gpu_id(g)}-{chip_id(f, p)}"
+            comps.append(
+                {"id": link, "kind": "link", "parent": gpu_id(g), "ends": [gpu_id(g), chip_id(f, p)]}
+            )
+            for c in range(f.cables_per_link):
+                comps.append({"id": f"{link}.c{c}", "kind": "cable", "parent": link})
+    counts: dict[str, int] = {}
+    for c in comps:
+        counts[c["kind"]] = counts.get(c["kind"], 0) + 1
+    return {
+        "fabric": f.key,
+        "rack_order": "top to bottom: power shelves, ct01-ct10, st1-st9, ct11-ct18, power shelves",
+        "slots": f.compute_trays + f.switch_trays,
+        "counts": counts,
+        "components": comps,
+    }
