@@ -26,7 +26,9 @@ def create_app() -> Dash:
     app.layout = layout
     callbacks.register(app)
     app.server.register_blueprint(api)
-    app.server.add_url_rule("/healthz", "healthz", lambda: ("ok\n", 200, {"Content-Type": "text/plain"}))
+    app.server.add_url_rule(
+        "/healthz", "healthz", lambda: ("ok\n", 200, {"Content-Type": "text/plain"})
+    )
     # plotly/dash#3971: _setup_server() sets its guard before it fills the component registry,
     # so concurrent first requests in a fresh worker can get HTTP 500 on the JS bundles. Run it
     # here, at import, so every worker (and the --preload master) is set up before it serves.

@@ -72,4 +72,6 @@ def _bad_method(e: Exception) -> tuple[Response, int] | Exception:
 
 @api.app_errorhandler(500)
 def _server_error(e: Exception) -> tuple[Response, int]:
-    return jsonify({"error": "internal error; the scenario is kept in your URL", "token": None}), 500
+    return jsonify(
+        {"error": "internal error; the scenario is kept in your URL", "token": None}
+    ), 500

@@ -34,7 +34,9 @@ def layout() -> html.Div:
                 className="two-col",
                 children=[
                     html.Div([html.H2("Counts"), html.Table(id=ids.COUNTS, className="counts")]),
-                    html.Div([html.H2("What happened"), html.Ol(id=ids.EVENTS, className="events")]),
+                    html.Div(
+                        [html.H2("What happened"), html.Ol(id=ids.EVENTS, className="events")]
+                    ),
                 ],
             ),
         ],
@@ -45,8 +47,11 @@ def card(title: str, value: str, note: str, tone: str = "") -> html.Div:
     """One headline figure with its unit and where it comes from."""
     return html.Div(
         className=f"card {tone}".strip(),
-        children=[html.Div(title, className="card-title"), html.Div(value, className="card-value"),
-                  html.Div(note, className="card-note")],
+        children=[
+            html.Div(title, className="card-title"),
+            html.Div(value, className="card-value"),
+            html.Div(note, className="card-note"),
+        ],
     )
 
 
@@ -60,20 +65,40 @@ def cards(r: dict) -> list[html.Div]:
     tone = {"running": "ok", "degraded": "warn"}.get(job["state"], "bad")
     lat_val = "n/a" if lat["p50"] is None else f"{lat['p50']:.3g} / {lat['p99']:.3g} us"
     return [
-        card("Worst GPU bandwidth", f"{pg['min']:g} TB/s", f"of {pg['healthy']:g} TB/s "
-             "bidirectional; collectives run at the slowest GPU's pace", "warn"
-             if pg["min"] < pg["healthy"] else "ok"),
-        card("Rack bandwidth", f"{bw['aggregate_tbs']:g} TB/s",
-             f"of {bw['aggregate_healthy_tbs']:g} TB/s; all-to-all {bw['all_to_all_tbs']:g} TB/s"),
-        card("In-network compute", f"{r['sharp_tflops']:g} TFLOPS",
-             f"of {r['sharp_healthy_tflops']:g}; SHARP on switch chips in service"),
-        card("Latency p50 / p99", lat_val, f"one way, {lat['message_bytes']} B message at "
-             f"{lat['offered_load']:.0%} load [A]"),
-        card("Partition", part["state"], f"{part['mode']} mode: {part['explanation']}",
-             {"HEALTHY": "ok", "UNHEALTHY": "bad"}.get(part["state"], "warn")),
+        card(
+            "Worst GPU bandwidth",
+            f"{pg['min']:g} TB/s",
+            f"of {pg['healthy']:g} TB/s bidirectional; collectives run at the slowest GPU's pace",
+            "warn" if pg["min"] < pg["healthy"] else "ok",
+        ),
+        card(
+            "Rack bandwidth",
+            f"{bw['aggregate_tbs']:g} TB/s",
+            f"of {bw['aggregate_healthy_tbs']:g} TB/s; all-to-all {bw['all_to_all_tbs']:g} TB/s",
+        ),
+        card(
+            "In-network compute",
+            f"{r['sharp_tflops']:g} TFLOPS",
+            f"of {r['sharp_healthy_tflops']:g}; SHARP on switch chips in service",
+        ),
+        card(
+            "Latency p50 / p99",
+            lat_val,
+            f"one way, {lat['message_bytes']} B message at {lat['offered_load']:.0%} load [A]",
+        ),
+        card(
+            "Partition",
+            part["state"],
+            f"{part['mode']} mode: {part['explanation']}",
+            {"HEALTHY": "ok", "UNHEALTHY": "bad"}.get(part["state"], "warn"),
+        ),
         card("Job", job["state"], f"{job['cause']}; restart: {job['restart']}", tone),
-        card("Control plane", r["control_plane"]["state"], r["control_plane"]["explanation"],
-             "ok" if r["control_plane"]["state"] == "healthy" else "warn"),
+        card(
+            "Control plane",
+            r["control_plane"]["state"],
+            r["control_plane"]["explanation"],
+            "ok" if r["control_plane"]["state"] == "healthy" else "warn",
+        ),
     ]
 
 
@@ -88,4 +113,6 @@ COUNT_ROWS = (
 
 def counts_table(r: dict) -> list[html.Tr]:
     c = r["counts"]
-    return [html.Tr([html.Td(label), html.Td(f"{c[a]:,} of {c[b]:,}")]) for label, a, b in COUNT_ROWS]
+    return [
+        html.Tr([html.Td(label), html.Td(f"{c[a]:,} of {c[b]:,}")]) for label, a, b in COUNT_ROWS
+    ]

@@ -34,9 +34,7 @@ def control_plane(f: Fabric, mc_alive: np.ndarray, features: frozenset[str]) -> 
     home = f"st{LEADER_HOME_TRAY}.mc"
     if mc_alive[LEADER_HOME_TRAY - 1]:
         extra = f"; {len(down)} tray controller(s) down, data plane untouched" if down else ""
-        return ControlPlane(
-            "healthy", home, np.ones(t, bool), down, f"leader on {home}{extra}"
-        )
+        return ControlPlane("healthy", home, np.ones(t, bool), down, f"leader on {home}{extra}")
     alive = [i for i in range(t) if mc_alive[i]]
     if "cp-resilience" in features and alive:
         peer = f"st{alive[0] + 1}.mc"

@@ -9,8 +9,8 @@ import numpy as np
 from . import fate, metrics
 from .events import events
 from .faults import FabricState, build_state
-from .ids import link_id
 from .features import DEFAULTS, FEATURES
+from .ids import link_id
 from .params import PARAM_FACTS
 from .scenario import Scenario, to_query
 
@@ -18,7 +18,7 @@ from .scenario import Scenario, to_query
 def _telemetry(st: FabricState) -> dict:
     """What the operator can see: per-link counters flag degrading links, or only up/down."""
     f = st.fabric
-    flaky = [link_id(f, int(g), int(p)) for g, p in zip(*np.nonzero(st.flaky))]
+    flaky = [link_id(f, int(g), int(p)) for g, p in zip(*np.nonzero(st.flaky), strict=False)]
     seen = "telemetry" in st.features
     return {
         "per_link_counters": seen,
@@ -97,9 +97,7 @@ def evaluate(s: Scenario) -> dict:
             "state": st.control.state,
             "leader": st.control.leader,
             "controllers_down": list(st.control.controllers_down),
-            "routing_authority": [
-                f"st{i + 1}" for i, ok in enumerate(st.control.authority) if ok
-            ],
+            "routing_authority": [f"st{i + 1}" for i, ok in enumerate(st.control.authority) if ok],
             "explanation": st.control.explanation,
         },
         "features": {

@@ -61,7 +61,7 @@ def events(st: FabricState, part: dict, job: dict, bw: dict) -> list[str]:
         out.append(f"control plane {st.control.state}: {st.control.explanation}")
     flaky_links = [
         f"{gpu_id(g)}-st{p // f.chips_per_tray + 1}.sw{p % f.chips_per_tray}"
-        for g, p in zip(*np.nonzero(st.flaky))
+        for g, p in zip(*np.nonzero(st.flaky), strict=False)
     ]
     for lk in flaky_links:
         if "telemetry" in st.features:

@@ -98,7 +98,9 @@ def partition(st: FabricState) -> dict:
             f"{len(lost)} GPU(s) out; the domain shrinks to {f.gpus - len(lost)} GPUs, "
             "all at full bandwidth",
         )
-    flaky = " (flaky links are still ACTIVE: they replay, they are not down)" if st.flaky.any() else ""
+    flaky = (
+        " (flaky links are still ACTIVE: they replay, they are not down)" if st.flaky.any() else ""
+    )
     return res("HEALTHY", "every GPU has all its links" + flaky)
 
 

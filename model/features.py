@@ -71,21 +71,27 @@ DEFAULTS: dict[str, dict[str, tuple[bool, str]]] = {
         ),
         "partial-rack": (
             True,
-            "full-bandwidth mode parks lost GPUs; the rest keep full bandwidth: DEGRADED "
-            "(FACTS.md §2)",
+            (
+                "full-bandwidth mode parks lost GPUs; the rest keep full bandwidth: DEGRADED "
+                "(FACTS.md §2)"
+            ),
         ),
         "hot-swap": (False, "loss of a switch makes the partition UNHEALTHY (FACTS.md §2)"),
         "sdr-fallback": (False, "NMX-Controller is the only routing authority (FACTS.md §2)"),
         "reroute": (
             False,
-            "full-bandwidth mode, today's default: a missing link or switch is not routed "
-            "around (FACTS.md §2)",
+            (
+                "full-bandwidth mode, today's default: a missing link or switch is not routed "
+                "around (FACTS.md §2)"
+            ),
         ),
         "issu": (False, "switch firmware goes in through NVOS upgrades in a window [A]"),
         "telemetry": (
             False,
-            "DCGM has the counters, but health checks act only on link state; a degrading "
-            "link is found when it fails (FACTS.md §3, the public GB200 case)",
+            (
+                "DCGM has the counters, but health checks act only on link state; a degrading "
+                "link is found when it fails (FACTS.md §3, the public GB200 case)"
+            ),
         ),
     },
     "eth-x72": {

@@ -40,8 +40,9 @@ def build_graph(s: Scenario) -> nx.DiGraph:
         dead_chips.update(range(f.planes))
     for tr in planned.updating:
         dead_chips.update(range((tr - 1) * k, tr * k))
-    flaky = {(c.nums[0], plane_of(f, c.nums[1], c.nums[2])) for c in map(
-        lambda x: parse_id(x, f), s.flaky)}
+    flaky = {
+        (c.nums[0], plane_of(f, c.nums[1], c.nums[2])) for c in (parse_id(x, f) for x in s.flaky)
+    }
 
     g = nx.DiGraph()
     one_way = f.link_gbs_bidir / 2

@@ -1,7 +1,7 @@
 """Component IDs (DESIGN.md "Component IDs"): parse a string to a Component and back.
 
-    ct01..ct18  gpu00..gpu71  st1..st9  st1.sw0..st9.sw3  st1.mc..st9.mc
-    gpu07-st3.sw2 (a link)    gpu07-st3.sw2.c0 (a cable of that link)
+ct01..ct18  gpu00..gpu71  st1..st9  st1.sw0..st9.sw3  st1.mc..st9.mc
+gpu07-st3.sw2 (a link)    gpu07-st3.sw2.c0 (a cable of that link)
 """
 
 from __future__ import annotations
@@ -67,8 +67,10 @@ def _range_problem(token: str, kind: str, nums: tuple[int, ...], f: Fabric) -> s
 
     gpu_ok = 0 <= nums[0] < f.gpus
     if kind == "compute-tray":
-        return None if 1 <= nums[0] <= f.compute_trays else bad(
-            f"compute tray {nums[0]}", "ct01", f"ct{f.compute_trays:02d}"
+        return (
+            None
+            if 1 <= nums[0] <= f.compute_trays
+            else bad(f"compute tray {nums[0]}", "ct01", f"ct{f.compute_trays:02d}")
         )
     if kind in ("gpu", "link", "cable") and not gpu_ok:
         return bad(f"GPU {nums[0]}", "gpu00", f"gpu{f.gpus - 1:02d}")

@@ -110,8 +110,7 @@ def parse_query(query: str, *, strict: bool = True) -> Parsed:
     lenient: bad tokens are dropped and listed in `errors`, the rest loads (the dashboard).
     """
     r = _Reader(strict)
-    if query.startswith("?"):
-        query = query[1:]
+    query = query.removeprefix("?")
     if len(query) > MAX_QUERY_LENGTH:
         r.error(
             f"the query is {len(query)} characters long; at most {MAX_QUERY_LENGTH}",

@@ -26,33 +26,57 @@ def topology(f: Fabric) -> dict:
     comps: list[dict] = []
     for t in range(1, f.compute_trays + 1):
         comps.append(
-            {"id": f"ct{t:02d}", "kind": "compute-tray", "parent": None,
-             "slot": compute_tray_slot(f, t)}
+            {
+                "id": f"ct{t:02d}",
+                "kind": "compute-tray",
+                "parent": None,
+                "slot": compute_tray_slot(f, t),
+            }
         )
     for t in range(1, f.switch_trays + 1):
         comps.append(
             {"id": f"st{t}", "kind": "switch-tray", "parent": None, "slot": switch_tray_slot(f, t)}
         )
         comps.append(
-            {"id": f"st{t}.mc", "kind": "controller", "parent": f"st{t}",
-             "slot": switch_tray_slot(f, t), "leader": t == 1}
+            {
+                "id": f"st{t}.mc",
+                "kind": "controller",
+                "parent": f"st{t}",
+                "slot": switch_tray_slot(f, t),
+                "leader": t == 1,
+            }
         )
         for k in range(f.chips_per_tray):
             comps.append(
-                {"id": f"st{t}.sw{k}", "kind": "switch-chip", "parent": f"st{t}",
-                 "slot": switch_tray_slot(f, t), "index": k}
+                {
+                    "id": f"st{t}.sw{k}",
+                    "kind": "switch-chip",
+                    "parent": f"st{t}",
+                    "slot": switch_tray_slot(f, t),
+                    "index": k,
+                }
             )
     for g in range(f.gpus):
         tray = g // f.gpus_per_tray + 1
         comps.append(
-            {"id": gpu_id(g), "kind": "gpu", "parent": f"ct{tray:02d}",
-             "slot": compute_tray_slot(f, tray), "index": g % f.gpus_per_tray}
+            {
+                "id": gpu_id(g),
+                "kind": "gpu",
+                "parent": f"ct{tray:02d}",
+                "slot": compute_tray_slot(f, tray),
+                "index": g % f.gpus_per_tray,
+            }
         )
     for g in range(f.gpus):
         for p in range(f.planes):
             link = f"{gpu_id(g)}-{chip_id(f, p)}"
             comps.append(
-                {"id": link, "kind": "link", "parent": gpu_id(g), "ends": [gpu_id(g), chip_id(f, p)]}
+                {
+                    "id": link,
+                    "kind": "link",
+                    "parent": gpu_id(g),
+                    "ends": [gpu_id(g), chip_id(f, p)],
+                }
             )
             for c in range(f.cables_per_link):
                 comps.append({"id": f"{link}.c{c}", "kind": "cable", "parent": link})
