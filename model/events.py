@@ -12,7 +12,7 @@ def _tbs(x: float) -> str:
     return f"{x:.4g} TB/s"
 
 
-def _fault_sentence(st: FabricState, c: Component) -> str:
+def _fault_sentence(st: FabricState, c: Component, alone: str) -> str:
     f = st.fabric
     link = f.link_gbs_bidir / 1000.0
     full = f.gpu_tbs_bidir
@@ -21,14 +21,14 @@ def _fault_sentence(st: FabricState, c: Component) -> str:
         g = gpu_id(c.nums[0])
         lk = format_id(Component("link", c.nums[:3]))
         head = f"{c.id} failed: its link {lk} is down" if c.kind == "cable" else f"{lk} down"
-        return f"{head}; {g} has {P - 1} of {P} planes ({_tbs(full - link)} alone)"
+        return f"{head}; {g} has {P - 1} of {P} planes, {_tbs(full - link)}{alone}"
     if c.kind == "switch-chip":
-        return f"{c.id} lost: 1 of {P} planes down; every GPU at {_tbs(full - link)} (alone)"
+        return f"{c.id} lost: 1 of {P} planes down; every GPU at {_tbs(full - link)}{alone}"
     if c.kind == "switch-tray":
         k = f.chips_per_tray
         return (
             f"{c.id} lost: {k} of {P} planes down and its controller {c.id}.mc; every GPU at "
-            f"{_tbs(full - k * link)} (alone)"
+            f"{_tbs(full - k * link)}{alone}"
         )
     if c.kind == "controller":
         return f"{c.id} (management controller) lost: control plane only, data plane untouched"
@@ -42,7 +42,9 @@ def _fault_sentence(st: FabricState, c: Component) -> str:
 def events(st: FabricState, part: dict, job: dict, bw: dict) -> list[str]:
     """Ordered sentences: what failed, what the fabric did, and where it stands now."""
     f = st.fabric
-    out = [_fault_sentence(st, c) for c in st.failed]
+    only = len(st.failed) == 1 and not st.updating and not st.flaky.any()
+    alone = "" if only else " (this fault alone)"
+    out = [_fault_sentence(st, c, alone) for c in st.failed]
     if st.maintenance:
         out.append(
             "switch firmware update with in-service updates off: the whole rack goes into a "

@@ -1,0 +1,125 @@
+"""The app as the PaaS runs it (the Procfile's web: command, two workers) and a real Chromium."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "artifacts"
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROME_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def procfile_command(kind: str = "web") -> str:
+    """The Procfile's command for one process type, exactly as written there."""
+    for line in (ROOT / "Procfile").read_text().splitlines():
+        m = re.match(rf"^{kind}:\s*(.+)$", line)
+        if m:
+            return m.group(1)
+    raise AssertionError(f"no {kind}: line in Procfile")
+
+
+def start_server(env_extra: dict | None = None) -> tuple[subprocess.Popen, str]:
+    port = _free_port()
+    env = {**os.environ, "PORT": str(port), "WEB_CONCURRENCY": "2", **(env_extra or {})}
+    # the Procfile's `gunicorn` is the one installed beside this Python (the venv's)
+    env["PATH"] = os.path.dirname(sys.executable) + os.pathsep + env.get("PATH", "")
+    ARTIFACTS.mkdir(exist_ok=True)
+    log = open(ARTIFACTS / f"gunicorn-{port}.log", "w")  # noqa: SIM115 (closed with the process)
+    proc = subprocess.Popen(
+        ["bash", "-c", f"exec {procfile_command()}"],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise AssertionError(f"server exited with {proc.returncode}; see {log.name}")
+        try:
+            with urllib.request.urlopen(base + "/healthz", timeout=2) as r:
+                if r.status == 200:
+                    return proc, base
+        except OSError:
+            time.sleep(0.2)
+    stop_server(proc)
+    raise AssertionError("server did not answer /healthz within 60 s")
+
+
+def stop_server(proc: subprocess.Popen) -> None:
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+
+@pytest.fixture(scope="session")
+def served():
+    ARTIFACTS.mkdir(exist_ok=True)
+    proc, base = start_server()
+    yield base
+    stop_server(proc)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROME_ARGS)
+        yield b
+        b.close()
+
+
+class PageLog:
+    """Console errors, page errors and failed responses seen by one page."""
+
+    def __init__(self, page) -> None:
+        self.errors: list[str] = []
+        page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
+        page.on("pageerror", lambda e: self.errors.append(str(e)))
+        page.on(
+            "response",
+            lambda r: r.status >= 400 and self.errors.append(f"HTTP {r.status} {r.url}"),
+        )
+        self.dialogs: list[str] = []
+        page.on("dialog", lambda d: (self.dialogs.append(d.message), d.dismiss()))
+
+
+@pytest.fixture
+def page(browser):
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    pg = ctx.new_page()
+    pg.log = PageLog(pg)
+    yield pg
+    ctx.close()
