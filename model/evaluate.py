@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict
-
 import numpy as np
 
-from . import fate, metrics
+from . import fate, metrics, throughput
 from .events import events
 from .faults import FabricState, build_state
 from .features import DEFAULTS, FEATURES
@@ -110,7 +108,12 @@ def evaluate(s: Scenario) -> dict:
             }
             for ft in FEATURES
         },
+        "decode": throughput.decode_result(throughput.curves(st, part, jb, s.workload), jb),
+        "training": throughput.training_result(st, part, jb, s.workload),
         "telemetry": _telemetry(st),
         "events": events(st, part, jb, bw),
-        "assumptions": [asdict(x) for x in f.facts + PARAM_FACTS],
+        "assumptions": [
+            {"name": x.name, "value": x.value, "unit": x.unit, "tag": x.tag, "source": x.source}
+            for x in f.facts + PARAM_FACTS
+        ],
     }
