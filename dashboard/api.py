@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from urllib.parse import unquote
+
 from flask import Blueprint, Response, jsonify, request
 
-from model import ScenarioError, evaluate, parse_query
+from model import ScenarioError, evaluate, goodput, parse_query
 from model.fabrics import DEFAULT_FABRIC, FABRICS
+from model.reliability import DEFAULT_RATES, FAILURE_RATE_FIELDS, rate_facts
 from model.scenario import MAX_QUERY_LENGTH
+from model.throughput import decode_curves
+from model.timeline import timeline
 from model.topology import topology
 
 api = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -22,6 +27,36 @@ def _raw_query() -> str:
         return raw.decode("utf-8")
     except UnicodeDecodeError as e:
         raise ScenarioError("the query is not valid UTF-8", token="query") from e
+
+
+def split_query(
+    raw: str, own: dict[str, tuple[float, float] | None]
+) -> tuple[str, dict[str, float | str]]:
+    """Take an endpoint's own parameters out of the query; the rest is the scenario.
+
+    own: name -> (lowest, highest) for a number, or None for a text value (checked by the
+    model). A number out of range or not a number, or a key given twice, is a ScenarioError.
+    """
+    rest, params = [], {}
+    for part in raw.split("&") if raw else []:
+        key, _, value = part.partition("=")
+        if key not in own:
+            rest.append(part)
+            continue
+        if key in params:
+            raise ScenarioError(f"key '{key}' is given twice", token=key)
+        if own[key] is None:
+            params[key] = unquote(value)
+            continue
+        lo, hi = own[key]
+        try:
+            v = float(value)
+        except ValueError:
+            v = float("nan")
+        if not lo <= v <= hi:
+            raise ScenarioError(f"{key} '{value}' must be a number from {lo:g} to {hi:g}", key)
+        params[key] = v
+    return "&".join(rest), params
 
 
 def bad_request(e: ScenarioError) -> tuple[Response, int]:
@@ -41,6 +76,67 @@ def evaluate_route() -> Response:
     result = evaluate(parsed.scenario)
     result["notices"] = parsed.notices
     return jsonify(result)
+
+
+@api.get("/decode")
+def decode_route() -> Response:
+    """GET /api/v1/decode?<scenario>: throughput-vs-interactivity curves and the ratio."""
+    parsed = parse_query(_raw_query(), strict=True)
+    return jsonify(decode_curves(parsed.scenario))
+
+
+GOODPUT_PARAMS: dict[str, tuple[float, float] | None] = {
+    "years": (0.01, 100.0),
+    "racks": (1, 10_000),
+    "checkpoint_min": (0.1, 10_080.0),
+    "compare": (0, 1),
+    **{k: (0.0, 1e9) for k in (*FAILURE_RATE_FIELDS, "kappa", "restart_s", "checkpoint_write_s")},
+}
+
+
+@api.get("/goodput")
+def goodput_route() -> Response:
+    """GET /api/v1/goodput?<scenario>[&years&racks&checkpoint_min&compare&<rate>=...]."""
+    rest, own = split_query(_raw_query(), GOODPUT_PARAMS)
+    parsed = parse_query(rest, strict=True)
+    years = float(own.pop("years", 1.0))
+    racks = own.pop("racks", 1.0)
+    if racks != int(racks):
+        raise ScenarioError(f"racks '{racks:g}' must be a whole number", token="racks")
+    interval = own.pop("checkpoint_min", None)
+    compare = bool(own.pop("compare", 0))
+    rates = DEFAULT_RATES.with_overrides(**own)
+    kw = {"years": years, "racks": int(racks)}
+    if interval is not None:
+        kw["checkpoint_interval_s"] = float(interval) * 60
+    cf = goodput.closed_form(parsed.scenario, rates, **kw)
+    mc = goodput.monte_carlo(parsed.scenario, rates, key=parsed.scenario.key(), **kw)
+    out = {
+        "scenario": parsed.scenario.key(),
+        "fraction": cf["fraction"],
+        "badput": cf["badput"],
+        "badput_hours_per_rack_year": cf["badput_hours_per_rack_year"],
+        "closed_form": cf,
+        "monte_carlo": mc,
+        "rates": [
+            {"name": f.name, "value": f.value, "unit": f.unit, "tag": f.tag, "source": f.source}
+            for f in rate_facts(rates)
+        ],
+    }
+    if compare:
+        out["comparison"] = goodput.comparison(rates, years=years, racks=int(racks))
+    return jsonify(out)
+
+
+@api.get("/timeline")
+def timeline_route() -> Response:
+    """GET /api/v1/timeline?<scenario>&fault=<id>: the story of one fault, and its series."""
+    rest, own = split_query(_raw_query(), {"fault": None, "checkpoint_min": (0.1, 1440.0)})
+    parsed = parse_query(rest, strict=True)
+    interval = own.get("checkpoint_min", 60.0) * 60
+    return jsonify(
+        timeline(parsed.scenario, own.get("fault") or None, checkpoint_interval_s=interval)
+    )
 
 
 @api.get("/topology")

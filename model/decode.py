@@ -196,3 +196,45 @@ def throughput_at(c: dict[str, np.ndarray], interactivity: np.ndarray) -> np.nda
     out = np.exp(np.interp(np.log(x), lu, lg))
     out[(x < u.min() * (1 - 1e-9)) | (x > u.max() * (1 + 1e-9))] = np.nan
     return out
+
+
+ASSUMPTIONS: tuple[dict, ...] = (
+    {
+        "name": "all-to-all floor",
+        "value": "18 us dispatch, 31 us combine",
+        "tag": "M",
+        "source": "FACTS.md §4: TensorRT-LLM one-sided all-to-all on GB200 NVL72",
+    },
+    {
+        "name": "latency scaling",
+        "value": "the floor scales with end-to-end GPU-to-GPU latency",
+        "tag": "A",
+        "source": "NVIDIA's 3x is end-to-end (seed article): eth-x72 pays 3x",
+    },
+    {"name": "all-to-all efficiency", "value": ETA_A2A, "tag": "M", "source": "FACTS.md §5"},
+    {
+        "name": "MFU (decode)",
+        "value": MFU_DECODE,
+        "tag": "A",
+        "source": "calibrated on published GB200 points (docs/CALIBRATION.md)",
+    },
+    {
+        "name": "HBM efficiency",
+        "value": ETA_HBM,
+        "tag": "A",
+        "source": "calibrated on published GB200 points (docs/CALIBRATION.md)",
+    },
+    {
+        "name": "context per request",
+        "value": CONTEXT_TOKENS,
+        "tag": "A",
+        "source": "between InferenceX 1k/1k and DeepSeek's 4,989 mean",
+    },
+    {"name": "weights", "value": "experts NVFP4, the rest FP8", "tag": "A", "source": ""},
+    {
+        "name": "overlap",
+        "value": "two micro-batches: max(compute, dispatch + combine)",
+        "tag": "D",
+        "source": "FACTS.md §5",
+    },
+)

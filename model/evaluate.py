@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import fate, metrics, throughput
+from . import fate, goodput, metrics, throughput
 from .events import events
 from .faults import FabricState, build_state
 from .features import DEFAULTS, FEATURES
@@ -26,6 +26,23 @@ def _telemetry(st: FabricState) -> dict:
     }
 
 
+def _goodput(s: Scenario, dec: dict) -> dict:
+    """Lifetime goodput of this fabric and feature set (closed form; faults of now aside)."""
+    healthy = dec["healthy_tokens_per_s_per_gpu"]
+    tps = healthy * s.spec().gpus if healthy else None
+    g = goodput.closed_form(s, tokens_per_s=tps)
+    return {
+        "fraction": g["fraction"],
+        "badput": g["badput"],
+        "badput_hours_per_rack_year": g["badput_hours_per_rack_year"],
+        "mtbf_hours": g["mtbf_hours"],
+        "interruptions_per_rack_year": g["interruptions_per_rack_year"],
+        "checkpoint_interval_s": g["checkpoint_interval_s"],
+        "tokens_delivered_per_rack_year": g["tokens_delivered"],
+        "method": "closed form over one rack-year; /api/v1/goodput adds the Monte Carlo",
+    }
+
+
 def evaluate(s: Scenario) -> dict:
     """Propagate the scenario's faults and compute every figure of the result."""
     st = build_state(s)
@@ -38,6 +55,7 @@ def evaluate(s: Scenario) -> dict:
     links_up = int(up.sum())
     cables_up = links_up * f.cables_per_link
     defaults = DEFAULTS.get(f.key, DEFAULTS["vr-nvl72"])
+    dec = throughput.decode_result(throughput.curves(st, part, jb, s.workload), jb)
     return {
         "scenario": {
             "query": to_query(s),
@@ -108,7 +126,8 @@ def evaluate(s: Scenario) -> dict:
             }
             for ft in FEATURES
         },
-        "decode": throughput.decode_result(throughput.curves(st, part, jb, s.workload), jb),
+        "decode": dec,
+        "goodput": _goodput(s, dec),
         "training": throughput.training_result(st, part, jb, s.workload),
         "telemetry": _telemetry(st),
         "events": events(st, part, jb, bw),

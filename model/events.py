@@ -12,7 +12,7 @@ def _tbs(x: float) -> str:
     return f"{x:.4g} TB/s"
 
 
-def _fault_sentence(st: FabricState, c: Component, alone: str) -> str:
+def fault_sentence(st: FabricState, c: Component, alone: str) -> str:
     f = st.fabric
     link = f.link_gbs_bidir / 1000.0
     full = f.gpu_tbs_bidir
@@ -44,7 +44,7 @@ def events(st: FabricState, part: dict, job: dict, bw: dict) -> list[str]:
     f = st.fabric
     only = len(st.failed) == 1 and not st.updating and not st.flaky.any()
     alone = "" if only else " (this fault alone)"
-    out = [_fault_sentence(st, c, alone) for c in st.failed]
+    out = [fault_sentence(st, c, alone) for c in st.failed]
     if st.maintenance:
         out.append(
             "switch firmware update with in-service updates off: the whole rack goes into a "

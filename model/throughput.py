@@ -17,6 +17,7 @@ from .decode import REFERENCE_TOKENS_PER_S_PER_USER, FabricView
 from .fabrics import ETH_X72, Fabric
 from .faults import FabricState
 from .metrics import per_gpu_tbs
+from .scenario import Scenario
 from .workloads import GPUS, moe_model
 
 
@@ -164,4 +165,55 @@ def training_result(st: FabricState, part: dict, job: dict, workload: str) -> di
             "vs_healthy is tokens per second against the healthy rack; [A] DeepSeek-V3 shape, "
             "32K tokens per GPU per step, no compute/communication overlap"
         ),
+    }
+
+
+def _points(c: dict) -> list[dict]:
+    return [
+        {
+            "tokens_per_s_per_user": round(float(u), 2),
+            "tokens_per_s_per_gpu": round(float(g), 1),
+            "batch_per_gpu": int(b),
+        }
+        for u, g, b in zip(
+            c["tokens_per_s_per_user"], c["tokens_per_s_per_gpu"], c["batch_per_gpu"], strict=True
+        )
+    ]
+
+
+def decode_curves(s: Scenario) -> dict:
+    """The /api/v1/decode answer: three curves and the scenario-to-eth-x72 ratio along them."""
+    from .fate import job, partition
+    from .faults import build_state
+    from .metrics import bandwidth
+
+    st = build_state(s)
+    part = partition(st)
+    jb = job(st, part, bandwidth(st))
+    cs = curves(st, part, jb, s.workload)
+    grid = np.geomspace(5, 500, 121)
+    sc = decode.throughput_at(cs["scenario"], grid)
+    eth = decode.throughput_at(cs["eth-x72"], grid)
+    hl = decode.throughput_at(cs["healthy"], grid)
+    ratio = [
+        {"tokens_per_s_per_user": round(float(x), 2), "ratio": round(float(a / b), 4)}
+        for x, a, b in zip(grid, sc, eth, strict=True)
+        if np.isfinite(a) and np.isfinite(b) and b > 0
+    ]
+    window = [r["ratio"] for r in ratio if 20 <= r["tokens_per_s_per_user"] <= 200]
+    return {
+        "scenario": s.key(),
+        "model": cs["model"].name,
+        "gpu": cs["gpu"].name,
+        "job_runs": job_runs(jb),
+        "curves": {k: _points(cs[k]) for k in ("scenario", "healthy", "eth-x72")},
+        "ratio_vs_eth_x72": ratio,
+        "ratio_20_200": {"min": min(window), "max": max(window)} if window else None,
+        "vs_healthy": [
+            {"tokens_per_s_per_user": round(float(x), 2), "ratio": round(float(a / b), 4)}
+            for x, a, b in zip(grid, sc, hl, strict=True)
+            if np.isfinite(a) and np.isfinite(b) and b > 0
+        ],
+        "units": "tokens/s per user (interactivity) and tokens/s per installed GPU",
+        "assumptions": decode.ASSUMPTIONS,
     }

@@ -1,0 +1,293 @@
+"""Lifetime reliability parameters: failure rates per component kind and the job's timings.
+
+Each value cites its FACTS.md row (section 6 unless said) or research/goodput.md, or is
+marked [A], an assumption of this project, with why. Repair times, the controller restart,
+the in-service update per tray and the maintenance window are the model's own
+(model/params.py) and are imported, not redefined.
+
+`Rates` is frozen: override any value with `Rates().with_overrides(name=value)` (the API
+exposes a few as query parameters); every value is range-checked and a bad one raises
+ScenarioError naming it. `rate_facts(rates)` gives the rows for the assumptions panel.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, fields, replace
+
+from .errors import ScenarioError
+from .fabrics import Fact
+from .params import (
+    CONTROLLER_RESTART_H,
+    ISSU_PER_TRAY_H,
+    MAINTENANCE_WINDOW_H,
+    REPAIR_CABLE_H,
+    REPAIR_NODE_H,
+)
+
+HOURS_PER_YEAR = 8766.0  # [D] 365.25 days x 24 h
+
+# Llama 3 405B run (FACTS.md §6; research/goodput.md §1): 419 unexpected interruptions in
+# 54 days on 16,384 GPUs in 2,048 eight-GPU hosts.
+LLAMA3_GPU_HOURS = 16_384 * 54 * 24  # [M] 21.2 M GPU-hours
+LLAMA3_HOST_HOURS = 2_048 * 54 * 24  # [M] 2.65 M host-hours
+LLAMA3_INTERRUPTIONS = 419  # [M] unexpected
+# Host hardware causes (SSD 3, PSU 3, chassis 2, IO board 2, CPU 2, DRAM 2) [M]:
+LLAMA3_HOST_HW_COUNT = 3 + 3 + 2 + 2 + 2 + 2
+# Software / unknown share of interruptions: software bug 54 + host maintenance 32 + NCCL
+# watchdog 7 + dependency 2 = 95 of 419, "~22%" (research/goodput.md §2) [M].
+SOFTWARE_SHARE = 0.22
+
+HOST_HW_PER_H = LLAMA3_HOST_HW_COUNT / LLAMA3_HOST_HOURS  # [D] 5.3e-6 per host-hour
+SOFTWARE_PER_GPU_H = SOFTWARE_SHARE * LLAMA3_INTERRUPTIONS / LLAMA3_GPU_HOURS  # [D] 4.3e-6
+
+
+def _p(default: float, unit: str, tag: str, source: str, lo: float, hi: float) -> float:
+    """A Rates field with its unit, FACTS tag, source and accepted range."""
+    meta = {"unit": unit, "tag": tag, "source": source, "range": (lo, hi)}
+    return field(default=default, metadata=meta)  # type: ignore[return-value]
+
+
+# Failure rates may be raised to about 100x their default (beyond that the rack is down
+# more than it runs and the closed form's small-loss accounting no longer holds).
+FAILURE_RATE_FIELDS = (
+    "gpu_per_h",
+    "link_per_h",
+    "switch_chip_per_h",
+    "switch_tray_per_h",
+    "compute_tray_per_h",
+    "controller_per_h",
+    "software_per_gpu_h",
+)
+
+
+@dataclass(frozen=True)
+class Rates:
+    """Every lifetime-goodput input that is not a fabric count or a model repair time."""
+
+    # --- failure rates (per component-hour; Poisson, independent) ---
+    gpu_per_h: float = _p(
+        1.26e-5,
+        "per GPU-hour",
+        "D",
+        "FACTS.md §6: Llama 3 GPU-attributed failures (GPU, HBM, SRAM, GSP, SDC, thermal)",
+        0.0,
+        1.26e-3,
+    )
+    link_per_h: float = _p(
+        7.8e-7,
+        "per NVLink link-hour",
+        "M",
+        "FACTS.md §6: Alibaba HPN, 0.057% of links per month; applied to NVLink links",
+        0.0,
+        7.8e-5,
+    )
+    switch_chip_per_h: float = _p(
+        7.0e-7,
+        "per switch-chip-hour",
+        "M",
+        "FACTS.md §6: Alibaba HPN switch critical failures; one NVLink switch chip = a switch",
+        0.0,
+        7.0e-5,
+    )
+    switch_tray_per_h: float = _p(
+        HOST_HW_PER_H,
+        "per switch-tray-hour",
+        "A",
+        "whole-tray loss (PSU, board, chassis): a switch tray is a small host, so the Llama 3 "
+        "host-hardware rate (research/goodput.md §2); no NVSwitch-tray figure exists",
+        0.0,
+        5.3e-4,
+    )
+    compute_tray_per_h: float = _p(
+        HOST_HW_PER_H,
+        "per compute-tray-hour",
+        "A",
+        "host hardware other than GPUs (SSD, PSU, chassis, IO board, CPU, DRAM): Llama 3 "
+        "host rate (research/goodput.md §2), per compute tray instead of per 8-GPU host",
+        0.0,
+        5.3e-4,
+    )
+    controller_per_h: float = _p(
+        HOST_HW_PER_H,
+        "per management-controller-hour",
+        "A",
+        "a switch tray's management CPU (NVOS, NMX-C) is a small host: Llama 3 host rate; "
+        "no NMX failure figure is published",
+        0.0,
+        5.3e-4,
+    )
+    software_per_gpu_h: float = _p(
+        SOFTWARE_PER_GPU_H,
+        "per GPU-hour",
+        "A",
+        "software / unknown interruptions, ~22% of Llama 3's 419 (research/goodput.md §2), "
+        "per GPU-hour of the job; the same on every fabric",
+        0.0,
+        4.3e-4,
+    )
+    # --- flaky links ---
+    flaky_share: float = _p(
+        0.5,
+        "of link failures",
+        "A",
+        "share of hard link failures preceded by a degrading phase telemetry can see; one "
+        "public GB200 case (FACTS.md §3) shows it, no share is published: a midpoint",
+        0.0,
+        1.0,
+    )
+    flaky_lead_h: float = _p(
+        120.0,
+        "h",
+        "M",
+        "FACTS.md §3: the public GB200 link showed recovery events five days before it failed",
+        0.0,
+        2000.0,
+    )
+    # --- detection, restart, checkpoint ---
+    detect_timeout_s: float = _p(
+        600.0,
+        "s",
+        "M",
+        "FACTS.md §6: detection by timeout, 10 min (ByteRobust, MegaScale)",
+        0.0,
+        86400.0,
+    )
+    detect_telemetry_s: float = _p(
+        30.0,
+        "s",
+        "M",
+        "FACTS.md §6: 10-30 s with good telemetry; the upper end",
+        0.0,
+        86400.0,
+    )
+    detect_other_s: float = _p(
+        600.0,
+        "s",
+        "A",
+        "GPU, host and software faults: link telemetry does not see them, so the FACTS §6 "
+        "timeout (10 min) on every fabric",
+        0.0,
+        86400.0,
+    )
+    restart_s: float = _p(
+        600.0,
+        "s",
+        "M",
+        "FACTS.md §6: restart overhead 10 min (5-20), Meta",
+        0.0,
+        86400.0,
+    )
+    checkpoint_write_s: float = _p(
+        10.0,
+        "s",
+        "M",
+        "FACTS.md §6: blocking checkpoint write, Llama 3 scale",
+        0.01,
+        86400.0,
+    )
+    diagnosis_no_telemetry_h: float = _p(
+        24.0,
+        "h",
+        "A",
+        "FACTS.md §3 'repair takes longer' without per-link counters: finding the failed "
+        "cable, port, chip or tray; root-causing took hours to days before C4 "
+        "(research/goodput.md §1). One day",
+        0.0,
+        2000.0,
+    )
+    # --- software updates and the control plane ---
+    updates_per_year: float = _p(
+        4.0,
+        "per year",
+        "A",
+        "switch firmware / NVOS updates: a quarterly release train; no public cadence",
+        0.0,
+        365.0,
+    )
+    failover_gap_h: float = _p(
+        5.0 / 60.0,
+        "h",
+        "A",
+        "control-plane failover: a peer takes the management address over and restarts "
+        "NMX-C (FACTS.md §2); a few minutes, shorter than restarting the failed controller",
+        0.0,
+        24.0,
+    )
+    # --- degraded running and throughput ---
+    kappa: float = _p(
+        0.3,
+        "of the step",
+        "A",
+        "communication-bound (exposed) share of a step: slowdown = kappa x lost bandwidth "
+        "share (FACTS.md §6 reroute-and-degrade; goodput.md F5 says take it from a "
+        "performance model; none for NVL72 training is public)",
+        0.0,
+        1.0,
+    )
+    tokens_per_gpu_s: float = _p(
+        7583.0,
+        "tokens/s per GPU",
+        "M",
+        "FACTS.md §5: SGLang decode on GB200 NVL72; the default when the caller gives none",
+        0.0,
+        1e7,
+    )
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            v = getattr(self, f.name)
+            lo, hi = f.metadata["range"]
+            if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v):
+                raise ScenarioError(f"{f.name} must be a finite number, not {v!r}", token=f.name)
+            if not lo <= v <= hi:
+                raise ScenarioError(
+                    f"{f.name} = {v:g} is out of range: from {lo:g} to {hi:g} {f.metadata['unit']}",
+                    token=f.name,
+                )
+
+    def with_overrides(self, **values: float) -> Rates:
+        """A copy with some values replaced; an unknown name raises ScenarioError."""
+        known = {f.name for f in fields(self)}
+        for name in values:
+            if name not in known:
+                raise ScenarioError(
+                    f"unknown reliability parameter '{name}' (known: {', '.join(sorted(known))})",
+                    token=name,
+                )
+        return replace(self, **values)
+
+    def scaled(self, factor: float) -> Rates:
+        """Every failure rate times `factor` (a sensitivity knob: more faults, same timings)."""
+        if not math.isfinite(factor) or factor < 0:
+            raise ScenarioError(f"scale factor must be >= 0, not {factor!r}", token="scale")
+        return replace(self, **{k: getattr(self, k) * factor for k in FAILURE_RATE_FIELDS})
+
+
+DEFAULT_RATES = Rates()
+
+# The model's repair and service times this module uses (model/params.py; FACTS.md §6 and [A]).
+MODEL_TIMES = (
+    ("repair: node / switch tray", REPAIR_NODE_H),
+    ("repair: cable", REPAIR_CABLE_H),
+    ("controller restart", CONTROLLER_RESTART_H),
+    ("in-service update per switch tray", ISSU_PER_TRAY_H),
+    ("maintenance window", MAINTENANCE_WINDOW_H),
+)
+
+
+def rate_facts(rates: Rates = DEFAULT_RATES) -> tuple[Fact, ...]:
+    """The reliability inputs in force, one Fact each, for the assumptions panel."""
+    return tuple(
+        Fact(
+            f.name,
+            getattr(rates, f.name),
+            f.metadata["unit"],
+            f.metadata["tag"],
+            f.metadata["source"],
+        )
+        for f in fields(rates)
+    )
+
+
+RELIABILITY_FACTS: tuple[Fact, ...] = rate_facts(DEFAULT_RATES)

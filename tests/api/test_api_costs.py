@@ -1,0 +1,83 @@
+"""The cost endpoints: decode curves, the timeline; their own bounded parameters."""
+
+import pytest
+
+
+def test_decode_curves(client):
+    d = client.get("/api/v1/decode?fail=st3").get_json()
+    assert set(d["curves"]) == {"scenario", "healthy", "eth-x72"}
+    for pts in d["curves"].values():
+        assert len(pts) > 20
+        assert set(pts[0]) == {"tokens_per_s_per_user", "tokens_per_s_per_gpu", "batch_per_gpu"}
+    lo, hi = d["ratio_20_200"]["min"], d["ratio_20_200"]["max"]
+    assert 1.0 <= lo <= hi
+    assert all(r["ratio"] >= 1.0 - 1e-9 for r in d["ratio_vs_eth_x72"])
+    assert client.get("/api/v1/decode?fail=st99").status_code == 400
+
+
+def test_evaluate_has_decode_and_training(client):
+    d = client.get("/api/v1/evaluate?workload=train&fail=st3").get_json()
+    for key in ("model", "tokens_per_s_per_gpu", "tokens_per_s_per_user", "vs_healthy",
+                "vs_eth_x72"):
+        assert key in d["decode"]
+    assert d["training"]["step_time_s"] > d["training"]["healthy_step_time_s"]
+    assert 0 < d["training"]["vs_healthy"] < 1
+
+
+def test_timeline(client):
+    d = client.get("/api/v1/timeline?fail=st3,gpu01&fault=st3&checkpoint_min=30").get_json()
+    assert d["fault"] == "st3"
+    assert d["events"][0]["t_s"] == 0
+    assert d["series"][0]["t_s"] < 0 < d["series"][-1]["t_s"]
+
+
+@pytest.mark.parametrize(
+    "query,token",
+    [
+        ("fail=st3&fault=st4", "st4"),
+        ("fail=st3&checkpoint_min=0", "checkpoint_min"),
+        ("fail=st3&checkpoint_min=1e9", "checkpoint_min"),
+        ("fail=st3&checkpoint_min=x", "checkpoint_min"),
+        ("fail=st3&fault=st3&fault=st3", "fault"),
+        ("fail=st3&bogus=1", "bogus"),
+    ],
+)
+def test_timeline_bad_parameters(client, query, token):
+    r = client.get("/api/v1/timeline?" + query)
+    assert r.status_code == 400
+    assert r.get_json()["token"] == token
+
+
+def test_goodput_endpoint(client):
+    d = client.get("/api/v1/goodput?fail=st3&years=5&racks=20").get_json()
+    assert 0.5 < d["fraction"] < 1
+    assert set(d["badput"]) >= {"restarts", "lost_work", "degraded", "maintenance", "repair_wait"}
+    assert abs(d["closed_form"]["fraction"] - d["monte_carlo"]["fraction"]) < 0.01
+    again = client.get("/api/v1/goodput?fail=st3&years=5&racks=20").get_json()
+    assert again["monte_carlo"] == d["monte_carlo"]  # seeded from the scenario
+
+
+def test_goodput_comparison(client):
+    rows = client.get("/api/v1/goodput?compare=1").get_json()["comparison"]
+    by = {r["label"]: r["fraction"] for r in rows}
+    top = by["vr-nvl72, all seven features"]
+    for label, value in by.items():
+        if "off" in label:
+            assert value < top, label
+
+
+@pytest.mark.parametrize(
+    "query,token",
+    [
+        ("years=1000", "years"),
+        ("years=100&racks=10000", "racks"),
+        ("racks=1.5", "racks"),
+        ("kappa=5", "kappa"),
+        ("gpu_per_h=-1", "gpu_per_h"),
+        ("checkpoint_min=0", "checkpoint_min"),
+    ],
+)
+def test_goodput_bounds(client, query, token):
+    r = client.get("/api/v1/goodput?" + query)
+    assert r.status_code == 400
+    assert r.get_json()["token"] == token

@@ -1,0 +1,69 @@
+"""The timeline of one fault: reroute in ms or s, or abort, restart and lost work; repair."""
+
+import pytest
+
+from model import parse_query
+from model.errors import ScenarioError
+from model.reliability import DEFAULT_RATES
+from model.timeline import timeline
+
+
+def tl(q, **kw):
+    return timeline(parse_query(q).scenario, **kw)
+
+
+def _first(t, word):
+    return next(e["t_s"] for e in t["events"] if word in e["event"])
+
+
+def test_nvlink_reroutes_in_a_millisecond_and_ethernet_in_seconds():
+    nv, eth = tl("fail=st3"), tl("fabric=eth-x72&fail=st3")
+    assert _first(nv, "rerouted") == pytest.approx(1e-3)
+    assert _first(eth, "rerouted") == pytest.approx(3.0)
+    assert nv["lost_work_s"] == eth["lost_work_s"] == 0
+    assert nv["series"][-1]["goodput"] > eth["series"][-1]["goodput"] > 0.99
+
+
+def test_abort_loses_half_a_checkpoint_interval_and_waits_for_repair():
+    t = tl("fail=st3&off=reroute", checkpoint_interval_s=1200)
+    assert t["lost_work_s"] == 600
+    assert _first(t, "aborted") == DEFAULT_RATES.detect_telemetry_s
+    assert any(p["delivered"] == 0 and p["t_s"] > 3600 for p in t["series"])
+    assert t["series"][-1]["delivered"] == t["before"]
+
+
+def test_without_telemetry_detection_is_a_timeout_and_diagnosis_is_slow():
+    t = tl("fail=gpu07-st3.sw2.c0&off=reroute,telemetry")
+    assert _first(t, "aborted") == DEFAULT_RATES.detect_timeout_s
+    assert any("to find" in e["event"] for e in t["events"])
+    on = tl("fail=gpu07-st3.sw2.c0&off=reroute")
+    assert t["window_s"][1] > on["window_s"][1]
+
+
+def test_hot_swap_keeps_delivering_rack_down_does_not():
+    hot = tl("fail=st3&workload=train")
+    cold = tl("fail=st3&workload=train&off=hot-swap")
+    assert min(p["delivered"] for p in hot["series"] if p["t_s"] > 1) > 0
+    assert min(p["delivered"] for p in cold["series"] if p["t_s"] > 1) == 0
+    assert hot["series"][-1]["goodput"] > cold["series"][-1]["goodput"]
+
+
+def test_controller_fault_never_touches_delivery():
+    t = tl("fail=st1.mc")
+    assert all(p["delivered"] == 1.0 for p in t["series"])
+
+
+def test_older_faults_are_history():
+    # gpu01's abort happened before; st3's own story is a reroute
+    t = tl("fail=st3,gpu01", fault="st3")
+    assert any("rerouted" in e["event"] for e in t["events"])
+    assert t["lost_work_s"] == 0
+
+
+def test_unknown_fault_is_refused():
+    with pytest.raises(ScenarioError, match="st4"):
+        tl("fail=st3", fault="st4")
+
+
+def test_no_fault():
+    assert tl("")["fault"] is None
