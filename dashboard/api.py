@@ -6,7 +6,8 @@ from urllib.parse import unquote
 
 from flask import Blueprint, Response, jsonify, request
 
-from model import ScenarioError, evaluate, goodput, parse_query
+from model import ScenarioError, evaluate, goodput, parse_query, telemetry
+from model.evaluate import TELEMETRY_READ_S
 from model.fabrics import DEFAULT_FABRIC, FABRICS
 from model.reliability import DEFAULT_RATES, FAILURE_RATE_FIELDS, rate_facts
 from model.scenario import MAX_QUERY_LENGTH
@@ -125,6 +126,40 @@ def goodput_route() -> Response:
     }
     if compare:
         out["comparison"] = goodput.comparison(rates, years=years, racks=int(racks))
+    return jsonify(out)
+
+
+@api.get("/telemetry")
+def telemetry_route() -> Response:
+    """GET /api/v1/telemetry?<scenario>[&t_s&cables&link&t0_s&t1_s&step_s]: DCGM-named
+    counters per link (and cable), the attribution they allow, and one link's series."""
+    own_spec = {
+        "t_s": (0.0, telemetry.MAX_T_S),
+        "cables": (0, 1),
+        "link": None,
+        "t0_s": (0.0, telemetry.MAX_T_S),
+        "t1_s": (0.0, telemetry.MAX_T_S),
+        "step_s": (1.0, telemetry.MAX_T_S),
+    }
+    rest, own = split_query(_raw_query(), own_spec)
+    s = parse_query(rest, strict=True).scenario
+    t = float(own.get("t_s", TELEMETRY_READ_S))
+    snap = telemetry.counters(s, t)
+    out = {
+        "counters": snap.to_json(cables=bool(own.get("cables", 0))),
+        "attribution": telemetry.attribution(snap).to_json(),
+        "health_rule": telemetry.health_rule(s, t),
+    }
+    if "link" in own:
+        t0 = float(own.get("t0_s", 0.0))
+        t1 = float(own.get("t1_s", t))
+        step = float(own.get("step_s", max(1.0, (t1 - t0) / 240)))
+        try:
+            out["series"] = telemetry.link_series(s, str(own["link"]), t0, t1, step)
+        except ScenarioError:
+            raise
+        except ValueError as e:  # the window: t0 after t1, or too many points
+            raise ScenarioError(str(e), token="step_s" if "points" in str(e) else "t1_s") from e
     return jsonify(out)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import fate, goodput, metrics, throughput
+from . import fate, goodput, metrics, telemetry, throughput
 from .events import events
 from .faults import FabricState, build_state
 from .features import DEFAULTS, FEATURES
@@ -12,17 +12,32 @@ from .ids import link_id
 from .params import PARAM_FACTS
 from .scenario import Scenario, to_query
 
+# Telemetry is read an hour after the counters were cleared [A]: long enough for a
+# degrading link's replays and recoveries to show, days before it fails (FACTS.md §3).
+TELEMETRY_READ_S = 3600.0
 
-def _telemetry(st: FabricState) -> dict:
-    """What the operator can see: per-link counters flag degrading links, or only up/down."""
+
+def _telemetry(s: Scenario, st: FabricState) -> dict:
+    """What the operator can see: per-link counters and the attribution they allow."""
     f = st.fabric
-    flaky = [link_id(f, int(g), int(p)) for g, p in zip(*np.nonzero(st.flaky), strict=False)]
+    flaky = [link_id(f, int(g), int(p)) for g, p in zip(*np.nonzero(st.flaky), strict=True)]
     seen = "telemetry" in st.features
+    a = telemetry.attribution(telemetry.counters(s, TELEMETRY_READ_S))
     return {
         "per_link_counters": seen,
-        "flagged_links": flaky if seen else [],
+        "read_at_s": TELEMETRY_READ_S,
+        "attribution_possible": a.possible,
+        "attribution": list(a.components),
+        "failed": list(a.failed),
+        "degrading": list(a.degrading),
+        "silent": list(a.silent),
+        "masked": list(a.masked),
+        "reason": a.reason,
+        # links telemetry flags to drain: degrading links, and the links of degrading cables
+        "flagged_links": sorted({d.split(".c")[0] for d in a.degrading}),
         "degrading_unseen": 0 if seen else len(flaky),
         "visible": "per-link CRC, replay, recovery and BER counters" if seen else "up/down only",
+        "updown": a.updown,
     }
 
 
@@ -129,7 +144,7 @@ def evaluate(s: Scenario) -> dict:
         "decode": dec,
         "goodput": _goodput(s, dec),
         "training": throughput.training_result(st, part, jb, s.workload),
-        "telemetry": _telemetry(st),
+        "telemetry": _telemetry(s, st),
         "events": events(st, part, jb, bw),
         "assumptions": [
             {"name": x.name, "value": x.value, "unit": x.unit, "tag": x.tag, "source": x.source}

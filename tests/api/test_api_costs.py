@@ -17,8 +17,13 @@ def test_decode_curves(client):
 
 def test_evaluate_has_decode_and_training(client):
     d = client.get("/api/v1/evaluate?workload=train&fail=st3").get_json()
-    for key in ("model", "tokens_per_s_per_gpu", "tokens_per_s_per_user", "vs_healthy",
-                "vs_eth_x72"):
+    for key in (
+        "model",
+        "tokens_per_s_per_gpu",
+        "tokens_per_s_per_user",
+        "vs_healthy",
+        "vs_eth_x72",
+    ):
         assert key in d["decode"]
     assert d["training"]["step_time_s"] > d["training"]["healthy_step_time_s"]
     assert 0 < d["training"]["vs_healthy"] < 1
@@ -79,5 +84,42 @@ def test_goodput_comparison(client):
 )
 def test_goodput_bounds(client, query, token):
     r = client.get("/api/v1/goodput?" + query)
+    assert r.status_code == 400
+    assert r.get_json()["token"] == token
+
+
+def test_telemetry_endpoint(client):
+    d = client.get(
+        "/api/v1/telemetry?fail=st3&flaky=gpu07-st2.sw1&link=gpu07-st2.sw1&t1_s=86400"
+    ).get_json()
+    assert d["attribution"]["components"] == ["st3", "gpu07-st2.sw1"]
+    links = d["counters"]["link"]
+    for name in (
+        "NVLINK_CRC_FLIT_ERROR_COUNT_TOTAL",
+        "NVLINK_REPLAY_ERROR_COUNT_TOTAL",
+        "NVLINK_RECOVERY_ERROR_COUNT_TOTAL",
+        "NVLINK_BANDWIDTH_TOTAL",
+        "BER",
+    ):
+        assert len(links[name]) == 72 and len(links[name][0]) == 36
+    rec = d["series"]["NVLINK_RECOVERY_ERROR_COUNT_TOTAL"]
+    assert rec[-1] > rec[0]
+    off = client.get("/api/v1/telemetry?fail=st3&off=telemetry").get_json()
+    assert off["attribution"]["components"] == [] and not off["attribution"]["possible"]
+
+
+@pytest.mark.parametrize(
+    "query,token",
+    [
+        ("link=gpu99-st2.sw1", "gpu99-st2.sw1"),
+        ("link=st3", "st3"),
+        ("link=gpu07-st2.sw1&t0_s=100&t1_s=50", "t1_s"),
+        ("link=gpu07-st2.sw1&t1_s=1000000&step_s=1", "step_s"),
+        ("t_s=-1", "t_s"),
+        ("cables=2", "cables"),
+    ],
+)
+def test_telemetry_bad_parameters(client, query, token):
+    r = client.get("/api/v1/telemetry?" + query)
     assert r.status_code == 400
     assert r.get_json()["token"] == token
