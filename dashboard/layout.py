@@ -35,7 +35,12 @@ def layout() -> html.Div:
                 children=[
                     html.Div([html.H2("Counts"), html.Table(id=ids.COUNTS, className="counts")]),
                     html.Div(
-                        [html.H2("What happened"), html.Ol(id=ids.EVENTS, className="events")]
+                        [
+                            html.H2("What happened"),
+                            html.Ol(id=ids.EVENTS, className="events"),
+                            html.H2("NVLink against off-the-shelf Ethernet"),
+                            html.P(id=ids.VERSUS),
+                        ]
                     ),
                 ],
             ),
@@ -99,7 +104,55 @@ def cards(r: dict) -> list[html.Div]:
             r["control_plane"]["explanation"],
             "ok" if r["control_plane"]["state"] == "healthy" else "warn",
         ),
+        decode_card(r["decode"]),
+        training_card(r["training"]),
+        goodput_card(r["goodput"]),
+        attribution_card(r["telemetry"]),
     ]
+
+
+def decode_card(d: dict) -> html.Div:
+    """Decode throughput at the reference interactivity, against healthy and Ethernet."""
+    if not d["running"]:
+        return card("MoE decode", "0 tokens/s per GPU", d["note"], "bad")
+    val = f"{d['tokens_per_s_per_gpu']:,.0f} tokens/s per GPU"
+    note = (
+        f"{d['model']} at {d['tokens_per_s_per_user']:g} tokens/s per user [A]: "
+        f"{d['vs_healthy']:.1%} of the healthy rack, {d['vs_eth_x72']:.2f}x eth-x72; "
+        f"worst along the curve {d['vs_healthy_worst']:.1%}"
+    )
+    return card("MoE decode", val, note, "ok" if d["vs_healthy"] >= 0.999 else "warn")
+
+
+def training_card(t: dict) -> html.Div:
+    """A training step's time for this scenario against the healthy rack."""
+    if t["step_time_s"] is None:
+        return card("Training step", "down", t["note"], "bad")
+    note = (
+        f"healthy {t['healthy_step_time_s']:.3g} s; {t['vs_healthy']:.1%} of its tokens/s; "
+        f"gradient all-reduce by {t['all_reduce_algorithm']} [A: DeepSeek-V3 shape]"
+    )
+    ok = "ok" if t["vs_healthy"] >= 0.999 else "warn"
+    return card("Training step", f"{t['step_time_s']:.3g} s", note, ok)
+
+
+def goodput_card(g: dict) -> html.Div:
+    """Lifetime goodput of this fabric and feature set, and its largest loss."""
+    worst = max(g["badput"], key=g["badput"].get)
+    note = (
+        f"one rack-year with these features; largest loss: {worst.replace('_', ' ')} "
+        f"({g['badput_hours_per_rack_year'][worst]:.0f} h a year); checkpoint every "
+        f"{g['checkpoint_interval_s'] / 60:.0f} min (Young/Daly)"
+    )
+    return card("Lifetime goodput", f"{g['fraction']:.2%}", note)
+
+
+def attribution_card(t: dict) -> html.Div:
+    """What the link counters alone say is wrong."""
+    if not t["attribution_possible"]:
+        return card("Fault attribution", "not possible", t["reason"], "warn")
+    names = ", ".join(t["attribution"]) or "nothing wrong"
+    return card("Fault attribution", names, "named from the DCGM link counters alone")
 
 
 COUNT_ROWS = (

@@ -138,9 +138,34 @@ def test_cli_prints_the_same_json(client):
 def test_first_page_callback_renders_counts_and_drops_bad_tokens():
     from dashboard.callbacks import render
 
-    msgs, scen, cards, counts, events = render("?fail=st3,st10")
+    msgs, scen, cards, counts, events, versus = render("?fail=st3,st10")
+    assert "falls at about" in versus
     text = str(cards) + str(counts)
     assert "3.2 TB/s" in text
     assert "st10" in str(msgs)
     assert "fail=st3" in scen
     assert evaluate(parse_query("fail=st3").scenario)["events"][0] in str(events)
+
+
+def test_every_callback_id_is_in_the_layout():
+    """A callback naming an ID the layout lacks fails only in the browser: catch it here."""
+    from app import app
+
+    def ids(node, out):
+        cid = getattr(node, "id", None)
+        if cid is not None:
+            out.add(cid)
+        kids = getattr(node, "children", None)
+        for k in kids if isinstance(kids, list | tuple) else [kids]:
+            if hasattr(k, "to_plotly_json"):
+                ids(k, out)
+        return out
+
+    layout = app.layout() if callable(app.layout) else app.layout
+    present = ids(layout, set())
+    for cb in app.callback_map.values():
+        for dep in cb["inputs"] + cb.get("state", []):
+            assert dep["id"] in present, dep
+        outs = cb["output"] if isinstance(cb["output"], list) else [cb["output"]]
+        for out in outs:
+            assert out.component_id in present, out

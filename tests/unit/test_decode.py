@@ -120,3 +120,4 @@ def test_more_faults_never_raise_throughput(a, b):
     assert r2["decode"]["tokens_per_s_per_gpu"] <= r1["decode"]["tokens_per_s_per_gpu"] + 1e-6
     assert r2["training"]["vs_healthy"] <= r1["training"]["vs_healthy"] + 1e-9
     assert r2["bandwidth"]["aggregate_tbs"] <= r1["bandwidth"]["aggregate_tbs"] + 1e-9
+    assert r2["goodput"]["fraction"] <= r1["goodput"]["fraction"] + 1e-12
