@@ -1,37 +1,127 @@
-"""Callbacks: thin. Parse the URL leniently, evaluate, render text."""
+"""Callbacks: thin. Read the URL, call the model (memoised), build figures, write the URL.
+
+One callback owns the scenario: every click and control becomes a new URL, and the controls
+follow the URL. Every other callback only reads the URL, so the view is always the link.
+"""
 
 from __future__ import annotations
 
-from dash import Dash, Input, Output, html
+import csv
+import io
+import json
+from dataclasses import replace
 
-from model import evaluate, parse_query
-from model.throughput import decode_curves
+from dash import Dash, Input, Output, State, ctx, dcc, html, no_update
 
-from . import ids
+from model import goodput, metrics, telemetry
+from model.errors import ScenarioError
+from model.faults import build_state
+from model.scenario import parse_query
+from model.timeline import timeline
+
+from . import charts, ids, rack_figure, results, state
+from .cards import cards, counts_table
 from .claims import VENDOR_DECODE_RATIO, where_ratio_passes
-from .layout import cards, counts_table
+from .layout import CLOCK_START_S, CLOCK_STEP_S
+from .questions import answers
 
 
-def render(search: str | None) -> tuple:
-    """Everything the first page shows for one URL query (bad tokens dropped and named)."""
-    parsed = parse_query(search or "", strict=False)
-    r = evaluate(parsed.scenario)
+def _features(s) -> list[str]:
+    return sorted(s.features)
+
+
+def on_change(
+    search, click, _fail, _repair, preset_value, fabric, workload, features, issu, typed, mode
+):
+    """Apply whatever changed to the scenario; the URL and the controls follow."""
+    parsed = state.current(search)
+    s = parsed.scenario
+    trig = ctx.triggered_id
+    msg = ""
+    link_value = no_update
+    try:
+        if trig == ids.RACK and click:
+            cid = rack_figure.click_to_id(s.fabric, click)
+            if cid is None:
+                return (no_update,) * 9
+            s, msg = state.toggle(s, cid, mode or "fail")
+            if cid.count("-") == 1:  # a link or a cable: show its series
+                link_value = cid
+        elif trig == ids.FAIL_BTN:
+            tok = (typed or "").strip()
+            if not tok:
+                raise ScenarioError("type a component ID first, e.g. gpu07-st3.sw2.c0", "")
+            s, msg = state.toggle(s, tok, mode or "fail")
+        elif trig == ids.REPAIR_ALL:
+            s, msg = state.repair_all(s), "everything repaired"
+        elif trig == ids.PRESET and preset_value:
+            s = state.preset(preset_value)
+            msg = f"preset: {state.PRESETS[preset_value][0]}"
+        elif trig == ids.FABRIC and fabric and fabric != s.fabric:
+            s, dropped = state.set_fabric(s, fabric)
+            msg = "; ".join([f"fabric: {fabric}", *dropped])
+        elif trig == ids.WORKLOAD:
+            s = state.set_workload(s, workload)
+        elif trig == ids.FEATURES:
+            s = state.set_features(s, features)
+        elif trig == ids.ISSU:
+            s = state.set_update(s, issu)
+        else:  # the URL itself: a link opened, or back/forward
+            return (
+                no_update,
+                s.fabric,
+                s.workload,
+                _features(s),
+                (s.update[0] if s.update else ""),
+                None,
+                "",
+                no_update,
+                no_update,
+            )
+    except ScenarioError as e:
+        return no_update, no_update, no_update, no_update, no_update, None, e.message, "", no_update
+    return (
+        state.url_of(s),
+        s.fabric,
+        s.workload,
+        _features(s),
+        (s.update[0] if s.update else ""),
+        None,
+        msg,
+        "" if trig == ids.FAIL_BTN else no_update,
+        link_value,
+    )
+
+
+def summary(search):
+    """Messages, cards, counts, events and the four questions for the URL's scenario."""
+    parsed = state.current(search)
+    r = results.result(parsed.scenario)
     msgs = [html.Div(f"Dropped from the link: {e}", className="msg error") for e in parsed.errors]
     msgs += [html.Div(n, className="msg notice") for n in parsed.notices]
-    fabric = r["fabric"]["name"]
     q = r["scenario"]["query"] or "healthy rack, all defaults"
-    scen = f"{fabric} · scenario: {q}"
+    scen = f"{r['fabric']['name']} · scenario: {q}"
     events = [html.Li(e) for e in r["events"]]
-    return msgs, scen, cards(r), counts_table(r), events, versus(parsed.scenario)
+    qa = [
+        html.Details([html.Summary(question), html.P(answer)], open=True)
+        for question, answer in answers(r)
+    ]
+    return msgs, scen, cards(r), counts_table(r), events, qa
 
 
-def versus(s) -> str:
-    """Where the modelled NVLink-vs-Ethernet decode ratio sits, and where the vendor's
-    figure falls on it."""
-    d = decode_curves(s)
+def rack(search, drawn_fabric):
+    """The whole base figure when the fabric changes; otherwise only a Patch of overlays."""
+    s = state.current(search).scenario
+    if drawn_fabric != s.fabric:
+        return rack_figure.full_figure(s), s.fabric
+    return rack_figure.overlay_patch(s), no_update
+
+
+def versus(d: dict) -> str:
+    """Where the modelled NVLink-vs-Ethernet ratio runs, and where the vendor's figure falls."""
     rng = d["ratio_20_200"]
     if rng is None:
-        return "The scenario's job is down: no decode curve to compare."
+        return "The job is down in this scenario: no decode curve to compare."
     at = where_ratio_passes(d["ratio_vs_eth_x72"])
     claim = (
         f"NVIDIA's 'up to {VENDOR_DECODE_RATIO:g}x' (FACTS.md §4) falls at about {at:.0f} "
@@ -40,20 +130,208 @@ def versus(s) -> str:
         else f"the ratio never reaches NVIDIA's 'up to {VENDOR_DECODE_RATIO:g}x' here"
     )
     return (
-        f"{d['model']}, this scenario against eth-x72 at the same per-GPU bandwidth: between "
-        f"20 and 200 tokens/s per user (where both reach), the throughput ratio runs from "
+        f"{d['model']}: this scenario against eth-x72 at the same per-GPU bandwidth. Between 20 "
+        f"and 200 tokens/s per user (where both reach) the throughput ratio runs from "
         f"{rng['min']:.2f}x to {rng['max']:.2f}x; {claim}. The fabrics tie where a layer's "
         "compute outlasts its all-to-all; Ethernet's 3x latency caps its interactivity."
     )
 
 
+def cost_charts(search):
+    """Decode curve, goodput comparison, timeline and latency for the URL's scenario."""
+    s = state.current(search).scenario
+    r = results.result(s)
+    d = results.decode(s)
+    tl = timeline(s, checkpoint_interval_s=r["goodput"]["checkpoint_interval_s"])
+    rows = goodput.comparison()
+    healthy = replace(s, fail=(), flaky=(), update=())
+    lat = charts.latency_figure(
+        metrics.latency_distribution(build_state(s)),
+        metrics.latency_distribution(build_state(healthy)),
+        metrics.latency_distribution(build_state(parse_query("fabric=eth-x72").scenario)),
+    )
+    return (
+        charts.decode_figure(d),
+        versus(d),
+        charts.goodput_figure(rows, charts.comparison_label(rows, s)),
+        charts.timeline_figure(tl),
+        lat,
+    )
+
+
+def telemetry_charts(search, counter, link, clock):
+    """The GPU-by-plane heatmap of one counter at the simulated clock, and one link's series."""
+    s = state.current(search).scenario
+    t = float(clock or CLOCK_START_S) % telemetry.MAX_T_S
+    snap = telemetry.counters(s, t)
+    if counter not in (*telemetry.METRICS, "state"):
+        counter = telemetry.REPLAY
+    heat = charts.counters_heatmap_figure(snap, counter)
+    try:
+        series = telemetry.link_series(s, (link or "").strip(), 0.0, t, max(60.0, t / 240))
+        line = charts.link_series_figure(series, counter)
+    except (ScenarioError, ValueError) as e:
+        line = charts.empty_figure(f"No series: {e}")
+    return heat, line, f"simulated clock: {t / 3600:.1f} h since the counters were cleared"
+
+
+def tick(_n, clock):
+    return float(clock or CLOCK_START_S) + CLOCK_STEP_S
+
+
+def pause(n):
+    paused = bool(n and n % 2)
+    return paused, ("Resume clock" if paused else "Pause clock")
+
+
+def hover(search, hover_data, clock):
+    """The hovered cable's link, GPU, chip and its telemetry now."""
+    s = state.current(search).scenario
+    cid = rack_figure.click_to_id(s.fabric, hover_data)
+    if not cid:
+        return "Hover a cable or a part to read it; click it to fail or repair it."
+    parts = [html.B(cid)]
+    if cid.count("-") == 1:
+        t = float(clock or CLOCK_START_S)
+        try:
+            ser = telemetry.link_series(s, cid, t, t, 1.0)
+        except (ScenarioError, ValueError):
+            ser = None
+        if ser:
+            state_name = ser["state"][-1]
+            parts.append(html.Span(f" · state {state_name}"))
+            for m in (telemetry.REPLAY, telemetry.RECOVERY, telemetry.BER):
+                if m in ser and ser[m] is not None:
+                    v = ser[m][-1]
+                    parts.append(html.Span(f" · {m} {v if v is not None else 'n/a'}"))
+    return parts
+
+
+def compare(search, other):
+    """Key figures of this scenario and another, side by side."""
+    a = state.current(search).scenario
+    try:
+        b = parse_query(other or "", strict=True).scenario
+    except ScenarioError as e:
+        return html.Div(f"Compare: {e.message}", className="msg error")
+    ra, rb = results.result(a), results.result(b)
+    rows = [
+        ("fabric", lambda r: r["fabric"]["name"]),
+        ("worst GPU, TB/s", lambda r: f"{r['bandwidth']['per_gpu_tbs']['min']:g}"),
+        ("rack, TB/s", lambda r: f"{r['bandwidth']['aggregate_tbs']:g}"),
+        ("in-network compute, TFLOPS", lambda r: f"{r['sharp_tflops']:g}"),
+        ("latency p50 / p99, us", lambda r: f"{r['latency_us']['p50']} / {r['latency_us']['p99']}"),
+        ("decode, tokens/s per GPU", lambda r: f"{r['decode']['tokens_per_s_per_gpu']:,}"),
+        ("training step, s", lambda r: f"{r['training']['step_time_s']}"),
+        ("goodput, rack-year", lambda r: f"{r['goodput']['fraction']:.2%}"),
+        ("partition", lambda r: r["partition"]["state"]),
+        ("job", lambda r: r["job"]["state"]),
+    ]
+    head = html.Tr([html.Th(""), html.Th(ra["scenario"]["key"]), html.Th(rb["scenario"]["key"])])
+    body = [html.Tr([html.Td(n), html.Td(fn(ra)), html.Td(fn(rb))]) for n, fn in rows]
+    return html.Table([head, *body], className="compare-table")
+
+
+def export(_j, _c, search):
+    """The scenario's results as JSON or CSV (a download; nothing is stored)."""
+    s = state.current(search).scenario
+    r = results.result(s)
+    name = "fabric-twin-" + (s.key().replace("&", "_").replace("=", "-").replace(",", "+"))[:120]
+    if ctx.triggered_id == ids.EXPORT_JSON:
+        return dcc.send_string(json.dumps(r, indent=2, sort_keys=True), f"{name}.json")
+    buf = io.StringIO()
+    w = csv.writer(buf)
+    w.writerow(["key", "value"])
+    for k, v in _flatten(r):
+        w.writerow([k, v])
+    return dcc.send_string(buf.getvalue(), f"{name}.csv")
+
+
+def _flatten(obj, prefix: str = ""):
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            yield from _flatten(v, f"{prefix}.{k}" if prefix else str(k))
+    elif isinstance(obj, list) and obj and isinstance(obj[0], dict | list):
+        for i, v in enumerate(obj):
+            yield from _flatten(v, f"{prefix}[{i}]")
+    else:
+        yield prefix, obj if not isinstance(obj, list) else ";".join(map(str, obj))
+
+
 def register(app: Dash) -> None:
+    app.callback(
+        Output(ids.URL, "search"),
+        Output(ids.FABRIC, "value"),
+        Output(ids.WORKLOAD, "value"),
+        Output(ids.FEATURES, "value"),
+        Output(ids.ISSU, "value"),
+        Output(ids.PRESET, "value"),
+        Output(ids.ACTION, "children"),
+        Output(ids.ID_INPUT, "value"),
+        Output(ids.LINK_INPUT, "value"),
+        Input(ids.URL, "search"),
+        Input(ids.RACK, "clickData"),
+        Input(ids.FAIL_BTN, "n_clicks"),
+        Input(ids.REPAIR_ALL, "n_clicks"),
+        Input(ids.PRESET, "value"),
+        Input(ids.FABRIC, "value"),
+        Input(ids.WORKLOAD, "value"),
+        Input(ids.FEATURES, "value"),
+        Input(ids.ISSU, "value"),
+        State(ids.ID_INPUT, "value"),
+        State(ids.CLICK_MODE, "value"),
+    )(on_change)
     app.callback(
         Output(ids.MESSAGES, "children"),
         Output(ids.SCENARIO, "children"),
         Output(ids.CARDS, "children"),
         Output(ids.COUNTS, "children"),
         Output(ids.EVENTS, "children"),
-        Output(ids.VERSUS, "children"),
+        Output(ids.QUESTIONS, "children"),
         Input(ids.URL, "search"),
-    )(render)
+    )(summary)
+    app.callback(
+        Output(ids.RACK, "figure"),
+        Output(ids.RACK_FABRIC, "data"),
+        Input(ids.URL, "search"),
+        State(ids.RACK_FABRIC, "data"),
+    )(rack)
+    app.callback(
+        Output(ids.DECODE, "figure"),
+        Output(ids.VERSUS, "children"),
+        Output(ids.GOODPUT, "figure"),
+        Output(ids.TIMELINE, "figure"),
+        Output(ids.LATENCY, "figure"),
+        Input(ids.URL, "search"),
+    )(cost_charts)
+    app.callback(
+        Output(ids.HEATMAP, "figure"),
+        Output(ids.SERIES, "figure"),
+        Output(ids.CLOCK_TEXT, "children"),
+        Input(ids.URL, "search"),
+        Input(ids.COUNTER, "value"),
+        Input(ids.LINK_INPUT, "value"),
+        Input(ids.CLOCK, "data"),
+    )(telemetry_charts)
+    app.callback(
+        Output(ids.CLOCK, "data"), Input(ids.TICK, "n_intervals"), State(ids.CLOCK, "data")
+    )(tick)
+    app.callback(
+        Output(ids.TICK, "disabled"), Output(ids.PAUSE, "children"), Input(ids.PAUSE, "n_clicks")
+    )(pause)
+    app.callback(
+        Output(ids.HOVER, "children"),
+        Input(ids.URL, "search"),
+        Input(ids.RACK, "hoverData"),
+        State(ids.CLOCK, "data"),
+    )(hover)
+    app.callback(
+        Output(ids.COMPARE, "children"), Input(ids.URL, "search"), Input(ids.COMPARE_INPUT, "value")
+    )(compare)
+    app.callback(
+        Output(ids.DOWNLOAD, "data"),
+        Input(ids.EXPORT_JSON, "n_clicks"),
+        Input(ids.EXPORT_CSV, "n_clicks"),
+        State(ids.URL, "search"),
+        prevent_initial_call=True,
+    )(export)

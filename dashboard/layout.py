@@ -1,171 +1,346 @@
-"""The first page: the rack's counts and state for the URL's scenario (issue 2).
-
-Every value is plain text in Dash components: nothing from the URL is rendered as HTML.
+"""The page: controls, the rack and its spine, headline cards, charts, questions, compare,
+export and the assumptions panel. Static shell only; callbacks fill it from the URL.
 """
 
 from __future__ import annotations
 
 from dash import dcc, html
 
-from . import ids
+from model import telemetry
+from model.decode import ASSUMPTIONS as DECODE_ASSUMPTIONS
+from model.fabrics import DEFAULT_FABRIC, FABRICS
+from model.features import FEATURES
+from model.params import PARAM_FACTS
+from model.reliability import RELIABILITY_FACTS
+from model.workloads import WORKLOADS
+
+from . import ids, rack_figure
+from .state import PRESETS
+
+TICK_MS = 1000  # the simulated clock ticks once a second
+CLOCK_STEP_S = 600.0  # and moves ten simulated minutes a tick
+CLOCK_START_S = 3600.0  # counters read an hour after they were cleared
+
+GRAPH_CONFIG = {
+    "displaylogo": False,
+    "toImageButtonOptions": {"format": "png", "scale": 2},
+    "modeBarButtonsToRemove": ["lasso2d", "select2d"],
+}
+
+
+def _label(text: str, child, hint: str = "") -> html.Label:
+    return html.Label(className="control", title=hint, children=[html.Span(text), child])
+
+
+def controls() -> html.Section:
+    """Fabric, workload, features, updates, presets, click mode, typed IDs, repair, export."""
+    return html.Section(
+        className="controls",
+        children=[
+            _label(
+                "Fabric",
+                dcc.Dropdown(
+                    id=ids.FABRIC,
+                    options=[{"label": f.name, "value": k} for k, f in FABRICS.items()],
+                    value=DEFAULT_FABRIC,
+                    clearable=False,
+                ),
+            ),
+            _label(
+                "Workload",
+                dcc.Dropdown(
+                    id=ids.WORKLOAD,
+                    options=[{"label": v, "value": k} for k, v in WORKLOADS.items()],
+                    value="deepseek-r1",
+                    clearable=False,
+                ),
+            ),
+            _label(
+                "Switch update",
+                dcc.Dropdown(
+                    id=ids.ISSU,
+                    options=[
+                        {"label": "none", "value": ""},
+                        {"label": "all trays, rolling", "value": "all"},
+                    ]
+                    + [{"label": f"st{i}", "value": f"st{i}"} for i in range(1, 10)],
+                    value="",
+                    clearable=False,
+                ),
+                "A switch firmware update: in service with ISSU on, a window without it",
+            ),
+            _label(
+                "Preset",
+                dcc.Dropdown(
+                    id=ids.PRESET,
+                    options=[{"label": label, "value": k} for k, (label, _q) in PRESETS.items()],
+                    placeholder="load a scenario…",
+                ),
+            ),
+            _label(
+                "A click",
+                dcc.RadioItems(
+                    id=ids.CLICK_MODE,
+                    options=[
+                        {"label": "fails / repairs", "value": "fail"},
+                        {"label": "marks flaky", "value": "flaky"},
+                    ],
+                    value="fail",
+                    inline=True,
+                ),
+            ),
+            html.Div(
+                className="control typed",
+                children=[
+                    dcc.Input(
+                        id=ids.ID_INPUT,
+                        type="text",
+                        placeholder="gpu07-st3.sw2.c0",
+                        maxLength=32,
+                        debounce=True,
+                        spellCheck=False,
+                    ),
+                    html.Button("Fail / repair ID", id=ids.FAIL_BTN, n_clicks=0),
+                    html.Button("Repair all", id=ids.REPAIR_ALL, n_clicks=0),
+                ],
+            ),
+            html.Div(
+                className="control features",
+                children=[
+                    html.Span("NVLink 6 resiliency features (FACTS.md §3)"),
+                    dcc.Checklist(
+                        id=ids.FEATURES,
+                        options=[
+                            {
+                                "label": html.Span(f.name, title=f"on: {f.on}. off: {f.off}"),
+                                "value": f.key,
+                            }
+                            for f in FEATURES
+                        ],
+                        value=[f.key for f in FEATURES],
+                        inline=True,
+                    ),
+                ],
+            ),
+        ],
+    )
+
+
+def graph(gid: str, height: int, cls: str = "chart", config: dict | None = None) -> dcc.Graph:
+    return dcc.Graph(
+        id=gid, config=config or GRAPH_CONFIG, style={"height": f"{height}px"}, className=cls
+    )
+
+
+def _fact_rows(facts) -> list[html.Tr]:
+    return [
+        html.Tr(
+            [
+                html.Td(f.name),
+                html.Td(f"{f.value} {f.unit}".strip()),
+                html.Td(f.tag),
+                html.Td(f.source),
+            ]
+        )
+        for f in facts
+    ]
+
+
+def assumptions() -> html.Details:
+    """Every constant on screen with its FACTS.md row or its [A] mark."""
+    head = html.Tr([html.Th("what"), html.Th("value"), html.Th("tag"), html.Th("source")])
+    sections = []
+    for f in FABRICS.values():
+        sections.append(html.H3(f.name))
+        sections.append(html.Table([head, *_fact_rows(f.facts)], className="facts"))
+    sections.append(html.H3("Faults, repairs, latency"))
+    sections.append(html.Table([head, *_fact_rows(PARAM_FACTS)], className="facts"))
+    sections.append(html.H3("Decode model"))
+    sections.append(
+        html.Table(
+            [head]
+            + [
+                html.Tr(
+                    [
+                        html.Td(a["name"]),
+                        html.Td(str(a["value"])),
+                        html.Td(a["tag"]),
+                        html.Td(a["source"]),
+                    ]
+                )
+                for a in DECODE_ASSUMPTIONS
+            ],
+            className="facts",
+        )
+    )
+    sections.append(html.H3("Failure rates and timings (goodput)"))
+    sections.append(html.Table([head, *_fact_rows(RELIABILITY_FACTS)], className="facts"))
+    return html.Details(
+        id=ids.ASSUMPTIONS,
+        className="panel assumptions",
+        children=[
+            html.Summary("Assumptions and sources: every number on this page"),
+            html.P(
+                "Tags: V vendor statement, M measured and published, D derived by arithmetic, "
+                "A an assumption of this project (no public figure; editable through the API). "
+                "FACTS.md is the project's sourced fact sheet; docs/MODEL.md explains the model."
+            ),
+            *sections,
+        ],
+    )
 
 
 def layout() -> html.Div:
-    """The static shell; the callback fills it from the URL."""
+    """The page shell; the URL fills it."""
     return html.Div(
         className="page",
         children=[
             dcc.Location(id=ids.URL, refresh=False),
+            dcc.Store(id=ids.RACK_FABRIC),
+            dcc.Store(id=ids.CLOCK, data=CLOCK_START_S),
+            dcc.Interval(id=ids.TICK, interval=TICK_MS, disabled=False),
+            dcc.Download(id=ids.DOWNLOAD),
             html.Header(
                 className="header",
                 children=[
                     html.H1("NVLink fabric twin"),
                     html.P(
-                        "A model of an NVL72 rack's NVLink fabric: fail parts through the URL "
-                        "(e.g. ?fail=st3) and read what the fabric does. Numbers cite "
-                        "FACTS.md; [A] marks this project's assumptions."
+                        "Click any cable, GPU, chip, controller or tray to fail it; click again "
+                        "to repair. Everything you do is in the URL: share it and the same view "
+                        "opens anywhere. Numbers cite FACTS.md; [A] marks assumptions."
                     ),
                 ],
             ),
-            html.Div(id=ids.MESSAGES, className="messages", role="status"),
+            controls(),
+            html.Div(
+                id=ids.MESSAGES, className="messages", role="status", **{"aria-live": "polite"}
+            ),
+            html.Div(id=ids.ACTION, className="action", role="status"),
             html.P(id=ids.SCENARIO, className="scenario"),
             html.Section(id=ids.CARDS, className="cards"),
             html.Section(
-                className="two-col",
+                className="main",
                 children=[
-                    html.Div([html.H2("Counts"), html.Table(id=ids.COUNTS, className="counts")]),
                     html.Div(
-                        [
+                        className="panel rack-panel",
+                        children=[
+                            html.H2("The rack and its NVLink spine"),
+                            graph(ids.RACK, 680, "rack", rack_figure.graph_config()),
+                            html.Div(id=ids.HOVER, className="hover"),
+                        ],
+                    ),
+                    html.Div(
+                        className="panel side",
+                        children=[
                             html.H2("What happened"),
                             html.Ol(id=ids.EVENTS, className="events"),
-                            html.H2("NVLink against off-the-shelf Ethernet"),
-                            html.P(id=ids.VERSUS),
-                        ]
+                            html.H2("Readers' questions, for this scenario"),
+                            html.Div(id=ids.QUESTIONS, className="questions"),
+                            html.H2("Counts"),
+                            html.Table(id=ids.COUNTS, className="counts"),
+                        ],
                     ),
                 ],
             ),
+            html.Section(
+                className="charts",
+                children=[
+                    html.Div(
+                        className="panel",
+                        children=[
+                            html.H2("MoE decode: throughput against interactivity"),
+                            graph(ids.DECODE, 360),
+                            html.P(id=ids.VERSUS, className="note"),
+                        ],
+                    ),
+                    html.Div(
+                        className="panel",
+                        children=[
+                            html.H2("Goodput over a rack-year, by cause"),
+                            graph(ids.GOODPUT, 360),
+                        ],
+                    ),
+                    html.Div(
+                        className="panel",
+                        children=[
+                            html.H2("The newest fault, second by second"),
+                            graph(ids.TIMELINE, 360),
+                        ],
+                    ),
+                    html.Div(
+                        className="panel",
+                        children=[html.H2("GPU-to-GPU latency"), graph(ids.LATENCY, 360)],
+                    ),
+                    html.Div(
+                        className="panel",
+                        children=[
+                            html.H2("Link telemetry (DCGM counters)"),
+                            html.Div(
+                                className="telemetry-controls",
+                                children=[
+                                    dcc.Dropdown(
+                                        id=ids.COUNTER,
+                                        options=[
+                                            {"label": m, "value": m}
+                                            for m in (*telemetry.METRICS, "state")
+                                        ],
+                                        value=telemetry.REPLAY,
+                                        clearable=False,
+                                    ),
+                                    html.Button("Pause clock", id=ids.PAUSE, n_clicks=0),
+                                    html.Span(id=ids.CLOCK_TEXT, className="clock"),
+                                ],
+                            ),
+                            graph(ids.HEATMAP, 420),
+                        ],
+                    ),
+                    html.Div(
+                        className="panel",
+                        children=[
+                            html.H2("One link over time"),
+                            dcc.Input(
+                                id=ids.LINK_INPUT,
+                                type="text",
+                                value="gpu07-st3.sw2",
+                                maxLength=32,
+                                debounce=True,
+                                spellCheck=False,
+                            ),
+                            graph(ids.SERIES, 380),
+                        ],
+                    ),
+                ],
+            ),
+            html.Section(
+                className="panel compare",
+                children=[
+                    html.H2("Compare with another scenario"),
+                    html.P(
+                        "Type a scenario query (e.g. fabric=eth-x72&fail=st3) to set it beside "
+                        "this one."
+                    ),
+                    dcc.Input(
+                        id=ids.COMPARE_INPUT,
+                        type="text",
+                        value="fabric=eth-x72",
+                        maxLength=400,
+                        debounce=True,
+                        spellCheck=False,
+                    ),
+                    html.Div(id=ids.COMPARE),
+                ],
+            ),
+            html.Section(
+                className="panel export",
+                children=[
+                    html.H2("Export"),
+                    html.Button("Results as JSON", id=ids.EXPORT_JSON, n_clicks=0),
+                    html.Button("Results as CSV", id=ids.EXPORT_CSV, n_clicks=0),
+                    html.Span(
+                        "Charts: the camera icon on each chart saves a PNG.", className="note"
+                    ),
+                ],
+            ),
+            assumptions(),
         ],
     )
-
-
-def card(title: str, value: str, note: str, tone: str = "") -> html.Div:
-    """One headline figure with its unit and where it comes from."""
-    return html.Div(
-        className=f"card {tone}".strip(),
-        children=[
-            html.Div(title, className="card-title"),
-            html.Div(value, className="card-value"),
-            html.Div(note, className="card-note"),
-        ],
-    )
-
-
-def cards(r: dict) -> list[html.Div]:
-    """Headline cards for one evaluate() result."""
-    bw = r["bandwidth"]
-    pg = bw["per_gpu_tbs"]
-    lat = r["latency_us"]
-    job = r["job"]
-    part = r["partition"]
-    tone = {"running": "ok", "degraded": "warn"}.get(job["state"], "bad")
-    lat_val = "n/a" if lat["p50"] is None else f"{lat['p50']:.3g} / {lat['p99']:.3g} us"
-    return [
-        card(
-            "Worst GPU bandwidth",
-            f"{pg['min']:g} TB/s",
-            f"of {pg['healthy']:g} TB/s bidirectional; collectives run at the slowest GPU's pace",
-            "warn" if pg["min"] < pg["healthy"] else "ok",
-        ),
-        card(
-            "Rack bandwidth",
-            f"{bw['aggregate_tbs']:g} TB/s",
-            f"of {bw['aggregate_healthy_tbs']:g} TB/s; all-to-all {bw['all_to_all_tbs']:g} TB/s",
-        ),
-        card(
-            "In-network compute",
-            f"{r['sharp_tflops']:g} TFLOPS",
-            f"of {r['sharp_healthy_tflops']:g}; SHARP on switch chips in service",
-        ),
-        card(
-            "Latency p50 / p99",
-            lat_val,
-            f"one way, {lat['message_bytes']} B message at {lat['offered_load']:.0%} load [A]",
-        ),
-        card(
-            "Partition",
-            part["state"],
-            f"{part['mode']} mode: {part['explanation']}",
-            {"HEALTHY": "ok", "UNHEALTHY": "bad"}.get(part["state"], "warn"),
-        ),
-        card("Job", job["state"], f"{job['cause']}; restart: {job['restart']}", tone),
-        card(
-            "Control plane",
-            r["control_plane"]["state"],
-            r["control_plane"]["explanation"],
-            "ok" if r["control_plane"]["state"] == "healthy" else "warn",
-        ),
-        decode_card(r["decode"]),
-        training_card(r["training"]),
-        goodput_card(r["goodput"]),
-        attribution_card(r["telemetry"]),
-    ]
-
-
-def decode_card(d: dict) -> html.Div:
-    """Decode throughput at the reference interactivity, against healthy and Ethernet."""
-    if not d["running"]:
-        return card("MoE decode", "0 tokens/s per GPU", d["note"], "bad")
-    val = f"{d['tokens_per_s_per_gpu']:,.0f} tokens/s per GPU"
-    note = (
-        f"{d['model']} at {d['tokens_per_s_per_user']:g} tokens/s per user [A]: "
-        f"{d['vs_healthy']:.1%} of the healthy rack, {d['vs_eth_x72']:.2f}x eth-x72; "
-        f"worst along the curve {d['vs_healthy_worst']:.1%}"
-    )
-    return card("MoE decode", val, note, "ok" if d["vs_healthy"] >= 0.999 else "warn")
-
-
-def training_card(t: dict) -> html.Div:
-    """A training step's time for this scenario against the healthy rack."""
-    if t["step_time_s"] is None:
-        return card("Training step", "down", t["note"], "bad")
-    note = (
-        f"healthy {t['healthy_step_time_s']:.3g} s; {t['vs_healthy']:.1%} of its tokens/s; "
-        f"gradient all-reduce by {t['all_reduce_algorithm']} [A: DeepSeek-V3 shape]"
-    )
-    ok = "ok" if t["vs_healthy"] >= 0.999 else "warn"
-    return card("Training step", f"{t['step_time_s']:.3g} s", note, ok)
-
-
-def goodput_card(g: dict) -> html.Div:
-    """Lifetime goodput of this fabric and feature set, and its largest loss."""
-    worst = max(g["badput"], key=g["badput"].get)
-    note = (
-        f"one rack-year with these features; largest loss: {worst.replace('_', ' ')} "
-        f"({g['badput_hours_per_rack_year'][worst]:.0f} h a year); checkpoint every "
-        f"{g['checkpoint_interval_s'] / 60:.0f} min (Young/Daly)"
-    )
-    return card("Lifetime goodput", f"{g['fraction']:.2%}", note)
-
-
-def attribution_card(t: dict) -> html.Div:
-    """What the link counters alone say is wrong."""
-    if not t["attribution_possible"]:
-        return card("Fault attribution", "not possible", t["reason"], "warn")
-    names = ", ".join(t["attribution"]) or "nothing wrong"
-    return card("Fault attribution", names, "named from the DCGM link counters alone")
-
-
-COUNT_ROWS = (
-    ("GPUs active", "gpus_active", "gpus"),
-    ("switch chips in service", "switch_chips_up", "switch_chips"),
-    ("links up", "links_up", "links"),
-    ("cables carrying traffic", "cables_up", "cables"),
-    ("management controllers up", "controllers_up", "controllers"),
-)
-
-
-def counts_table(r: dict) -> list[html.Tr]:
-    c = r["counts"]
-    return [
-        html.Tr([html.Td(label), html.Td(f"{c[a]:,} of {c[b]:,}")]) for label, a, b in COUNT_ROWS
-    ]

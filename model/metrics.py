@@ -154,3 +154,54 @@ def packet_rate(st: FabricState) -> dict:
 def sharp_tflops(st: FabricState) -> float:
     """In-network reduction available: switch chips in service x TFLOPS per chip."""
     return _r(float(st.chip_in_service.sum()) * st.fabric.sharp_tflops_per_chip, 3)
+
+
+def latency_distribution(st: FabricState, points: int = 121) -> dict:
+    """The distribution behind latency(): CDF of one-way GPU-to-GPU latency (us).
+
+    The same model as latency(), the same mixture: every ordered pair of active GPUs weighs
+    alike and waits at the busier of its two ports, an M/M/1 queue with
+    P(W > t) = rho exp(-(1 - rho) t / s). `cdf[i]` is P(latency <= latency_us[i]) on a grid
+    from the unloaded latency to the 99.99th percentile; a share `1 - sum(w rho)` of messages
+    does not wait at all (the CDF's step at the unloaded latency). Quantiles are computed
+    exactly as latency() computes p50 and p99. Empty lists when latency() gives None.
+    """
+    f = st.fabric
+    base = f.latency_one_way_us
+    out: dict = {
+        "unloaded_us": base,
+        "message_bytes": LATENCY_MESSAGE_BYTES,
+        "offered_load": OFFERED_LOAD,
+        "unit": "us, one way",
+        "latency_us": [],
+        "cdf": [],
+        "no_wait_share": None,
+        "quantiles": {},
+        "p50": None,
+        "p99": None,
+    }
+    alive = np.flatnonzero(st.gpu_alive)
+    if len(alive) < 2 or st.maintenance:
+        return out
+    cap = st.efficiency.sum(axis=1)[alive]
+    if (cap <= 0).any():
+        return out
+    # The mixture exactly as latency() builds it.
+    rho = np.minimum(OFFERED_LOAD * f.planes / cap, MAX_UTILISATION)
+    u, c = np.unique(rho, return_counts=True)
+    pair_w = np.outer(c, c).astype(float) - np.diag(c)
+    vals = np.maximum(u[:, None], u[None, :]).ravel()
+    w = pair_w.ravel() / pair_w.sum()
+    s = message_service_s(st, LATENCY_MESSAGE_BYTES)
+    qs = {q: base + _mm1_quantile(vals, w, s, q) * 1e6 for q in (0.5, 0.9, 0.99, 0.999, 0.9999)}
+    wait_us = np.linspace(0.0, qs[0.9999] - base, max(int(points), 2))
+    tail = (w * vals * np.exp(-np.outer(wait_us * 1e-6, (1 - vals)) / s)).sum(axis=1)
+    return {
+        **out,
+        "latency_us": [_r(x, 5) for x in base + wait_us],
+        "cdf": [_r(x, 7) for x in 1.0 - tail],
+        "no_wait_share": _r(1.0 - float((w * vals).sum()), 6),
+        "quantiles": {f"{q:g}": _r(v, 3) for q, v in qs.items()},
+        "p50": _r(qs[0.5], 3),
+        "p99": _r(qs[0.99], 3),
+    }

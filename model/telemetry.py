@@ -491,7 +491,9 @@ def link_series(
         for proc, ln, tau in _day_events(m, day, times=True):
             for j, lane in enumerate(lanes.tolist()):
                 found[proc][j].append(tau[ln == lane])
-    taus = [[np.sort(np.concatenate(x)) for x in per_lane] for per_lane in found]
+    taus = [
+        [np.sort(np.concatenate(x)) if x else np.empty(0) for x in per_lane] for per_lane in found
+    ]
     before = _lane_state(m, m.onset, False)[lanes]
     stale_plane = bool(m.mc_down[plane // f.chips_per_tray])
     upto = int(lanes.max()) + 1

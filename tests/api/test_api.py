@@ -135,16 +135,18 @@ def test_cli_prints_the_same_json(client):
     assert bad.returncode == 2 and "st10" in bad.stderr
 
 
-def test_first_page_callback_renders_counts_and_drops_bad_tokens():
-    from dashboard.callbacks import render
+def test_summary_callback_renders_counts_and_drops_bad_tokens():
+    from dashboard.callbacks import summary, versus
+    from dashboard.results import decode
 
-    msgs, scen, cards, counts, events, versus = render("?fail=st3,st10")
-    assert "falls at about" in versus
+    msgs, scen, cards, counts, events, qa = summary("?fail=st3,st10")
     text = str(cards) + str(counts)
     assert "3.2 TB/s" in text
     assert "st10" in str(msgs)
     assert "fail=st3" in scen
     assert evaluate(parse_query("fail=st3").scenario)["events"][0] in str(events)
+    assert len(qa) == 4 and "NCCL" in str(qa)
+    assert "falls at about" in versus(decode(parse_query("fail=st3").scenario))
 
 
 def test_every_callback_id_is_in_the_layout():

@@ -1,0 +1,131 @@
+"""Headline cards and tables: pure functions from the model's result to Dash components.
+
+Every value is plain text: nothing from the URL is ever rendered as HTML.
+"""
+
+from __future__ import annotations
+
+from dash import html
+
+
+def card(title: str, value: str, note: str, tone: str = "") -> html.Div:
+    """One headline figure with its unit and where it comes from."""
+    return html.Div(
+        className=f"card {tone}".strip(),
+        children=[
+            html.Div(title, className="card-title"),
+            html.Div(value, className="card-value"),
+            html.Div(note, className="card-note"),
+        ],
+    )
+
+
+def cards(r: dict) -> list[html.Div]:
+    """Headline cards for one evaluate() result."""
+    bw = r["bandwidth"]
+    pg = bw["per_gpu_tbs"]
+    lat = r["latency_us"]
+    job = r["job"]
+    part = r["partition"]
+    tone = {"running": "ok", "degraded": "warn"}.get(job["state"], "bad")
+    lat_val = "n/a" if lat["p50"] is None else f"{lat['p50']:.3g} / {lat['p99']:.3g} us"
+    return [
+        card(
+            "Worst GPU bandwidth",
+            f"{pg['min']:g} TB/s",
+            f"of {pg['healthy']:g} TB/s bidirectional; collectives run at the slowest GPU's pace",
+            "warn" if pg["min"] < pg["healthy"] else "ok",
+        ),
+        card(
+            "Rack bandwidth",
+            f"{bw['aggregate_tbs']:g} TB/s",
+            f"of {bw['aggregate_healthy_tbs']:g} TB/s; all-to-all {bw['all_to_all_tbs']:g} TB/s",
+        ),
+        card(
+            "In-network compute",
+            f"{r['sharp_tflops']:g} TFLOPS",
+            f"of {r['sharp_healthy_tflops']:g}; SHARP on switch chips in service",
+        ),
+        card(
+            "Latency p50 / p99",
+            lat_val,
+            f"one way, {lat['message_bytes']} B message at {lat['offered_load']:.0%} load [A]",
+        ),
+        card(
+            "Partition",
+            part["state"],
+            f"{part['mode']} mode: {part['explanation']}",
+            {"HEALTHY": "ok", "UNHEALTHY": "bad"}.get(part["state"], "warn"),
+        ),
+        card("Job", job["state"], f"{job['cause']}; restart: {job['restart']}", tone),
+        card(
+            "Control plane",
+            r["control_plane"]["state"],
+            r["control_plane"]["explanation"],
+            "ok" if r["control_plane"]["state"] == "healthy" else "warn",
+        ),
+        decode_card(r["decode"]),
+        training_card(r["training"]),
+        goodput_card(r["goodput"]),
+        attribution_card(r["telemetry"]),
+    ]
+
+
+def decode_card(d: dict) -> html.Div:
+    """Decode throughput at the reference interactivity, against healthy and Ethernet."""
+    if not d["running"]:
+        return card("MoE decode", "0 tokens/s per GPU", d["note"], "bad")
+    val = f"{d['tokens_per_s_per_gpu']:,.0f} tokens/s per GPU"
+    note = (
+        f"{d['model']} at {d['tokens_per_s_per_user']:g} tokens/s per user [A]: "
+        f"{d['vs_healthy']:.1%} of the healthy rack, {d['vs_eth_x72']:.2f}x eth-x72; "
+        f"worst along the curve {d['vs_healthy_worst']:.1%}"
+    )
+    return card("MoE decode", val, note, "ok" if d["vs_healthy"] >= 0.999 else "warn")
+
+
+def training_card(t: dict) -> html.Div:
+    """A training step's time for this scenario against the healthy rack."""
+    if t["step_time_s"] is None:
+        return card("Training step", "down", t["note"], "bad")
+    note = (
+        f"healthy {t['healthy_step_time_s']:.3g} s; {t['vs_healthy']:.1%} of its tokens/s; "
+        f"gradient all-reduce by {t['all_reduce_algorithm']} [A: DeepSeek-V3 shape]"
+    )
+    ok = "ok" if t["vs_healthy"] >= 0.999 else "warn"
+    return card("Training step", f"{t['step_time_s']:.3g} s", note, ok)
+
+
+def goodput_card(g: dict) -> html.Div:
+    """Lifetime goodput of this fabric and feature set, and its largest loss."""
+    worst = max(g["badput"], key=g["badput"].get)
+    note = (
+        f"one rack-year with these features; largest loss: {worst.replace('_', ' ')} "
+        f"({g['badput_hours_per_rack_year'][worst]:.0f} h a year); checkpoint every "
+        f"{g['checkpoint_interval_s'] / 60:.0f} min (Young/Daly)"
+    )
+    return card("Lifetime goodput", f"{g['fraction']:.2%}", note)
+
+
+def attribution_card(t: dict) -> html.Div:
+    """What the link counters alone say is wrong."""
+    if not t["attribution_possible"]:
+        return card("Fault attribution", "not possible", t["reason"], "warn")
+    names = ", ".join(t["attribution"]) or "nothing wrong"
+    return card("Fault attribution", names, "named from the DCGM link counters alone")
+
+
+COUNT_ROWS = (
+    ("GPUs active", "gpus_active", "gpus"),
+    ("switch chips in service", "switch_chips_up", "switch_chips"),
+    ("links up", "links_up", "links"),
+    ("cables carrying traffic", "cables_up", "cables"),
+    ("management controllers up", "controllers_up", "controllers"),
+)
+
+
+def counts_table(r: dict) -> list[html.Tr]:
+    c = r["counts"]
+    return [
+        html.Tr([html.Td(label), html.Td(f"{c[a]:,} of {c[b]:,}")]) for label, a, b in COUNT_ROWS
+    ]

@@ -1,0 +1,120 @@
+"""What a click or a control does to the scenario: pure functions, Scenario in, Scenario out.
+
+Every change goes through the query string and parse_query, so the result is canonical and
+the URL is always the whole view.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from model.errors import ScenarioError
+from model.fabrics import FABRICS
+from model.features import FEATURE_KEYS, default_features
+from model.ids import parse_id
+from model.scenario import Parsed, Scenario, parse_query, to_query
+
+PRESETS: dict[str, tuple[str, str]] = {
+    "one-cable": ("One cable fails", "fail=gpu07-st3.sw2.c0"),
+    "switch-tray": ("A switch tray is lost", "fail=st3"),
+    "leader": ("The controller leader is lost", "fail=st1.mc"),
+    "rolling-issu": ("A rolling in-service update", "update=all"),
+    "flaky": ("A flaky link caught by telemetry", "flaky=gpu20-st5.sw1"),
+    "storm": (
+        "A storm of faults",
+        "fail=ct12,gpu33-st8.sw0,gpu07-st3.sw2.c0,gpu51-st4.sw3.c1,st2,st6.sw1,st9.mc",
+    ),
+    "partial": ("A partially populated rack", "fail=ct15,ct16,ct17,ct18"),
+    "no-reroute": ("A switch tray lost, without dynamic rerouting", "fail=st3&off=reroute"),
+    "eth": ("A switch tray lost on Ethernet", "fabric=eth-x72&fail=st3"),
+}
+
+
+def current(search: str | None) -> Parsed:
+    """The scenario in the URL, bad tokens dropped and named (the page never refuses a link)."""
+    return parse_query(search or "", strict=False)
+
+
+def url_of(s: Scenario) -> str:
+    q = to_query(s)
+    return f"?{q}" if q else ""
+
+
+def _reparse(s: Scenario) -> Scenario:
+    return parse_query(to_query(s)).scenario
+
+
+def toggle(s: Scenario, cid: str, mode: str = "fail") -> tuple[Scenario, str]:
+    """Fail what was clicked, or repair it if it already failed (mode 'flaky': mark/unmark)."""
+    comp = parse_id(cid, s.spec())  # raises ScenarioError naming a bad ID
+    if mode == "flaky":
+        if comp.kind not in ("link", "cable"):
+            raise ScenarioError(
+                f"only links and cables can be flaky, not '{cid}' ({comp.kind})", cid
+            )
+        if cid in s.flaky:
+            return _reparse(replace(s, flaky=tuple(x for x in s.flaky if x != cid))), (
+                f"{cid} no longer flaky"
+            )
+        fail = tuple(x for x in s.fail if x != cid)
+        return _reparse(replace(s, flaky=(*s.flaky, cid), fail=fail)), f"{cid} marked flaky"
+    if cid in s.fail:
+        how = (
+            "hot-swapped" if comp.kind == "switch-tray" and "hot-swap" in s.features else "repaired"
+        )
+        return _reparse(replace(s, fail=tuple(x for x in s.fail if x != cid))), f"{cid} {how}"
+    flaky = tuple(x for x in s.flaky if x != cid)
+    return _reparse(replace(s, fail=(*s.fail, cid), flaky=flaky)), f"{cid} failed"
+
+
+def repair_all(s: Scenario) -> Scenario:
+    return replace(s, fail=(), flaky=(), update=())
+
+
+def set_fabric(s: Scenario, key: str) -> tuple[Scenario, list[str]]:
+    """Move the scenario to another fabric: features reset to its defaults; IDs it lacks are
+    dropped, and named."""
+    if key not in FABRICS:
+        raise ScenarioError(f"unknown fabric '{key}'", key)
+    dropped: list[str] = []
+    keep: dict[str, list[str]] = {"fail": [], "flaky": []}
+    for field in ("fail", "flaky"):
+        for cid in getattr(s, field):
+            try:
+                parse_id(cid, FABRICS[key])
+                keep[field].append(cid)
+            except ScenarioError:
+                dropped.append(cid)
+    q = f"fabric={key}&workload={s.workload}"
+    for field, vals in keep.items():
+        if vals:
+            q += f"&{field}={','.join(vals)}"
+    if s.update:
+        q += f"&update={','.join(s.update)}"
+    msgs = [f"{cid} does not exist on {key}: dropped" for cid in dropped]
+    return parse_query(q).scenario, msgs
+
+
+def set_features(s: Scenario, on: list[str] | None) -> Scenario:
+    """The features ticked on the page, as off/on relative to the fabric's defaults."""
+    wanted = set(on or []) & set(FEATURE_KEYS)
+    d = default_features(s.fabric)
+    return replace(
+        s,
+        off=tuple(k for k in FEATURE_KEYS if k in d - wanted),
+        on=tuple(k for k in FEATURE_KEYS if k in wanted - d),
+    )
+
+
+def set_update(s: Scenario, value: str | None) -> Scenario:
+    return _reparse(replace(s, update=() if not value else (value,)))
+
+
+def set_workload(s: Scenario, value: str | None) -> Scenario:
+    return _reparse(replace(s, workload=value or s.workload))
+
+
+def preset(name: str) -> Scenario:
+    if name not in PRESETS:
+        raise ScenarioError(f"unknown preset '{name}'", name)
+    return parse_query(PRESETS[name][1]).scenario
