@@ -138,11 +138,9 @@ def versus(d: dict) -> str:
 
 
 def cost_charts(search):
-    """Decode curve, goodput comparison, timeline and latency for the URL's scenario."""
+    """Decode curve, goodput comparison and latency for the URL's scenario."""
     s = state.current(search).scenario
-    r = results.result(s)
     d = results.decode(s)
-    tl = timeline(s, checkpoint_interval_s=r["goodput"]["checkpoint_interval_s"])
     rows = goodput.comparison()
     healthy = replace(s, fail=(), flaky=(), update=())
     lat = charts.latency_figure(
@@ -154,9 +152,17 @@ def cost_charts(search):
         charts.decode_figure(d),
         versus(d),
         charts.goodput_figure(rows, charts.comparison_label(rows, s)),
-        charts.timeline_figure(tl),
         lat,
     )
+
+
+def timeline_chart(search, clock):
+    """The newest fault's story, with the simulated clock as 'now' (the fault at its start)."""
+    s = state.current(search).scenario
+    r = results.result(s)
+    tl = timeline(s, checkpoint_interval_s=r["goodput"]["checkpoint_interval_s"])
+    now = float(clock or CLOCK_START_S) - CLOCK_START_S
+    return charts.timeline_figure(tl if tl.get("fault") else None, now_s=now)
 
 
 def telemetry_charts(search, counter, link, clock):
@@ -300,10 +306,12 @@ def register(app: Dash) -> None:
         Output(ids.DECODE, "figure"),
         Output(ids.VERSUS, "children"),
         Output(ids.GOODPUT, "figure"),
-        Output(ids.TIMELINE, "figure"),
         Output(ids.LATENCY, "figure"),
         Input(ids.URL, "search"),
     )(cost_charts)
+    app.callback(
+        Output(ids.TIMELINE, "figure"), Input(ids.URL, "search"), Input(ids.CLOCK, "data")
+    )(timeline_chart)
     app.callback(
         Output(ids.HEATMAP, "figure"),
         Output(ids.SERIES, "figure"),

@@ -1024,10 +1024,10 @@ def cumulative_goodput(tl: dict, t: np.ndarray) -> np.ndarray:
     return g
 
 
-def timeline_figure(tl: dict | None) -> go.Figure:
+def timeline_figure(tl: dict | None, now_s: float | None = None) -> go.Figure:
     """Delivered work (a step line) and cumulative goodput, % of the healthy rack, over the
     time since the newest fault, microseconds to days on one axis, events as markers;
-    input: timeline.timeline()."""
+    input: timeline.timeline(). now_s: the simulated clock, marked as 'now'."""
     if not tl or not tl.get("series"):
         msg = (tl or {}).get("note") or "no fault in this scenario"
         return empty_figure(
@@ -1142,4 +1142,10 @@ def timeline_figure(tl: dict | None) -> go.Figure:
         range=[-4, 118],
         tickvals=[0, 25, 50, 75, 100],
     )
+    if now_s is not None and window[0] <= now_s <= window[1]:
+        fig.add_vline(
+            x=float(ax(np.array([now_s]))[0]),
+            line={"color": "#F0E442", "width": 1, "dash": "dot"},
+            annotation={"text": "now", "font": {"color": "#F0E442", "size": 10}},
+        )
     return fig

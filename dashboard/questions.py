@@ -36,7 +36,7 @@ def answers(r: dict) -> list[tuple[str, str]]:
     bw = (
         f"{f['name']} gives {pg['healthy']:g} TB/s per GPU (bidirectional; GB200 NVL72 is the "
         f"1.8 TB/s one). In this scenario the worst GPU has {pg['min']:g} TB/s and the mean is "
-        f"{pg['mean']:g}; a collective runs at the worst GPU's pace, so all-to-all moves "
+        f"{pg['mean']:.4g}; a collective runs at the worst GPU's pace, so all-to-all moves "
         f"{r['bandwidth']['all_to_all_tbs']:g} TB/s across the rack."
     )
     http = (

@@ -1,0 +1,74 @@
+"""What clicks and controls do to the scenario (pure), and the export."""
+
+import json
+
+import pytest
+
+from dashboard import state
+from model.errors import ScenarioError
+from model.scenario import parse_query
+
+
+def s(q=""):
+    return parse_query(q).scenario
+
+
+def test_click_fails_then_repairs():
+    a, msg = state.toggle(s(), "gpu07-st3.sw2.c0")
+    assert a.fail == ("gpu07-st3.sw2.c0",) and "failed" in msg
+    b, msg = state.toggle(a, "gpu07-st3.sw2.c0")
+    assert b.fail == () and "repaired" in msg
+
+
+def test_switch_tray_repair_is_a_hot_swap_when_on():
+    a, _ = state.toggle(s(), "st3")
+    _, msg = state.toggle(a, "st3")
+    assert "hot-swapped" in msg
+    c, _ = state.toggle(s("off=hot-swap"), "st3")
+    _, msg = state.toggle(c, "st3")
+    assert "repaired" in msg
+
+
+def test_flaky_mode_takes_links_and_cables_only():
+    a, _ = state.toggle(s(), "gpu07-st3.sw2", "flaky")
+    assert a.flaky == ("gpu07-st3.sw2",)
+    with pytest.raises(ScenarioError, match="st3"):
+        state.toggle(s(), "st3", "flaky")
+
+
+def test_bad_typed_id_names_itself():
+    with pytest.raises(ScenarioError, match="st10"):
+        state.toggle(s(), "st10")
+
+
+def test_fabric_change_drops_what_the_new_fabric_lacks_and_says_so():
+    a, msgs = state.set_fabric(s("fail=st3.sw3,gpu01&off=reroute"), "gb200-nvl72")
+    assert a.fabric == "gb200-nvl72" and a.fail == ("gpu01",)
+    assert any("st3.sw3" in m for m in msgs)
+    assert a.off == ()  # features reset to the new fabric's defaults
+
+
+def test_features_and_update_and_presets():
+    a = state.set_features(s(), ["telemetry"])
+    assert "reroute" in a.off and "telemetry" not in a.off
+    assert state.set_update(s(), "all").update == ("all",)
+    assert state.set_update(state.set_update(s(), "st3"), "").update == ()
+    for name, (_label, q) in state.PRESETS.items():
+        assert state.preset(name) == parse_query(q).scenario
+    assert state.repair_all(s("fail=st3&flaky=gpu01-st1.sw0&update=all")).fail == ()
+
+
+def test_export_json_and_csv(monkeypatch):
+    from dashboard import callbacks
+
+    class Ctx:
+        triggered_id = "export-json"
+
+    monkeypatch.setattr(callbacks, "ctx", Ctx)
+    out = callbacks.export(1, 0, "?fail=st3")
+    assert json.loads(out["content"])["bandwidth"]["per_gpu_tbs"]["min"] == 3.2
+    assert out["filename"].endswith(".json")
+    Ctx.triggered_id = "export-csv"
+    out = callbacks.export(0, 1, "?fail=st3")
+    assert "bandwidth.per_gpu_tbs.min,3.2" in out["content"]
+    assert out["filename"].endswith(".csv")
