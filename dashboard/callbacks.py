@@ -19,7 +19,7 @@ from model.faults import build_state
 from model.scenario import parse_query
 from model.timeline import timeline
 
-from . import charts, ids, rack_figure, results, state
+from . import charts, ids, rack_figure, results, state, view
 from .cards import cards, counts_table
 from .claims import VENDOR_DECODE_RATIO, where_ratio_passes
 from .layout import CLOCK_START_S, CLOCK_STEP_S
@@ -38,15 +38,12 @@ def on_change(
     s = parsed.scenario
     trig = ctx.triggered_id
     msg = ""
-    link_value = no_update
     try:
         if trig == ids.RACK and click:
             cid = rack_figure.click_to_id(s.fabric, click)
             if cid is None:
-                return (no_update,) * 9
+                return (no_update,) * 8
             s, msg = state.toggle(s, cid, mode or "fail")
-            if cid.count("-") == 1:  # a link or a cable: show its series
-                link_value = cid
         elif trig == ids.FAIL_BTN:
             tok = (typed or "").strip()
             if not tok:
@@ -76,10 +73,9 @@ def on_change(
                 None,
                 "",
                 no_update,
-                no_update,
             )
     except ScenarioError as e:
-        return no_update, no_update, no_update, no_update, no_update, None, e.message, "", no_update
+        return no_update, no_update, no_update, no_update, no_update, None, e.message, ""
     return (
         state.url_of(s),
         s.fabric,
@@ -89,8 +85,24 @@ def on_change(
         None,
         msg,
         "" if trig == ids.FAIL_BTN else no_update,
-        link_value,
     )
+
+
+def on_view(hash_, click, search, counter, link, other, mode):
+    """The view options (counter, link, compare, click mode) live in the URL's #fragment,
+    so a shared link opens the same charts; a cable or link click selects its series."""
+    trig = ctx.triggered_id
+    if trig == ids.URL or trig is None:
+        v, problems = view.parse(hash_)
+        msg = "; ".join(f"Dropped from the link: {p}" for p in problems)
+        return no_update, v["counter"], v["link"], v["compare"], v["mode"], msg
+    if trig == ids.RACK:
+        cid = rack_figure.click_to_id(state.current(search).scenario.fabric, click)
+        if not cid or cid.count("-") != 1:
+            return (no_update,) * 6
+        link = cid
+    v = {"counter": counter, "link": link, "compare": other, "mode": mode}
+    return view.to_hash(v), no_update, link, no_update, no_update, ""
 
 
 def summary(search):
@@ -274,7 +286,6 @@ def register(app: Dash) -> None:
         Output(ids.PRESET, "value"),
         Output(ids.ACTION, "children"),
         Output(ids.ID_INPUT, "value"),
-        Output(ids.LINK_INPUT, "value"),
         Input(ids.URL, "search"),
         Input(ids.RACK, "clickData"),
         Input(ids.FAIL_BTN, "n_clicks"),
@@ -287,6 +298,21 @@ def register(app: Dash) -> None:
         State(ids.ID_INPUT, "value"),
         State(ids.CLICK_MODE, "value"),
     )(on_change)
+    app.callback(
+        Output(ids.URL, "hash"),
+        Output(ids.COUNTER, "value"),
+        Output(ids.LINK_INPUT, "value"),
+        Output(ids.COMPARE_INPUT, "value"),
+        Output(ids.CLICK_MODE, "value"),
+        Output(ids.VIEW_MESSAGE, "children"),
+        Input(ids.URL, "hash"),
+        Input(ids.RACK, "clickData"),
+        State(ids.URL, "search"),
+        Input(ids.COUNTER, "value"),
+        Input(ids.LINK_INPUT, "value"),
+        Input(ids.COMPARE_INPUT, "value"),
+        Input(ids.CLICK_MODE, "value"),
+    )(on_view)
     app.callback(
         Output(ids.MESSAGES, "children"),
         Output(ids.SCENARIO, "children"),

@@ -216,6 +216,7 @@ def layout() -> html.Div:
                 id=ids.MESSAGES, className="messages", role="status", **{"aria-live": "polite"}
             ),
             html.Div(id=ids.ACTION, className="action", role="status"),
+            html.Div(id=ids.VIEW_MESSAGE, className="action", role="status"),
             html.P(id=ids.SCENARIO, className="scenario"),
             html.Section(id=ids.CARDS, className="cards"),
             html.Section(

@@ -1,6 +1,7 @@
 """The dashboard in a real Chromium against the Procfile's gunicorn: click to fail and repair,
 the URL as the whole view, bad links, and screenshots of the main states."""
 
+import re
 from urllib.parse import parse_qs, urlparse
 
 import pytest
@@ -165,3 +166,21 @@ def test_phone_width(served, browser):
     assert pg.evaluate("document.documentElement.scrollWidth") <= 392
     assert log.errors == []
     ctx.close()
+
+
+def test_view_options_travel_in_the_fragment(served, page):
+    link = (
+        served + "/?fail=st3&flaky=gpu20-st5.sw1"
+        "#counter=NVLINK_RECOVERY_ERROR_COUNT_TOTAL&link=gpu20-st5.sw1&compare=fabric%3Dgb200-nvl72"
+    )
+    page.goto(link)
+    _ready(page)
+    expect(page.locator("#counter")).to_contain_text("NVLINK_RECOVERY_ERROR_COUNT_TOTAL")
+    expect(page.locator("#link-input")).to_have_value("gpu20-st5.sw1")
+    expect(page.locator("#compare-table")).to_contain_text("fabric=gb200-nvl72")
+    page.fill("#link-input", "gpu21-st5.sw1")
+    page.press("#link-input", "Enter")
+    expect(page).to_have_url(re.compile(r"#.*link=gpu21-st5\.sw1"))
+    page.goto(served + "/?fail=st3#counter=BOGUS")
+    expect(page.locator("#view-message")).to_contain_text("BOGUS")
+    assert page.log.errors == []

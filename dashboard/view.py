@@ -1,0 +1,49 @@
+"""View options that are not the scenario (which counter, which link, what to compare, what a
+click does), kept in the URL's #fragment so a shared link opens the same view. Validated like
+the query: a bad value is dropped and named, the default takes its place."""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qsl, quote
+
+from model import telemetry
+
+DEFAULTS = {
+    "counter": telemetry.REPLAY,
+    "link": "gpu07-st3.sw2",
+    "compare": "fabric=eth-x72",
+    "mode": "fail",
+}
+MAX_HASH = 1000
+_VALID = {
+    "counter": lambda v: v in (*telemetry.METRICS, "state"),
+    "link": lambda v: 0 < len(v) <= 32,
+    "compare": lambda v: len(v) <= 400,
+    "mode": lambda v: v in ("fail", "flaky"),
+}
+
+
+def parse(fragment: str | None) -> tuple[dict, list[str]]:
+    """The view options in a #fragment, and what was dropped from it."""
+    v, problems = dict(DEFAULTS), []
+    frag = (fragment or "").lstrip("#")
+    if len(frag) > MAX_HASH:
+        return v, [f"the #fragment is {len(frag)} characters long; at most {MAX_HASH}"]
+    for key, value in parse_qsl(frag, keep_blank_values=True):
+        if key not in _VALID:
+            problems.append(f"unknown view option '{key}'")
+        elif not _VALID[key](value):
+            problems.append(f"{key} '{value}' is not valid; showing {DEFAULTS[key]}")
+        else:
+            v[key] = value
+    return v, problems
+
+
+def to_hash(v: dict) -> str:
+    """The #fragment for these options; defaults are left out."""
+    parts = [
+        f"{k}={quote(str(v[k]), safe=',-.=')}"
+        for k in DEFAULTS
+        if v.get(k) not in (None, "", DEFAULTS[k])
+    ]
+    return "#" + "&".join(parts) if parts else ""
