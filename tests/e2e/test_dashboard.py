@@ -85,7 +85,8 @@ def test_click_a_cable_fails_it_and_again_repairs_it(served, page):
     _ready(page, 0)
     click_part(page, cable)
     expect(page.locator(WORST)).to_have_text("3.5 TB/s")
-    expect(page).to_have_url(f"{served}/?fail={cable}")
+    expect(page).to_have_url(re.compile(rf"/\?fail={re.escape(cable)}(#.*)?$"))
+    expect(page).to_have_url(re.compile(rf"#link={re.escape(cable)}"))  # its series is shown
     _ready(page, 1)
     page.screenshot(path=str(ARTIFACTS / "dashboard-one-cable-1280.png"), full_page=False)
     click_part(page, cable)
