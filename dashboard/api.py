@@ -6,12 +6,12 @@ from urllib.parse import unquote
 
 from flask import Blueprint, Response, jsonify, request
 
-from model import ScenarioError, evaluate, goodput, parse_query, telemetry
+from dashboard import results
+from model import ScenarioError, goodput, parse_query, telemetry
 from model.evaluate import TELEMETRY_READ_S
 from model.fabrics import DEFAULT_FABRIC, FABRICS
 from model.reliability import DEFAULT_RATES, FAILURE_RATE_FIELDS, rate_facts
 from model.scenario import MAX_QUERY_LENGTH
-from model.throughput import decode_curves
 from model.timeline import timeline
 from model.topology import topology
 
@@ -74,16 +74,16 @@ def _scenario_error(e: ScenarioError) -> tuple[Response, int]:
 def evaluate_route() -> Response:
     """GET /api/v1/evaluate?<scenario>: the model's result for that scenario."""
     parsed = parse_query(_raw_query(), strict=True)
-    result = evaluate(parsed.scenario)
-    result["notices"] = parsed.notices
-    return jsonify(result)
+    out = results.result(parsed.scenario)
+    out["notices"] = parsed.notices
+    return jsonify(out)
 
 
 @api.get("/decode")
 def decode_route() -> Response:
     """GET /api/v1/decode?<scenario>: throughput-vs-interactivity curves and the ratio."""
     parsed = parse_query(_raw_query(), strict=True)
-    return jsonify(decode_curves(parsed.scenario))
+    return jsonify(results.decode(parsed.scenario))
 
 
 GOODPUT_PARAMS: dict[str, tuple[float, float] | None] = {

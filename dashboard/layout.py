@@ -14,7 +14,7 @@ from model.params import PARAM_FACTS
 from model.reliability import RELIABILITY_FACTS
 from model.workloads import WORKLOADS
 
-from . import ids, rack_figure
+from . import fleet, ids, rack_figure
 from .state import PRESETS
 
 TICK_MS = 1000  # the simulated clock ticks once a second
@@ -331,6 +331,7 @@ def layout() -> html.Div:
                     html.Div(id=ids.COMPARE),
                 ],
             ),
+            fleet.panel(),
             html.Section(
                 className="panel export",
                 children=[

@@ -1,34 +1,40 @@
-"""The model's answers for the view, memoised per process on the scenario's canonical key.
+"""The model's answers for the view and the API, memoised on the scenario's canonical key in
+the shared cache (dashboard/cache.py), so a scenario is computed once for every worker.
 
-The memo holds JSON text, so every caller gets its own copy and nothing shared can be
-changed; the model is deterministic, so every worker computes the same text.
+The cache holds JSON text: every caller gets its own copy and nothing shared can change; the
+model is deterministic, so every worker would compute the same text anyway.
 """
 
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from collections.abc import Callable
+
+from flask import current_app, has_app_context
 
 from model import evaluate, parse_query
 from model.scenario import Scenario
 from model.throughput import decode_curves
 
-
-@lru_cache(maxsize=256)
-def _evaluate_json(key: str) -> str:
-    return json.dumps(evaluate(parse_query(key).scenario))
+CACHE_EXTENSION = "fabric_twin_cache"
+VERSION = "v1"  # bump when the model's output changes shape, so stale entries are ignored
 
 
-@lru_cache(maxsize=128)
-def _decode_json(key: str) -> str:
-    return json.dumps(decode_curves(parse_query(key).scenario))
+def _cached(kind: str, s: Scenario, compute: Callable[[], dict]) -> dict:
+    key = f"{VERSION}:{kind}:{s.key()}"
+    if has_app_context() and CACHE_EXTENSION in current_app.extensions:
+        text = current_app.extensions[CACHE_EXTENSION].get_or_compute(
+            key, lambda: json.dumps(compute())
+        )
+        return json.loads(text)
+    return compute()
 
 
 def result(s: Scenario) -> dict:
     """evaluate(s), as a fresh dict."""
-    return json.loads(_evaluate_json(s.key()))
+    return _cached("evaluate", s, lambda: evaluate(parse_query(s.key()).scenario))
 
 
 def decode(s: Scenario) -> dict:
     """decode_curves(s), as a fresh dict."""
-    return json.loads(_decode_json(s.key()))
+    return _cached("decode", s, lambda: decode_curves(s))

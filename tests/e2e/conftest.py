@@ -8,6 +8,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -43,9 +44,24 @@ def procfile_command(kind: str = "web") -> str:
     raise AssertionError(f"no {kind}: line in Procfile")
 
 
-def start_server(env_extra: dict | None = None) -> tuple[subprocess.Popen, str]:
-    port = _free_port()
-    env = {**os.environ, "PORT": str(port), "WEB_CONCURRENCY": "2", **(env_extra or {})}
+def log_path(base: str) -> Path:
+    """The gunicorn log of the server at `base` (its stdout and stderr)."""
+    return ARTIFACTS / f"gunicorn-{base.rsplit(':', 1)[1]}.log"
+
+
+def start_server(
+    env_extra: dict | None = None, port: int | None = None
+) -> tuple[subprocess.Popen, str]:
+    """The Procfile's web: command on a free port, two workers, its own cache directory."""
+    port = port or _free_port()
+    env = {
+        **os.environ,
+        "PORT": str(port),
+        "WEB_CONCURRENCY": "2",
+        "CACHE_DIR": tempfile.mkdtemp(prefix="fabric-twin-test-"),
+        **(env_extra or {}),
+    }
+    env.pop("REDIS_URL", None) if "REDIS_URL" not in (env_extra or {}) else None
     # the Procfile's `gunicorn` is the one installed beside this Python (the venv's)
     env["PATH"] = os.path.dirname(sys.executable) + os.pathsep + env.get("PATH", "")
     ARTIFACTS.mkdir(exist_ok=True)

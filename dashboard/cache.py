@@ -1,0 +1,82 @@
+"""The shared cache of the model's answers (flask-caching), and how the app survives it.
+
+On one machine: the file system, shared by the gunicorn workers. With REDIS_URL: Redis,
+shared by every machine. If the cache fails (Redis stopped), requests are answered by
+computing, the failure is logged once, and the cache is tried again after a short pause.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from collections.abc import Callable
+
+from flask import Flask
+from flask_caching import Cache
+
+from config import Settings
+
+log = logging.getLogger("fabric_twin.cache")
+RETRY_AFTER_S = 2.0  # after a cache failure, compute without it this long, then try again
+REDIS_TIMEOUT_S = 0.25  # a dead Redis costs a request at most this much before we give up
+
+
+class SharedCache:
+    """get-or-compute on a flask-caching backend, resilient to the backend going away."""
+
+    def __init__(self, app: Flask, s: Settings) -> None:
+        if s.redis_url:
+            config = {
+                "CACHE_TYPE": "RedisCache",
+                "CACHE_REDIS_URL": s.redis_url,
+                "CACHE_KEY_PREFIX": "fabric-twin:",
+                "CACHE_OPTIONS": {
+                    "socket_timeout": REDIS_TIMEOUT_S,
+                    "socket_connect_timeout": REDIS_TIMEOUT_S,
+                },
+            }
+            self.kind = "redis"
+        else:
+            os.makedirs(s.cache_dir, exist_ok=True)
+            config = {
+                "CACHE_TYPE": "FileSystemCache",
+                "CACHE_DIR": os.path.join(s.cache_dir, "results"),
+                "CACHE_THRESHOLD": 20_000,
+            }
+            self.kind = "filesystem"
+        config["CACHE_DEFAULT_TIMEOUT"] = s.cache_timeout_s
+        self.cache = Cache(app, config=config)
+        self._down_until = 0.0  # per process: when to try a failed backend again
+
+    def _usable(self) -> bool:
+        return time.monotonic() >= self._down_until
+
+    def _failed(self, what: str, e: Exception) -> None:
+        if self._down_until == 0.0 or time.monotonic() >= self._down_until + 60:
+            log.warning("cache %s failed (%s: %s): computing without it", what, type(e).__name__, e)
+        self._down_until = time.monotonic() + RETRY_AFTER_S
+
+    def get_or_compute(self, key: str, compute: Callable[[], str]) -> str:
+        """The cached text for `key`, or compute it, store it and log the computation."""
+        if self._usable():
+            try:
+                hit = self.cache.get(key)
+                if hit is not None:
+                    if self._down_until:
+                        log.info("cache %s is back", self.kind)
+                        self._down_until = 0.0
+                    return hit
+            except Exception as e:  # noqa: BLE001 - any backend failure means: compute
+                self._failed("read", e)
+        t = time.perf_counter()
+        value = compute()
+        log.info(
+            "computed %s in %.1f ms (pid %d)", key, (time.perf_counter() - t) * 1e3, os.getpid()
+        )
+        if self._usable():
+            try:
+                self.cache.set(key, value)
+            except Exception as e:  # noqa: BLE001
+                self._failed("write", e)
+        return value

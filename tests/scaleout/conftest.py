@@ -1,0 +1,122 @@
+"""The scale-out mode, for real: a redis-server, a Celery worker and two web processes, each
+started by the Procfile's own commands with REDIS_URL set."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+import pytest
+import redis
+
+from tests.e2e.conftest import (  # noqa: F401 - browser is a fixture used here
+    ARTIFACTS,
+    _free_port,
+    browser,
+    procfile_command,
+    start_server,
+    stop_server,
+)
+
+
+class RedisServer:
+    """A redis-server on loopback that a test can stop and start again on the same port."""
+
+    def __init__(self) -> None:
+        exe = shutil.which("redis-server")
+        if exe is None:
+            raise AssertionError("redis-server is not installed (scripts/system-packages.sh)")
+        self.exe = exe
+        self.port = _free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.proc: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(
+            [
+                self.exe,
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+            ],
+            stdout=open(ARTIFACTS / f"redis-{self.port}.log", "a"),  # noqa: SIM115
+            stderr=subprocess.STDOUT,
+        )
+        client = redis.Redis.from_url(self.url, socket_timeout=0.5)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                if client.ping():
+                    return
+            except redis.ConnectionError:
+                time.sleep(0.05)
+        raise AssertionError("redis-server did not answer PING")
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def redis_server():
+    ARTIFACTS.mkdir(exist_ok=True)
+    r = RedisServer()
+    r.start()
+    yield r
+    r.stop()
+
+
+@pytest.fixture(scope="session")
+def celery_worker(redis_server):
+    env = {
+        **os.environ,
+        "REDIS_URL": redis_server.url,
+        "CACHE_DIR": tempfile.mkdtemp(prefix="fabric-twin-worker-"),
+        "PATH": os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", ""),
+    }
+    log = ARTIFACTS / f"celery-{redis_server.port}.log"
+    proc = subprocess.Popen(
+        ["bash", "-c", f"exec {procfile_command('worker')}"],
+        env=env,
+        cwd=ARTIFACTS.parent,
+        stdout=open(log, "w"),  # noqa: SIM115
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise AssertionError(f"celery worker exited; see {log}")
+        if "ready." in log.read_text():
+            break
+        time.sleep(0.2)
+    else:
+        raise AssertionError(f"celery worker not ready in 60 s; see {log}")
+    yield log
+    os.killpg(proc.pid, signal.SIGTERM)
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+
+
+@pytest.fixture(scope="session")
+def web_pair(redis_server, celery_worker):
+    """Two web processes (one worker each) sharing Redis: two machines of a PaaS."""
+    env = {"REDIS_URL": redis_server.url, "WEB_CONCURRENCY": "1"}
+    a = start_server(env)
+    b = start_server(env)
+    yield a[1], b[1]
+    stop_server(a[0])
+    stop_server(b[0])
