@@ -20,6 +20,7 @@ from dashboard import callbacks, fleet
 from dashboard.api import api
 from dashboard.cache import SharedCache
 from dashboard.layout import layout
+from dashboard.prometheus import prom
 from dashboard.results import CACHE_EXTENSION
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -68,6 +69,7 @@ def create_app(s: config.Settings = SETTINGS) -> Dash:
     callbacks.register(app)
     fleet.register(app, BACKGROUND)
     app.server.register_blueprint(api)
+    app.server.register_blueprint(prom)
     app.server.add_url_rule(
         "/healthz", "healthz", lambda: ("ok\n", 200, {"Content-Type": "text/plain"})
     )

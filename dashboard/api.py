@@ -195,7 +195,7 @@ def _not_found(rest: str) -> tuple[Response, int]:
 
 @api.app_errorhandler(405)
 def _bad_method(e: Exception) -> tuple[Response, int] | Exception:
-    if request.path.startswith("/api/"):
+    if request.path.startswith(("/api/", "/metrics")):
         msg = f"{request.method} is not allowed on {request.path}; use GET"
         return jsonify({"error": msg, "token": request.method}), 405
     return e

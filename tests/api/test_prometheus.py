@@ -13,6 +13,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from dashboard.prometheus import (
     CONTENT_TYPE,
     LINK_FAMILIES,
+    LINK_LABELS,
     escape_label_value,
     family_text,
     label_set,
@@ -135,6 +136,7 @@ def test_every_link_in_every_per_link_family(prom_client, query, fabric, n):
 
 
 def test_link_labels(prom_client):
+    assert LINK_LABELS == ("gpu", "link", "chip", "tray", "compute_tray", "fabric")
     fams = scrape(prom_client)
     one = [s for s in fams[UP].samples if s.labels["link"] == "gpu07-st3.sw2"]
     assert len(one) == 1
@@ -149,7 +151,7 @@ def test_link_labels(prom_client):
     for name in PER_LINK:
         for s in fams[name].samples:
             lab = s.labels
-            assert set(lab) == {"gpu", "link", "chip", "tray", "compute_tray", "fabric"}
+            assert tuple(lab) == LINK_LABELS
             g = int(lab["gpu"])
             assert lab["link"] == f"gpu{g:02d}-{lab['chip']}"
             assert lab["tray"] == lab["chip"].split(".")[0]
@@ -177,8 +179,9 @@ def test_fail_switch_tray(prom_client):
     assert by_label(fams["nmx_controller_up"], "tray")["st3"] == 0
     links_up = by_label(fams["nmx_switch_chip_links_up"], "chip")
     assert links_up["st3.sw1"] == 0 and links_up["st4.sw1"] == 72
-    ber = per_link(fams["nvml_nvlink_ber"])
-    assert math.isnan(ber["gpu07-st3.sw2"]) and ber["gpu07-st4.sw2"] > 0
+    # st3's controller went with the tray: its chips' counters are stale, the rest fresh.
+    stale = by_label(fams["nmx_telemetry_stale"], "chip")
+    assert {c for c, v in stale.items() if v == 1} == {f"st3.sw{i}" for i in range(4)}
 
 
 def test_fail_one_cable_takes_its_link_down(prom_client):
@@ -188,6 +191,9 @@ def test_fail_one_cable_takes_its_link_down(prom_client):
     assert sum(up.values()) == 2591
     assert by_label(fams["nmx_switch_chip_links_up"], "chip")["st3.sw2"] == 71
     assert all(v == 1 for v in by_label(fams["nmx_switch_chip_up"], "chip").values())
+    ber = per_link(fams["nvml_nvlink_ber"])
+    assert math.isnan(ber["gpu07-st3.sw2"])  # carries nothing: NaN, as the format spells it
+    assert 0 < ber["gpu07-st3.sw1"] < 1e-15
 
 
 def test_update_drains_chips(prom_client):
@@ -313,7 +319,7 @@ def test_bad_query_is_400_naming_the_token(prom_client, query, token):
 
 
 def test_bad_bytes_and_length_are_400(prom_client):
-    r = prom_client.get("/metrics", query_string=b"fail=\xff")
+    r = prom_client.get("/metrics", environ_overrides={"QUERY_STRING": "fail=\xff"})
     assert r.status_code == 400 and r.get_json()["token"] == "query"
     r = prom_client.get("/metrics?fail=" + ",".join(["st1"] * 2000))
     assert r.status_code == 400 and r.get_json()["token"] == "query"
@@ -351,12 +357,12 @@ def test_special_values_are_spelt_as_prometheus_spells_them():
     assert text.splitlines()[2:] == ['y{a="1"} NaN', 'y{a="2"} +Inf', 'y{a="3"} -Inf']
 
 
-# --- in the real app, once app.py registers the blueprint --------------------------------------
-def test_served_by_the_real_app(client):
+# --- in the real app ---------------------------------------------------------------------------
+def test_served_by_the_real_app():
     from app import server
 
-    if "prom" not in server.blueprints:
-        pytest.skip("app.py does not register dashboard.prometheus.prom yet")
+    assert "prom" in server.blueprints
+    client = server.test_client()
     r = client.get("/metrics?fail=st3")
     assert r.status_code == 200
     assert r.headers["Content-Type"].startswith("text/plain; version=0.0.4")
