@@ -107,16 +107,6 @@ def served():
     stop_server(proc)
 
 
-@pytest.fixture(scope="session")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROME_ARGS)
-        yield b
-        b.close()
-
-
 class PageLog:
     """Console errors, page errors and failed responses seen by one page."""
 

@@ -14,10 +14,9 @@ import time
 import pytest
 import redis
 
-from tests.e2e.conftest import (  # noqa: F401 - browser is a fixture used here
+from tests.e2e.conftest import (
     ARTIFACTS,
     _free_port,
-    browser,
     procfile_command,
     start_server,
     stop_server,
