@@ -154,17 +154,22 @@ def cost_charts(search):
     s = state.current(search).scenario
     d = results.decode(s)
     rows = goodput.comparison()
+    label = charts.comparison_label(rows, s)
     healthy = replace(s, fail=(), flaky=(), update=())
-    lat = charts.latency_figure(
-        metrics.latency_distribution(build_state(s)),
-        metrics.latency_distribution(build_state(healthy)),
-        metrics.latency_distribution(build_state(parse_query("fabric=eth-x72").scenario)),
-    )
+    dists = [
+        metrics.latency_distribution(build_state(x))
+        for x in (s, healthy, parse_query("fabric=eth-x72").scenario)
+    ]
     return (
-        charts.decode_figure(d),
+        # the curves, not the scenario's name, decide the figure: identical curves share it
+        results.figure(
+            "decode",
+            {k: v for k, v in d.items() if k != "scenario"},
+            lambda: charts.decode_figure(d),
+        ),
         versus(d),
-        charts.goodput_figure(rows, charts.comparison_label(rows, s)),
-        lat,
+        results.figure("goodput", [rows, label], lambda: charts.goodput_figure(rows, label)),
+        results.figure("latency", dists, lambda: charts.latency_figure(*dists)),
     )
 
 
@@ -174,7 +179,8 @@ def timeline_chart(search, clock):
     r = results.result(s)
     tl = timeline(s, checkpoint_interval_s=r["goodput"]["checkpoint_interval_s"])
     now = float(clock or CLOCK_START_S) - CLOCK_START_S
-    return charts.timeline_figure(tl if tl.get("fault") else None, now_s=now)
+    data = tl if tl.get("fault") else None
+    return results.figure("timeline", [data, now], lambda: charts.timeline_figure(data, now_s=now))
 
 
 def telemetry_charts(search, counter, link, clock):

@@ -17,8 +17,8 @@ from model.workloads import WORKLOADS
 from . import fleet, ids, rack_figure
 from .state import PRESETS
 
-TICK_MS = 1000  # the simulated clock ticks once a second
-CLOCK_STEP_S = 600.0  # and moves ten simulated minutes a tick
+TICK_MS = 3000  # the simulated clock ticks every three seconds
+CLOCK_STEP_S = 1800.0  # and moves half a simulated hour a tick
 CLOCK_START_S = 3600.0  # counters read an hour after they were cleared
 
 GRAPH_CONFIG = {
