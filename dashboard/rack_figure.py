@@ -26,6 +26,8 @@ marker part-way along it, at a fraction that spreads the markers over the spine.
 
 from __future__ import annotations
 
+import base64
+
 import functools
 import math
 from collections.abc import Mapping
@@ -290,17 +292,42 @@ def point_ids(fabric_key: str) -> Mapping[int, tuple[str, ...]]:
 # --- The base figure ------------------------------------------------------------------------
 
 
-def _spine_x(n: int) -> tuple:
-    """Static x of a spine line trace: (0, 1, NaN) per cable."""
-    return (SPINE_LEFT, SPINE_RIGHT, None) * n
+def _readonly(a: np.ndarray) -> dict:
+    """A plotly.js typed-array spec ({dtype, bdata}): what plotly.py sends for numpy arrays
+    through graph objects, and a few bytes a value instead of a JSON number. An immutable
+    dict view, so the cached figure cannot be changed through it."""
+    return MappingProxyType(
+        {"dtype": a.dtype.str.lstrip("<|="), "bdata": base64.b64encode(a.tobytes()).decode()}
+    )
 
 
-def _segments_y(y_left: np.ndarray, y_right: np.ndarray) -> list[int]:
-    """y of NaN-separated segments (the NaN is in x; 0 here is a short placeholder)."""
-    y = np.zeros(3 * len(y_left), dtype=np.int64)
+def as_array(v: Any) -> np.ndarray:
+    """A trace array as numpy, whether a typed-array spec or a plain sequence."""
+    if isinstance(v, Mapping) and "bdata" in v:
+        return np.frombuffer(base64.b64decode(v["bdata"]), dtype=np.dtype(v["dtype"]))
+    return np.asarray([np.nan if e is None else e for e in v], dtype=float)
+
+
+def _spine_x(n: int) -> np.ndarray:
+    """Static x of a spine line trace: (0, 1, 0) per cable, as int8 (Plotly sends numpy as a
+    base64 typed array: 3 bytes a cable). The gap between cables is the NaN in y."""
+    return _readonly(np.tile(np.array([SPINE_LEFT, SPINE_RIGHT, SPINE_LEFT], np.int8), n))
+
+
+def _segments_y(y_left: np.ndarray, y_right: np.ndarray) -> list[int | None]:
+    """y of the segments, None (NaN) after each: what a Patch sends for an overlay."""
+    y: list[int | None] = [None] * (3 * len(y_left))
+    y[0::3] = np.asarray(y_left, dtype=np.int64).tolist()
+    y[1::3] = np.asarray(y_right, dtype=np.int64).tolist()
+    return y
+
+
+def _segments_y_array(y_left: np.ndarray, y_right: np.ndarray) -> np.ndarray:
+    """The same as a float32 array with NaN gaps, for the static trace of every cable."""
+    y = np.full(3 * len(y_left), np.nan, dtype=np.float32)
     y[0::3] = y_left
     y[1::3] = y_right
-    return y.tolist()
+    return _readonly(y)
 
 
 def _line_trace(name: str, n: int, y: tuple, color: str, width: float) -> dict:
@@ -423,33 +450,21 @@ def _front_traces(f: Fabric, geo: Geometry) -> list[dict]:
 
 
 def _cable_hits(f: Fabric, geo: Geometry) -> dict:
-    # customdata rows [cable, GPU, chip, compute tray], plain lists: numpy customdata never
-    # reaches clickData (DESIGN.md); the link is GPU-chip, so the template spells it out.
-    rows = tuple(
-        (cid, gpu_id(g), chip_id(f, p), f"ct{g // f.gpus_per_tray + 1:02d}")
-        for cid, (g, p) in zip(
-            geo.cable_ids,
-            (
-                (g, p)
-                for g in range(f.gpus)
-                for p in range(f.planes)
-                for _ in range(f.cables_per_link)
-            ),
-            strict=True,
-        )
-    )
+    # customdata: the cable ID alone, a plain tuple (numpy customdata never reaches clickData,
+    # DESIGN.md). The ID names the GPU, the chip and the link (gpu07-st3.sw2.c0); the panel
+    # under the figure spells them out with the cable's telemetry. Positions as float32
+    # arrays: base64 on the wire. This trace was 300 KB as rows of four strings.
     return {
         "type": "scattergl",
         "mode": "markers",
         "name": "cables",
         "xaxis": "x2",
         "yaxis": "y",
-        "x": tuple(geo.hit_x.tolist()),
-        "y": tuple(geo.hit_y.tolist()),
-        "customdata": rows,
+        "x": _readonly(geo.hit_x.astype(np.float32)),
+        "y": _readonly(geo.hit_y.astype(np.float32)),
+        "customdata": tuple(geo.cable_ids),
         "hovertemplate": (
-            "<b>cable %{customdata[0]}</b><br>link %{customdata[1]}-%{customdata[2]}<br>"
-            "GPU %{customdata[1]} in %{customdata[3]} · chip %{customdata[2]}<extra></extra>"
+            "<b>cable %{customdata}</b><br>GPU-chip.cable: click to fail or repair<extra></extra>"
         ),
         "marker": {"size": HIT_MARKER_SIZE, "color": "rgba(0,0,0,0)"},
         "showlegend": False,
@@ -624,7 +639,7 @@ def _base(fabric_key: str) -> dict:
     cables = _line_trace(
         "cables",
         n,
-        tuple(_segments_y(geo.y_left, geo.y_right)),
+        _segments_y_array(geo.y_left, geo.y_right),
         CABLE_UP,
         BASE_LINE_WIDTH,
     )
@@ -637,6 +652,8 @@ def _base(fabric_key: str) -> dict:
 
 def _fresh(obj: Any) -> Any:
     """Copy dicts and lists, share tuples and scalars (immutable): a cheap safe copy."""
+    if isinstance(obj, MappingProxyType):  # a typed-array spec: its strings are immutable
+        return dict(obj)
     if isinstance(obj, dict):
         return {k: _fresh(v) for k, v in obj.items()}
     if isinstance(obj, list):
