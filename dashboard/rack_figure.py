@@ -27,7 +27,6 @@ marker part-way along it, at a fraction that spreads the markers over the spine.
 from __future__ import annotations
 
 import base64
-
 import functools
 import math
 from collections.abc import Mapping
