@@ -118,7 +118,9 @@ def summary(search):
         html.Details([html.Summary(question), html.P(answer)], open=True)
         for question, answer in answers(r)
     ]
-    return msgs, scen, cards(r), counts_table(r), events, qa
+    # The rack and the charts start from READY, after this: the numbers a click is for come
+    # back first. (Redrawing the WebGL spine takes the browser's main thread for a while.)
+    return msgs, scen, cards(r), counts_table(r), events, qa, search or ""
 
 
 def rack(search, drawn_fabric):
@@ -326,12 +328,13 @@ def register(app: Dash) -> None:
         Output(ids.COUNTS, "children"),
         Output(ids.EVENTS, "children"),
         Output(ids.QUESTIONS, "children"),
+        Output(ids.READY, "data"),
         Input(ids.URL, "search"),
     )(summary)
     app.callback(
         Output(ids.RACK, "figure"),
         Output(ids.RACK_FABRIC, "data"),
-        Input(ids.URL, "search"),
+        Input(ids.READY, "data"),
         State(ids.RACK_FABRIC, "data"),
     )(rack)
     app.callback(
@@ -339,16 +342,16 @@ def register(app: Dash) -> None:
         Output(ids.VERSUS, "children"),
         Output(ids.GOODPUT, "figure"),
         Output(ids.LATENCY, "figure"),
-        Input(ids.URL, "search"),
+        Input(ids.READY, "data"),
     )(cost_charts)
     app.callback(
-        Output(ids.TIMELINE, "figure"), Input(ids.URL, "search"), Input(ids.CLOCK, "data")
+        Output(ids.TIMELINE, "figure"), Input(ids.READY, "data"), Input(ids.CLOCK, "data")
     )(timeline_chart)
     app.callback(
         Output(ids.HEATMAP, "figure"),
         Output(ids.SERIES, "figure"),
         Output(ids.CLOCK_TEXT, "children"),
-        Input(ids.URL, "search"),
+        Input(ids.READY, "data"),
         Input(ids.COUNTER, "value"),
         Input(ids.LINK_INPUT, "value"),
         Input(ids.CLOCK, "data"),
@@ -366,7 +369,7 @@ def register(app: Dash) -> None:
         State(ids.CLOCK, "data"),
     )(hover)
     app.callback(
-        Output(ids.COMPARE, "children"), Input(ids.URL, "search"), Input(ids.COMPARE_INPUT, "value")
+        Output(ids.COMPARE, "children"), Input(ids.READY, "data"), Input(ids.COMPARE_INPUT, "value")
     )(compare)
     app.callback(
         Output(ids.DOWNLOAD, "data"),

@@ -46,3 +46,4 @@ EXPORT_CSV = "export-csv"
 DOWNLOAD = "download"
 ASSUMPTIONS = "assumptions"
 VIEW_MESSAGE = "view-message"
+READY = "ready"  # the search string, once the cards for it are out

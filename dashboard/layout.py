@@ -197,6 +197,7 @@ def layout() -> html.Div:
         children=[
             dcc.Location(id=ids.URL, refresh=False),
             dcc.Store(id=ids.RACK_FABRIC),
+            dcc.Store(id=ids.READY),
             dcc.Store(id=ids.CLOCK, data=CLOCK_START_S),
             dcc.Interval(id=ids.TICK, interval=TICK_MS, disabled=False),
             dcc.Download(id=ids.DOWNLOAD),

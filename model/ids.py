@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .errors import ScenarioError
 from .fabrics import Fabric
@@ -89,8 +90,13 @@ def _range_problem(token: str, kind: str, nums: tuple[int, ...], f: Fabric) -> s
     return None
 
 
+@lru_cache(maxsize=65536)
 def parse_id(token: str, fabric: Fabric) -> Component:
-    """Parse one ID for this fabric; ScenarioError names the token and what is wrong."""
+    """Parse one ID for this fabric; ScenarioError names the token and what is wrong.
+
+    Memoised: a pure function of its (hashable) arguments, called for every ID of every
+    scenario; a bad token raises afresh every time (exceptions are not cached).
+    """
     if len(token) > MAX_ID_LENGTH:
         raise ScenarioError(f"'{token[:MAX_ID_LENGTH]}...' is too long to be a component ID")
     for kind, pat in _PATTERNS:

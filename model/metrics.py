@@ -76,19 +76,33 @@ def bandwidth(st: FabricState) -> dict:
 
 
 def _mm1_quantile(rhos: np.ndarray, weights: np.ndarray, service_s: float, q: float) -> float:
-    """q-quantile of waiting time in a mixture of M/M/1 queues (P(W>t)=rho e^{-(1-rho)t/s})."""
+    """q-quantile of waiting time in a mixture of M/M/1 queues (P(W>t)=rho e^{-(1-rho)t/s}).
+
+    Bisection between the smallest and largest component quantiles (the mixture's lies
+    between them), in plain Python: the mixture has a handful of distinct components.
+    """
+    comps = [
+        (float(w) * float(r), (1.0 - float(r)) / service_s)
+        for r, w in zip(rhos, weights, strict=True)
+    ]
+    target = 1.0 - q
 
     def tail(t: float) -> float:
-        return float((weights * rhos * np.exp(-(1 - rhos) * t / service_s)).sum())
+        return sum(a * math.exp(-b * t) for a, b in comps)
 
-    if tail(0.0) <= 1 - q:
+    if tail(0.0) <= target:
         return 0.0
-    lo, hi = 0.0, service_s
-    while tail(hi) > 1 - q:
+    per = [
+        math.log(float(r) / target) / b
+        for (_a, b), r in zip(comps, rhos, strict=True)
+        if r > target
+    ]
+    lo, hi = 0.0, max(per) if per else service_s
+    while tail(hi) > target:
         hi *= 2
-    for _ in range(60):
+    for _ in range(48):
         mid = (lo + hi) / 2
-        if tail(mid) > 1 - q:
+        if tail(mid) > target:
             lo = mid
         else:
             hi = mid

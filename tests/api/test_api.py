@@ -139,7 +139,8 @@ def test_summary_callback_renders_counts_and_drops_bad_tokens():
     from dashboard.callbacks import summary, versus
     from dashboard.results import decode
 
-    msgs, scen, cards, counts, events, qa = summary("?fail=st3,st10")
+    msgs, scen, cards, counts, events, qa, ready = summary("?fail=st3,st10")
+    assert ready == "?fail=st3,st10"
     text = str(cards) + str(counts)
     assert "3.2 TB/s" in text
     assert "st10" in str(msgs)

@@ -2,6 +2,7 @@
 the URL as the whole view, bad links, and screenshots of the main states."""
 
 import re
+import time
 from urllib.parse import parse_qs, urlparse
 
 import pytest
@@ -51,8 +52,9 @@ def _xy(page, curve: int, index: int) -> tuple[float, float]:
     )
 
 
-def click_part(page, cid: str, fabric: str = "vr-nvl72") -> None:
-    """Hover the part until Plotly names it, then press: Plotly clicks the last hovered point."""
+def click_part(page, cid: str, fabric: str = "vr-nvl72") -> float:
+    """Hover the part until Plotly names it, then press: Plotly clicks the last hovered point.
+    Returns the time of the press (for the benchmark)."""
     page.locator("#rack").scroll_into_view_if_needed()
     for curve, names in point_ids(fabric).items():
         if cid in names:
@@ -63,8 +65,10 @@ def click_part(page, cid: str, fabric: str = "vr-nvl72") -> None:
     page.mouse.move(x - 3, y - 3)
     page.mouse.move(x, y)
     expect(page.locator("#rack .hoverlayer .hovertext").first).to_contain_text(cid, timeout=5000)
+    t = time.perf_counter()
     page.mouse.down()
     page.mouse.up()
+    return t
 
 
 def query(page) -> dict:

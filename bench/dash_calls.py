@@ -1,0 +1,61 @@
+"""Build the request bodies the Dash renderer sends to /_dash-update-component, from the app's
+own callback map, so benchmarks call the real callbacks exactly as a browser does."""
+
+from __future__ import annotations
+
+
+def body(app, output_ids: tuple[str, ...], values: dict[str, object], changed: str) -> dict:
+    """The POST body for the callback whose outputs start with `output_ids[0]`.
+
+    values: "component.property" -> value for every input and state of that callback.
+    """
+
+    def outs_of(cb: dict) -> list:
+        return cb["output"] if isinstance(cb["output"], list) else [cb["output"]]
+
+    def matches(cb: dict) -> bool:
+        outs = outs_of(cb)
+        return outs[0].component_id == output_ids[0] and (
+            len(output_ids) == 1 or outs[1].component_id == output_ids[1]
+        )
+
+    found = [(n, cb) for n, cb in app.callback_map.items() if matches(cb)]
+    if not found:
+        raise KeyError(output_ids)
+    name, cb = found[0]
+    outs = outs_of(cb)
+
+    def dep(d: dict) -> dict:
+        k = f"{d['id']}.{d['property']}"
+        return {"id": d["id"], "property": d["property"], "value": values.get(k)}
+
+    return {
+        "output": name,
+        "outputs": [{"id": o.component_id, "property": o.component_property} for o in outs]
+        if len(outs) > 1
+        else {"id": outs[0].component_id, "property": outs[0].component_property},
+        "inputs": [dep(d) for d in cb["inputs"]],
+        "state": [dep(d) for d in cb.get("state", [])],
+        "changedPropIds": [changed],
+    }
+
+
+def page_calls(app, search: str, clock: float = 3600.0) -> list[dict]:
+    """The callbacks a page runs when its scenario (the URL's search) changes."""
+    v = {
+        "url.search": search,
+        "ready.data": search,
+        "rack-fabric.data": "vr-nvl72",
+        "clock.data": clock,
+        "counter.value": "NVLINK_REPLAY_ERROR_COUNT_TOTAL",
+        "link-input.value": "gpu07-st3.sw2",
+        "compare-input.value": "fabric=eth-x72",
+    }
+    return [
+        body(app, ("messages",), v, "url.search"),
+        body(app, ("rack",), v, "ready.data"),
+        body(app, ("decode-chart",), v, "ready.data"),
+        body(app, ("timeline-chart",), v, "ready.data"),
+        body(app, ("heatmap-chart",), v, "ready.data"),
+        body(app, ("compare-table",), v, "ready.data"),
+    ]

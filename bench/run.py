@@ -1,0 +1,304 @@
+"""Benchmarks with their budgets (issue 6): each prints its figure beside its budget.
+
+    python -m bench.run                 # everything
+    python -m bench.run model click mc  # some
+
+Exits 1 if a budget is missed, so a regression shows; figures go in bench/README.md.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import statistics
+import sys
+import threading
+import time
+import urllib.request
+from collections.abc import Callable
+
+os.environ.setdefault("LOG_LEVEL", "WARNING")
+
+ROWS: list[tuple[str, float, str, float, bool]] = []
+
+
+def report(name: str, value: float, unit: str, budget: float, lower_is_better: bool = True):
+    ok = value <= budget if lower_is_better else value >= budget
+    ROWS.append((name, value, unit, budget, ok))
+    sign = "<=" if lower_is_better else ">="
+    print(
+        f"{'ok  ' if ok else 'MISS'} {name:58s} {value:12.3f} {unit:8s} (budget {sign} {budget:g})"
+    )
+    sys.stdout.flush()
+
+
+def _median_ms(fn: Callable[[], object], n: int) -> float:
+    ts = []
+    for _ in range(n):
+        t = time.perf_counter()
+        fn()
+        ts.append((time.perf_counter() - t) * 1e3)
+    return statistics.median(ts)
+
+
+def _random_queries(n: int, faults: int, seed: int = 6) -> list[str]:
+    from model.fabrics import FABRICS
+    from model.topology import topology
+
+    rng = random.Random(seed)
+    ids = [
+        c["id"] for c in topology(FABRICS["vr-nvl72"])["components"] if c["kind"] != "controller"
+    ]
+    return [f"fail={','.join(rng.sample(ids, faults))}" for _ in range(n)]
+
+
+def bench_model() -> None:
+    """evaluate() on vr-nvl72 with 50 faults; the numpy path against networkx max flow."""
+    import numpy as np
+
+    from model import evaluate, parse_query
+    from model.fate import job, partition
+    from model.faults import build_state
+    from model.graph import build_graph, gpu_bandwidth_tbs, with_sink
+    from model.metrics import bandwidth, latency, per_gpu_tbs
+
+    scen = [parse_query(q).scenario for q in _random_queries(200, 50)]
+
+    def fabric(s):  # the fabric's answer: bandwidths, latency, partition, job, control plane
+        st = build_state(s)
+        bw = bandwidth(st)
+        part = partition(st)
+        return st, bw, latency(st), part, job(st, part, bw)
+
+    it = iter(scen * 5)
+    report(
+        "evaluate, fabric (bandwidth, latency, partition, job), 50 faults",
+        _median_ms(lambda: fabric(next(it)), 600),
+        "ms",
+        1.0,
+    )
+    it2 = iter(scen * 2)
+    report(
+        "evaluate, everything (+ decode, training, goodput, telemetry)",
+        _median_ms(lambda: evaluate(next(it2)), 200),
+        "ms",
+        5.0,
+    )
+    # Side by side: the same per-GPU bandwidths from numpy and from networkx max flows.
+    fast_t, slow_t = [], []
+    for s in scen[:4]:
+        t = time.perf_counter()
+        fast = per_gpu_tbs(build_state(s))
+        fast_t.append(time.perf_counter() - t)
+        t = time.perf_counter()
+        h = with_sink(build_graph(s))
+        slow = np.array([gpu_bandwidth_tbs(h, g) for g in range(72)])
+        slow_t.append(time.perf_counter() - t)
+        assert np.allclose(fast, slow, atol=1e-9), "fast path and networkx disagree"
+    report(
+        "numpy fast path vs networkx max flow, same 72 bandwidths",
+        statistics.median(slow_t) / statistics.median(fast_t),
+        "x faster",
+        100,
+        False,
+    )
+
+
+def bench_click() -> None:
+    """A click, server side: the rack's Patch callback through the Flask test client."""
+    from app import app, server
+    from bench.dash_calls import body
+    from dashboard.rack_figure import point_ids
+
+    c = server.test_client()
+    rng = random.Random(9)
+    qs = [f"fail={rng.choice(point_ids('vr-nvl72')[7])}" for _ in range(60)]
+    sizes = []
+
+    queue = iter(qs)
+
+    def one():
+        cable = next(queue)[len("fail=") :]
+        # the click: the scenario callback turns clickData into a new URL ...
+        point = {"curveNumber": 7, "pointNumber": point_ids("vr-nvl72")[7].index(cable)}
+        v = {"url.search": "", "rack.clickData": {"points": [point]}, "click-mode.value": "fail"}
+        r = c.post("/_dash-update-component", json=body(app, ("url",), v, "rack.clickData"))
+        assert r.status_code == 200
+        search = json.loads(r.data)["response"]["url"]["search"]
+        assert search == f"?fail={cable}"
+        # ... and the rack redraws from it with a Patch
+        v = {"ready.data": search, "rack-fabric.data": "vr-nvl72"}
+        r = c.post("/_dash-update-component", json=body(app, ("rack",), v, "ready.data"))
+        assert r.status_code == 200
+        sizes.append(len(r.data))
+
+    report(
+        "click: scenario callback + rack Patch (Flask test client)", _median_ms(one, 60), "ms", 20
+    )
+    report("click: its response (a dash.Patch), largest", max(sizes) / 1000, "KB", 16)
+
+
+def bench_first_page() -> None:
+    """The first full page's figures, before compression."""
+    from app import app, server
+    from bench.dash_calls import page_calls
+
+    c = server.test_client()
+    calls = page_calls(app, "?fail=st3")
+    calls[1]["state"][0]["value"] = None  # no fabric drawn yet: the whole rack figure
+    total = 0
+    for b in calls:
+        r = c.post("/_dash-update-component", json=b)
+        assert r.status_code == 200
+        total += len(r.data)
+    report("first page: every callback's response, uncompressed", total / 1000, "KB", 600)
+
+
+def bench_mc() -> None:
+    """Monte Carlo goodput: rack-years a second on one core."""
+    from model import goodput, parse_query
+
+    try:
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+    except (AttributeError, OSError):
+        pass
+    s = parse_query("").scenario
+    goodput.monte_carlo(s, years=1, racks=100, key="warm")
+    t = time.perf_counter()
+    goodput.monte_carlo(s, years=10, racks=2000, key="bench")
+    report(
+        "Monte Carlo goodput, one core",
+        20_000 / (time.perf_counter() - t),
+        "rack-yr/s",
+        10_000,
+        False,
+    )
+    os.sched_setaffinity(0, set(range(os.cpu_count() or 1)))
+
+
+def _server():
+    from tests.e2e.conftest import start_server
+
+    return start_server()
+
+
+def bench_browser() -> None:
+    """In Chromium: click a cable -> updated card; open a link -> interactive page."""
+    from playwright.sync_api import expect, sync_playwright
+
+    from tests.e2e.conftest import CHROME_ARGS, CHROMIUM, stop_server
+    from tests.e2e.test_dashboard import WORST, _ready, click_part
+
+    proc, base = _server()
+    try:
+        with sync_playwright() as p:
+            b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROME_ARGS)
+            loads = []
+            for i in range(5):
+                ctx = b.new_context(viewport={"width": 1280, "height": 800})
+                page = ctx.new_page()
+                t = time.perf_counter()
+                page.goto(f"{base}/?fail=st{i + 2}")
+                expect(page.locator(WORST)).to_have_text("3.2 TB/s", timeout=20000)
+                _ready(page)
+                loads.append(time.perf_counter() - t)
+                ctx.close()
+            report(
+                "open a link -> interactive page (median of 5)", statistics.median(loads), "s", 4.0
+            )
+            ctx = b.new_context(viewport={"width": 1280, "height": 800})
+            page = ctx.new_page()
+            page.goto(base + "/")
+            _ready(page, 0)
+            clicks = []
+            for i in range(8):
+                cable = f"gpu{10 + i:02d}-st{1 + i % 9}.sw{i % 4}.c{i % 2}"
+                want = "3.5 TB/s" if i % 2 == 0 else "3.6 TB/s"
+                if i % 2:
+                    cable = prev  # noqa: F821 - the cable clicked just before: repair it
+                t = click_part(page, cable)  # from the press, after the hover label
+                expect(page.locator(WORST)).to_have_text(want, timeout=10000)
+                clicks.append(time.perf_counter() - t)
+                prev = cable  # noqa: F841
+                _ready(page, 1 if i % 2 == 0 else 0)
+            report(
+                "click a cable -> updated bandwidth card (median of 8)",
+                statistics.median(clicks) * 1e3,
+                "ms",
+                300,
+            )
+            b.close()
+    finally:
+        stop_server(proc)
+
+
+def bench_load(viewers: int = 50, seconds: float = 30.0) -> None:
+    """50 viewers, each changing the scenario every 2 s, against gunicorn with 2 workers."""
+    from app import app
+    from bench.dash_calls import page_calls
+    from tests.e2e.conftest import stop_server
+
+    proc, base = _server()
+    lat: list[float] = []
+    errors: list[str] = []
+    qs = _random_queries(400, 2, seed=12)
+    stop = time.monotonic() + seconds
+
+    def viewer(k: int) -> None:
+        rng = random.Random(k)
+        while time.monotonic() < stop:
+            t0 = time.monotonic()
+            for b in page_calls(app, "?" + rng.choice(qs)):
+                req = urllib.request.Request(
+                    base + "/_dash-update-component",
+                    data=json.dumps(b).encode(),
+                    headers={"Content-Type": "application/json"},
+                )
+                t = time.perf_counter()
+                try:
+                    with urllib.request.urlopen(req, timeout=30) as r:
+                        r.read()
+                except Exception as e:  # noqa: BLE001 - every failure is counted
+                    errors.append(str(e))
+                lat.append(time.perf_counter() - t)
+            time.sleep(max(0.0, 2.0 - (time.monotonic() - t0)))
+
+    try:
+        threads = [threading.Thread(target=viewer, args=(k,)) for k in range(viewers)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        stop_server(proc)
+    lat.sort()
+    p95 = lat[int(0.95 * (len(lat) - 1))] * 1e3 if lat else float("inf")
+    report(f"load: {viewers} viewers, a change every 2 s, p95 response", p95, "ms", 500)
+    report("load: failed requests", len(errors), "requests", 0)
+
+
+BENCHES = {
+    "model": bench_model,
+    "click": bench_click,
+    "page": bench_first_page,
+    "mc": bench_mc,
+    "browser": bench_browser,
+    "load": bench_load,
+}
+
+
+def main(argv: list[str]) -> int:
+    names = argv or list(BENCHES)
+    for n in names:
+        if n not in BENCHES:
+            print(f"unknown benchmark '{n}' (known: {', '.join(BENCHES)})")
+            return 2
+        BENCHES[n]()
+    missed = [r for r in ROWS if not r[4]]
+    print(f"\n{len(ROWS) - len(missed)} of {len(ROWS)} budgets met")
+    return 1 if missed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
