@@ -16,7 +16,7 @@ import diskcache
 from dash import Dash, DiskcacheManager
 
 import config
-from dashboard import callbacks, fleet
+from dashboard import callbacks, fleet, security
 from dashboard.api import api
 from dashboard.cache import SharedCache
 from dashboard.layout import layout
@@ -74,6 +74,7 @@ def create_app(s: config.Settings = SETTINGS) -> Dash:
         "/healthz", "healthz", lambda: ("ok\n", 200, {"Content-Type": "text/plain"})
     )
     app.server.extensions[CACHE_EXTENSION] = SharedCache(app.server, s)
+    security.install(app)
     # plotly/dash#3971: _setup_server() sets its guard before it fills the component registry,
     # so concurrent first requests in a fresh worker can get HTTP 500 on the JS bundles. Run it
     # here, at import, so every worker (and the --preload master) is set up before it serves.

@@ -203,6 +203,14 @@ def _bad_method(e: Exception) -> tuple[Response, int] | Exception:
 
 @api.app_errorhandler(500)
 def _server_error(e: Exception) -> tuple[Response, int]:
+    """Never a traceback to the client. A callback request Dash cannot read (a hand-made or
+    garbage body) is the client's error: 400, saying so."""
+    cause = getattr(e, "original_exception", None)
+    if request.path == "/_dash-update-component" and isinstance(
+        cause, KeyError | TypeError | ValueError | AttributeError | IndexError
+    ):
+        msg = f"malformed callback request: {type(cause).__name__}"
+        return jsonify({"error": msg, "token": "_dash-update-component"}), 400
     return jsonify(
         {"error": "internal error; the scenario is kept in your URL", "token": None}
     ), 500

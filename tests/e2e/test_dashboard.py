@@ -189,3 +189,18 @@ def test_view_options_travel_in_the_fragment(served, page):
     page.goto(served + "/?fail=st3#counter=BOGUS")
     expect(page.locator("#view-message")).to_contain_text("BOGUS")
     assert page.log.errors == []
+
+
+def test_markup_anywhere_in_the_link_never_runs(served, page):
+    evil = "%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E"
+    page.goto(f"{served}/?fail=st3,{evil}&workload={evil}#link={evil}&compare=fail%3D{evil}")
+    _ready(page)
+    expect(page.locator("#messages")).to_contain_text("<img src=x onerror=alert(1)>")
+    expect(page.locator("#link-input")).to_have_value("<img src=x onerror=alert(1)>")
+    page.fill("#id-input", "<script>alert(2)</script>")
+    page.click("#fail-button")
+    expect(page.locator("#action-message")).to_contain_text("<script>")
+    page.wait_for_timeout(500)
+    assert page.locator("img[src=x]").count() == 0
+    assert page.log.dialogs == []
+    expect(page.locator(WORST)).to_have_text("3.2 TB/s")
