@@ -18,7 +18,8 @@ from model.topology import topology
 api = Blueprint("api", __name__, url_prefix="/api/v1")
 
 
-def _raw_query() -> str:
+def raw_query() -> str:
+    """The request's query string, bounded and decoded; a ScenarioError names what is wrong."""
     raw = request.query_string
     if len(raw) > MAX_QUERY_LENGTH:
         raise ScenarioError(
@@ -73,7 +74,7 @@ def _scenario_error(e: ScenarioError) -> tuple[Response, int]:
 @api.get("/evaluate")
 def evaluate_route() -> Response:
     """GET /api/v1/evaluate?<scenario>: the model's result for that scenario."""
-    parsed = parse_query(_raw_query(), strict=True)
+    parsed = parse_query(raw_query(), strict=True)
     out = results.result(parsed.scenario)
     out["notices"] = parsed.notices
     return jsonify(out)
@@ -82,7 +83,7 @@ def evaluate_route() -> Response:
 @api.get("/decode")
 def decode_route() -> Response:
     """GET /api/v1/decode?<scenario>: throughput-vs-interactivity curves and the ratio."""
-    parsed = parse_query(_raw_query(), strict=True)
+    parsed = parse_query(raw_query(), strict=True)
     return jsonify(results.decode(parsed.scenario))
 
 
@@ -98,7 +99,7 @@ GOODPUT_PARAMS: dict[str, tuple[float, float] | None] = {
 @api.get("/goodput")
 def goodput_route() -> Response:
     """GET /api/v1/goodput?<scenario>[&years&racks&checkpoint_min&compare&<rate>=...]."""
-    rest, own = split_query(_raw_query(), GOODPUT_PARAMS)
+    rest, own = split_query(raw_query(), GOODPUT_PARAMS)
     parsed = parse_query(rest, strict=True)
     years = float(own.pop("years", 1.0))
     racks = own.pop("racks", 1.0)
@@ -141,7 +142,7 @@ def telemetry_route() -> Response:
         "t1_s": (0.0, telemetry.MAX_T_S),
         "step_s": (1.0, telemetry.MAX_T_S),
     }
-    rest, own = split_query(_raw_query(), own_spec)
+    rest, own = split_query(raw_query(), own_spec)
     s = parse_query(rest, strict=True).scenario
     t = float(own.get("t_s", TELEMETRY_READ_S))
     snap = telemetry.counters(s, t)
@@ -166,7 +167,7 @@ def telemetry_route() -> Response:
 @api.get("/timeline")
 def timeline_route() -> Response:
     """GET /api/v1/timeline?<scenario>&fault=<id>: the story of one fault, and its series."""
-    rest, own = split_query(_raw_query(), {"fault": None, "checkpoint_min": (0.1, 1440.0)})
+    rest, own = split_query(raw_query(), {"fault": None, "checkpoint_min": (0.1, 1440.0)})
     parsed = parse_query(rest, strict=True)
     interval = own.get("checkpoint_min", 60.0) * 60
     return jsonify(

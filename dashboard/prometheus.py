@@ -43,14 +43,14 @@ from functools import lru_cache
 from urllib.parse import unquote_plus
 
 import numpy as np
-from flask import Blueprint, Response, jsonify, request
+from flask import Blueprint, Response, jsonify
 
+from dashboard.api import raw_query
 from model import Scenario, ScenarioError, parse_query, telemetry
 from model.evaluate import TELEMETRY_READ_S
 from model.fabrics import FABRICS, Fabric
 from model.faults import build_state
 from model.ids import chip_id, compute_tray_of_gpu, link_id
-from model.scenario import MAX_QUERY_LENGTH
 
 prom = Blueprint("prom", __name__)
 
@@ -416,18 +416,6 @@ def split_t(raw: str) -> tuple[str, float]:
     return "&".join(rest), TELEMETRY_READ_S if found is None else found
 
 
-def _raw_query() -> str:
-    raw = request.query_string
-    if len(raw) > MAX_QUERY_LENGTH:
-        raise ScenarioError(
-            f"the query is {len(raw)} bytes long; at most {MAX_QUERY_LENGTH}", token="query"
-        )
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise ScenarioError("the query is not valid UTF-8", token="query") from e
-
-
 @prom.errorhandler(ScenarioError)
 def _scenario_error(e: ScenarioError) -> tuple[Response, int]:
     return jsonify({"error": e.message, "token": e.token}), 400
@@ -436,6 +424,6 @@ def _scenario_error(e: ScenarioError) -> tuple[Response, int]:
 @prom.get("/metrics")
 def metrics_route() -> Response:
     """GET /metrics?<scenario>[&t_s=<simulated seconds>]: Prometheus text format 0.0.4."""
-    rest, t = split_t(_raw_query())
+    rest, t = split_t(raw_query())
     body = render(rest, t)
     return Response(body, status=200, headers={"Content-Type": CONTENT_TYPE})

@@ -119,10 +119,31 @@ def message_service_s(st: FabricState, nbytes: int) -> float:
     return max(nbytes / link_bytes_s, packets / link_pps)
 
 
+def _latency_mixture(st: FabricState) -> tuple[np.ndarray, np.ndarray, float] | None:
+    """(utilisations, weights, service time) of the waiting-time mixture, or None.
+
+    Ordered pairs (i, j), i != j, of active GPUs weigh alike; each waits at the busier of its
+    two ports. GPUs are grouped by utilisation (few distinct values), so this stays small at
+    any GPU count.
+    """
+    f = st.fabric
+    alive = np.flatnonzero(st.gpu_alive)
+    if len(alive) < 2 or st.maintenance:
+        return None
+    cap = st.efficiency.sum(axis=1)[alive]
+    if (cap <= 0).any():
+        return None
+    rho = np.minimum(OFFERED_LOAD * f.planes / cap, MAX_UTILISATION)
+    u, c = np.unique(rho, return_counts=True)
+    pair_w = np.outer(c, c).astype(float) - np.diag(c)
+    vals = np.maximum(u[:, None], u[None, :]).ravel()
+    w = pair_w.ravel() / pair_w.sum()
+    return vals, w, message_service_s(st, LATENCY_MESSAGE_BYTES)
+
+
 def latency(st: FabricState) -> dict:
     """One-way GPU-to-GPU latency p50/p99 over all pairs of active GPUs, under load."""
     f = st.fabric
-    alive = np.flatnonzero(st.gpu_alive)
     base = f.latency_one_way_us
     out = {
         "unloaded_us": base,
@@ -133,19 +154,10 @@ def latency(st: FabricState) -> dict:
             "the same traffic on fewer planes loads each remaining port more"
         ),
     }
-    if len(alive) < 2 or st.maintenance:
+    mix = _latency_mixture(st)
+    if mix is None:
         return {**out, "p50": None, "p99": None}
-    cap = st.efficiency.sum(axis=1)[alive]
-    if (cap <= 0).any():
-        return {**out, "p50": None, "p99": None}
-    rho = np.minimum(OFFERED_LOAD * f.planes / cap, MAX_UTILISATION)
-    # Ordered pairs (i, j), i != j, weighted alike; each sees the busier port's utilisation.
-    # Group GPUs by utilisation (few distinct values) so this stays small at any GPU count.
-    u, c = np.unique(rho, return_counts=True)
-    pair_w = np.outer(c, c).astype(float) - np.diag(c)
-    vals = np.maximum(u[:, None], u[None, :]).ravel()
-    w = pair_w.ravel() / pair_w.sum()
-    s = message_service_s(st, LATENCY_MESSAGE_BYTES)
+    vals, w, s = mix
     p50 = base + _mm1_quantile(vals, w, s, 0.50) * 1e6
     p99 = base + _mm1_quantile(vals, w, s, 0.99) * 1e6
     return {**out, "p50": _r(p50, 3), "p99": _r(p99, 3)}
@@ -194,19 +206,10 @@ def latency_distribution(st: FabricState, points: int = 121) -> dict:
         "p50": None,
         "p99": None,
     }
-    alive = np.flatnonzero(st.gpu_alive)
-    if len(alive) < 2 or st.maintenance:
+    mix = _latency_mixture(st)  # the same mixture as latency()
+    if mix is None:
         return out
-    cap = st.efficiency.sum(axis=1)[alive]
-    if (cap <= 0).any():
-        return out
-    # The mixture exactly as latency() builds it.
-    rho = np.minimum(OFFERED_LOAD * f.planes / cap, MAX_UTILISATION)
-    u, c = np.unique(rho, return_counts=True)
-    pair_w = np.outer(c, c).astype(float) - np.diag(c)
-    vals = np.maximum(u[:, None], u[None, :]).ravel()
-    w = pair_w.ravel() / pair_w.sum()
-    s = message_service_s(st, LATENCY_MESSAGE_BYTES)
+    vals, w, s = mix
     qs = {q: base + _mm1_quantile(vals, w, s, q) * 1e6 for q in (0.5, 0.9, 0.99, 0.999, 0.9999)}
     wait_us = np.linspace(0.0, qs[0.9999] - base, max(int(points), 2))
     tail = (w * vals * np.exp(-np.outer(wait_us * 1e-6, (1 - vals)) / s)).sum(axis=1)
