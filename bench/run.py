@@ -278,6 +278,42 @@ def bench_load(viewers: int = 50, seconds: float = 30.0) -> None:
     report("load: failed requests", len(errors), "requests", 0)
 
 
+def bench_scale() -> None:
+    """How cost grows with the domain: evaluate time and memory at 72, 576 and 1,152 GPUs."""
+    import tracemalloc
+
+    from model import parse_query
+    from model.fate import job, partition
+    from model.faults import build_state
+    from model.metrics import bandwidth, latency
+    from model.multirack import VR_NVL576, VR_NVL1152, evaluate_domain
+
+    def nvl72():
+        st = build_state(parse_query("fail=st3,gpu07-st1.sw0.c0").scenario)
+        bw = bandwidth(st)
+        part = partition(st)
+        return latency(st), job(st, part, bw)
+
+    rows = [("vr-nvl72", 72, nvl72)]
+    for d in (VR_NVL576, VR_NVL1152):
+        rows.append(
+            (
+                d.key,
+                d.gpus,
+                lambda d=d: evaluate_domain(d, ["r03.st3", "r01.gpu07-st1.sw0.c0", "l2.p05.s1"]),
+            )
+        )
+    for key, gpus, fn in rows:
+        fn()
+        tracemalloc.start()
+        fn()
+        peak = tracemalloc.get_traced_memory()[1] / 1e6
+        tracemalloc.stop()
+        budget = 1.0 if gpus == 72 else 20.0
+        report(f"scale: evaluate {key} ({gpus} GPUs), 3 faults", _median_ms(fn, 40), "ms", budget)
+        report(f"scale: its peak memory ({gpus} GPUs)", peak, "MB", 64)
+
+
 BENCHES = {
     "model": bench_model,
     "click": bench_click,
@@ -285,6 +321,7 @@ BENCHES = {
     "mc": bench_mc,
     "browser": bench_browser,
     "load": bench_load,
+    "scale": bench_scale,
 }
 
 

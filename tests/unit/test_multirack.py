@@ -1,0 +1,96 @@
+"""Multi-rack domains (docs/MULTIRACK.md): counts, bandwidth, the trunk limit against a
+networkx max flow, and IDs."""
+
+import networkx as nx
+import numpy as np
+import pytest
+
+from model.errors import ScenarioError
+from model.multirack import (
+    TRUNKS_PER_L1,
+    VR_NVL576,
+    VR_NVL1152,
+    build,
+    evaluate_domain,
+    plane_rates,
+)
+
+
+@pytest.mark.parametrize("d,gpus,l1,l2", [(VR_NVL576, 576, 288, 144), (VR_NVL1152, 1152, 576, 288)])
+def test_counts_and_healthy_bandwidth(d, gpus, l1, l2):
+    r = evaluate_domain(d, [])
+    c = r["counts"]
+    assert (c["gpus"], c["l1_chips"], c["l2_chips"]) == (gpus, l1, l2)
+    assert c["links"] == gpus * 36
+    bw = r["bandwidth"]
+    assert bw["per_gpu_tbs"]["min"] == 3.6
+    assert bw["aggregate_tbs"] == pytest.approx(gpus * 3.6)
+    assert bw["all_to_all_tbs"] == pytest.approx(gpus * 3.6)  # the tier is non-blocking
+    assert r["sharp_tflops"] == pytest.approx(l1 * 3.6)
+    assert r["latency_us"]["p50"] == pytest.approx(0.75)  # most pairs cross three switches
+
+
+def test_rack_faults_are_nvl72_faults():
+    r = evaluate_domain(VR_NVL576, ["r03.st3"])
+    assert r["bandwidth"]["per_gpu_tbs"]["min"] == 3.2
+    assert r["bandwidth"]["all_to_all_per_gpu_tbs"] == 3.2  # the barrier: the slowest gates
+    r = evaluate_domain(VR_NVL576, ["r02"])
+    assert r["counts"]["gpus_active"] == 504
+    r = evaluate_domain(VR_NVL576, ["r01.gpu07-st3.sw2.c0"])
+    assert r["bandwidth"]["per_gpu_tbs"]["min"] == 3.5
+
+
+def _trunk_scale_by_max_flow(st, r: int, p: int) -> float:
+    """Share of rack r's plane-p outbound demand the two-tier graph can carry (max flow)."""
+    d = st.domain
+    s = d.l2_per_plane
+    per_pair = TRUNKS_PER_L1 / s  # trunks from one L1 chip to one L2 chip
+    g = nx.DiGraph()
+    rack = st.rack_of
+    n = int(st.gpu_alive.sum())
+    in_rack = np.bincount(rack[st.gpu_alive], minlength=d.racks)
+    f = (n - in_rack[r]) / (n - 1)
+    demand = f * float(st.up[rack == r, p].sum())
+    g.add_edge("src", ("l1", r), capacity=demand)
+    for k in range(s):
+        if st.l2_failed[p, k]:
+            continue
+        g.add_edge(("l1", r), ("l2", k), capacity=per_pair)
+        for r2 in range(d.racks):
+            if r2 != r and not st.l1_failed[r2, p]:
+                g.add_edge(("l2", k), ("l1", r2), capacity=per_pair)
+                g.add_edge(("l1", r2), "sink")  # receivers: unbounded here
+    if "sink" not in g or demand == 0:
+        return 1.0
+    return nx.maximum_flow_value(g, "src", "sink") / demand
+
+
+@pytest.mark.parametrize("d", [VR_NVL576, VR_NVL1152])
+@pytest.mark.parametrize("lost", [0, 1, 2, 3])
+def test_trunk_limit_equals_max_flow(d, lost):
+    fail = [f"l2.p05.s{k}" for k in range(lost)] + ["r02.st4", "r05.gpu10"]
+    st = build(d, fail)
+    rates = plane_rates(st)
+    n = int(st.gpu_alive.sum())
+    in_rack = np.bincount(st.rack_of[st.gpu_alive], minlength=d.racks)
+    for r in (0, 1):
+        g = r * 72 + 3  # a live GPU of rack r with plane 5 up
+        f = (n - in_rack[r]) / (n - 1)
+        scale = _trunk_scale_by_max_flow(st, r, 5)
+        assert rates[g, 5] == pytest.approx((1 - f) + f * min(1.0, scale), abs=1e-9)
+
+
+def test_losing_l2_chips_never_raises_bandwidth():
+    prev = None
+    for lost in range(VR_NVL576.l2_per_plane + 1):
+        r = evaluate_domain(VR_NVL576, [f"l2.p00.s{k}" for k in range(lost)])
+        a2a = r["bandwidth"]["all_to_all_tbs"]
+        assert prev is None or a2a <= prev + 1e-9
+        prev = a2a
+
+
+@pytest.mark.parametrize("bad", ["r09.st3", "r00", "st3", "r01.st10", "l2.p36.s0", "l2.p01.s4"])
+def test_bad_ids_name_the_token(bad):
+    with pytest.raises(ScenarioError) as e:
+        build(VR_NVL576, [bad])
+    assert e.value.token in (bad, bad.partition(".")[2])
