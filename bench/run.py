@@ -283,10 +283,11 @@ def bench_scale() -> None:
     import tracemalloc
 
     from model import parse_query
+    from model.domains import VR_NVL576, VR_NVL1152
     from model.fate import job, partition
     from model.faults import build_state
     from model.metrics import bandwidth, latency
-    from model.multirack import VR_NVL576, VR_NVL1152, evaluate_domain
+    from model.multirack import evaluate_domain
 
     def nvl72():
         st = build_state(parse_query("fail=st3,gpu07-st1.sw0.c0").scenario)

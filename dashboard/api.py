@@ -7,13 +7,14 @@ from urllib.parse import unquote
 from flask import Blueprint, Response, jsonify, request
 
 from dashboard import results
-from model import ScenarioError, goodput, parse_query, telemetry
+from model import Scenario, ScenarioError, goodput, parse_query, telemetry
+from model.domains import DOMAINS
 from model.evaluate import TELEMETRY_READ_S
 from model.fabrics import DEFAULT_FABRIC, FABRICS
 from model.reliability import DEFAULT_RATES, FAILURE_RATE_FIELDS, rate_facts
 from model.scenario import MAX_QUERY_LENGTH
 from model.timeline import timeline
-from model.topology import topology
+from model.topology import domain_topology, topology
 
 api = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -61,6 +62,13 @@ def split_query(
     return "&".join(rest), params
 
 
+def single_rack(s: Scenario) -> Scenario:
+    """Multi-rack domains have their data plane only (GET /api/v1/evaluate): say so."""
+    if s.multirack:
+        s.spec()  # raises the ScenarioError that names the fabric and what to use instead
+    return s
+
+
 def bad_request(e: ScenarioError) -> tuple[Response, int]:
     """400 with the message and the offending token; never a traceback."""
     return jsonify({"error": e.message, "token": e.token}), 400
@@ -84,7 +92,7 @@ def evaluate_route() -> Response:
 def decode_route() -> Response:
     """GET /api/v1/decode?<scenario>: throughput-vs-interactivity curves and the ratio."""
     parsed = parse_query(raw_query(), strict=True)
-    return jsonify(results.decode(parsed.scenario))
+    return jsonify(results.decode(single_rack(parsed.scenario)))
 
 
 GOODPUT_PARAMS: dict[str, tuple[float, float] | None] = {
@@ -101,6 +109,7 @@ def goodput_route() -> Response:
     """GET /api/v1/goodput?<scenario>[&years&racks&checkpoint_min&compare&<rate>=...]."""
     rest, own = split_query(raw_query(), GOODPUT_PARAMS)
     parsed = parse_query(rest, strict=True)
+    single_rack(parsed.scenario)
     years = float(own.pop("years", 1.0))
     racks = own.pop("racks", 1.0)
     if racks != int(racks):
@@ -143,7 +152,7 @@ def telemetry_route() -> Response:
         "step_s": (1.0, telemetry.MAX_T_S),
     }
     rest, own = split_query(raw_query(), own_spec)
-    s = parse_query(rest, strict=True).scenario
+    s = single_rack(parse_query(rest, strict=True).scenario)
     t = float(own.get("t_s", TELEMETRY_READ_S))
     snap = telemetry.counters(s, t)
     out = {
@@ -169,6 +178,7 @@ def timeline_route() -> Response:
     """GET /api/v1/timeline?<scenario>&fault=<id>: the story of one fault, and its series."""
     rest, own = split_query(raw_query(), {"fault": None, "checkpoint_min": (0.1, 1440.0)})
     parsed = parse_query(rest, strict=True)
+    single_rack(parsed.scenario)
     interval = own.get("checkpoint_min", 60.0) * 60
     return jsonify(
         timeline(parsed.scenario, own.get("fault") or None, checkpoint_interval_s=interval)
@@ -183,6 +193,8 @@ def topology_route() -> Response:
         if key != "fabric":
             raise ScenarioError(f"unknown key '{key}' (topology takes only 'fabric')", key)
     fab = request.args.get("fabric", DEFAULT_FABRIC) or DEFAULT_FABRIC
+    if fab in DOMAINS:
+        return jsonify(domain_topology(DOMAINS[fab]))
     if fab not in FABRICS:
         raise ScenarioError(f"unknown fabric '{fab}' (known: {', '.join(FABRICS)})", fab)
     return jsonify(topology(FABRICS[fab]))

@@ -31,8 +31,18 @@ PRESETS: dict[str, tuple[str, str]] = {
 
 
 def current(search: str | None) -> Parsed:
-    """The scenario in the URL, bad tokens dropped and named (the page never refuses a link)."""
-    return parse_query(search or "", strict=False)
+    """The scenario in the URL, bad tokens dropped and named (the page never refuses a link).
+
+    Multi-rack domains are in the API only so far: the page says so and shows the default.
+    """
+    parsed = parse_query(search or "", strict=False)
+    if parsed.scenario.multirack:
+        why = (
+            f"fabric '{parsed.scenario.fabric}' is a multi-rack domain: the page draws single "
+            "racks so far (its numbers: GET /api/v1/evaluate with this query); showing vr-nvl72"
+        )
+        return Parsed(parse_query("").scenario, parsed.notices, [*parsed.errors, why])
+    return parsed
 
 
 def url_of(s: Scenario) -> str:

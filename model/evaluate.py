@@ -60,6 +60,10 @@ def _goodput(s: Scenario, dec: dict) -> dict:
 
 def evaluate(s: Scenario) -> dict:
     """Propagate the scenario's faults and compute every figure of the result."""
+    if s.multirack:
+        from .multirack import evaluate_result  # the two-tier domain model
+
+        return evaluate_result(s)
     st = build_state(s)
     f = st.fabric
     bw = metrics.bandwidth(st)

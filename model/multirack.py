@@ -12,57 +12,17 @@ limit, latency); the scenario grammar, the API and the dashboard do not use it y
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass
 
 import numpy as np
 
-from .errors import ScenarioError
-from .fabrics import VR_NVL72, Fabric
-from .ids import parse_id, plane_of
+from .domains import TRUNKS_PER_L1, Domain, parse_part
+from .fabrics import Fabric
+from .ids import plane_of
 from .metrics import _mm1_quantile, message_service_s
 from .params import LATENCY_MESSAGE_BYTES, MAX_UTILISATION, OFFERED_LOAD
 
-L2_PORTS = 144  # [A] the 144-port configuration of the same switch chip
-TRUNKS_PER_L1 = 72  # [A] as many trunk ports as GPU ports: non-blocking
 EXTRA_HOP_US = 0.2  # [A] each extra switch traversal (L1 -> L2, L2 -> L1), one way
-
-
-@dataclass(frozen=True)
-class Domain:
-    """A multi-rack NVLink domain of identical racks."""
-
-    key: str
-    racks: int
-    rack: Fabric = VR_NVL72
-
-    @property
-    def gpus(self) -> int:
-        return self.racks * self.rack.gpus
-
-    @property
-    def planes(self) -> int:
-        return self.rack.planes
-
-    @property
-    def l2_per_plane(self) -> int:
-        return self.racks * TRUNKS_PER_L1 // L2_PORTS
-
-    @property
-    def l1_chips(self) -> int:
-        return self.racks * self.planes
-
-    @property
-    def l2_chips(self) -> int:
-        return self.planes * self.l2_per_plane
-
-
-VR_NVL576 = Domain("vr-nvl576", 8)
-VR_NVL1152 = Domain("vr-nvl1152", 16)
-DOMAINS = {d.key: d for d in (VR_NVL576, VR_NVL1152)}
-
-_RACK = re.compile(r"r(\d{2})")
-_L2 = re.compile(r"l2\.p(\d{2})\.s(\d+)")
 
 
 @dataclass(frozen=True)
@@ -98,24 +58,17 @@ def build(domain: Domain, fail: list[str]) -> DomainState:
     l2_failed = np.zeros((p, d.l2_per_plane), bool)
     link_failed = np.zeros((g, p), bool)
     for token in fail:
-        m = _L2.fullmatch(token)
-        if m:
-            pl, s = int(m.group(1)), int(m.group(2))
-            if not (0 <= pl < p and 0 <= s < d.l2_per_plane):
-                raise ScenarioError(f"'{token}': {d.key} has no such L2 chip", token)
-            l2_failed[pl, s] = True
+        part = parse_part(token, d)
+        if part.l2 is not None:
+            l2_failed[part.l2] = True
             continue
-        rack_id, _, local = token.partition(".")
-        m = _RACK.fullmatch(rack_id)
-        if not m or not 1 <= int(m.group(1)) <= d.racks:
-            raise ScenarioError(f"'{token}': {d.key} IDs start with r01..r{d.racks:02d}", token)
-        r = int(m.group(1)) - 1
+        r = part.rack
         g0 = r * f.gpus
-        if not local:  # the whole rack
+        if part.local is None:  # the whole rack
             gpu_alive[g0 : g0 + f.gpus] = False
             l1_failed[r] = True
             continue
-        c = parse_id(local, f)
+        c = part.local
         n = c.nums
         if c.kind == "compute-tray":
             gpu_alive[g0 + (n[0] - 1) * f.gpus_per_tray : g0 + n[0] * f.gpus_per_tray] = False
@@ -237,3 +190,65 @@ class _Stub:
     """The attribute message_service_s reads."""
 
     fabric: Fabric
+
+
+def evaluate_result(s) -> dict:
+    """evaluate() for a multi-rack scenario: the data plane, with what is not modelled said."""
+    from .domains import DOMAINS
+    from .scenario import to_query
+
+    d = DOMAINS[s.fabric]
+    r = evaluate_domain(d, list(s.fail))
+    r["scenario"] = {
+        "query": to_query(s),
+        "key": s.key(),
+        "fabric": s.fabric,
+        "fail": list(s.fail),
+        "workload": s.workload,
+    }
+    r["fabric"] = {
+        "key": d.key,
+        "name": d.name,
+        "racks": d.racks,
+        "gpus": d.gpus,
+        "l1_chips": d.l1_chips,
+        "l2_chips": d.l2_chips,
+        "l2_per_plane": d.l2_per_plane,
+        "gpu_tbs_bidir": d.rack.gpu_tbs_bidir,
+    }
+    r["not_modelled_yet"] = [
+        "feature switches, control plane, partition and job fate",
+        "decode, training, goodput, telemetry and timeline",
+        "flaky links and switch updates",
+    ]
+    r["assumptions"] = [
+        {
+            "name": "racks",
+            "value": d.racks,
+            "unit": "NVL72 racks",
+            "tag": "A",
+            "source": "docs/MULTIRACK.md; FACTS.md §1 roadmap: domains up to 1,152 GPUs",
+        },
+        {
+            "name": "trunks per L1 chip",
+            "value": TRUNKS_PER_L1,
+            "unit": "ports",
+            "tag": "A",
+            "source": "non-blocking: as many trunk ports as GPU ports",
+        },
+        {
+            "name": "L2 chips per plane",
+            "value": d.l2_per_plane,
+            "unit": "144-port chips",
+            "tag": "D",
+            "source": "racks x 72 trunks / 144 ports",
+        },
+        {
+            "name": "extra hop latency",
+            "value": EXTRA_HOP_US,
+            "unit": "us one way",
+            "tag": "A",
+            "source": "two more switch traversals across racks",
+        },
+    ]
+    return r

@@ -90,3 +90,38 @@ def topology(f: Fabric) -> dict:
         "counts": counts,
         "components": comps,
     }
+
+
+def domain_topology(d) -> dict:
+    """A multi-rack domain's components: each rack's as topology() gives them (prefixed
+    rNN.), without links and cables (41,472 and 82,944 of them: ask per rack), plus the L2
+    chips. `d` is a model.domains.Domain."""
+    comps: list[dict] = []
+    per_rack = [c for c in topology(d.rack)["components"] if c["kind"] not in ("link", "cable")]
+    for r in range(1, d.racks + 1):
+        rid = f"r{r:02d}"
+        comps.append({"id": rid, "kind": "rack", "parent": None, "slot": None})
+        for c in per_rack:
+            comps.append(
+                {
+                    **c,
+                    "id": f"{rid}.{c['id']}",
+                    "parent": f"{rid}.{c['parent']}" if c["parent"] else rid,
+                    "rack": rid,
+                }
+            )
+    for p in range(d.planes):
+        for k in range(d.l2_per_plane):
+            comps.append({"id": f"l2.p{p:02d}.s{k}", "kind": "l2-chip", "parent": None, "plane": p})
+    counts: dict[str, int] = {}
+    for c in comps:
+        counts[c["kind"]] = counts.get(c["kind"], 0) + 1
+    counts["link"] = d.gpus * d.planes
+    counts["cable"] = counts["link"] * d.rack.cables_per_link
+    return {
+        "fabric": d.key,
+        "rack_order": "each rack as vr-nvl72; racks r01..; L2 chips l2.pPP.sS per plane",
+        "counts": counts,
+        "components": comps,
+        "omitted": "links and cables are not listed for multi-rack domains (counts only)",
+    }

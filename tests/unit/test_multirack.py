@@ -5,15 +5,9 @@ import networkx as nx
 import numpy as np
 import pytest
 
+from model.domains import TRUNKS_PER_L1, VR_NVL576, VR_NVL1152
 from model.errors import ScenarioError
-from model.multirack import (
-    TRUNKS_PER_L1,
-    VR_NVL576,
-    VR_NVL1152,
-    build,
-    evaluate_domain,
-    plane_rates,
-)
+from model.multirack import build, evaluate_domain, plane_rates
 
 
 @pytest.mark.parametrize("d,gpus,l1,l2", [(VR_NVL576, 576, 288, 144), (VR_NVL1152, 1152, 576, 288)])
@@ -94,3 +88,42 @@ def test_bad_ids_name_the_token(bad):
     with pytest.raises(ScenarioError) as e:
         build(VR_NVL576, [bad])
     assert e.value.token in (bad, bad.partition(".")[2])
+
+
+def test_multirack_scenarios_parse_canonically_and_evaluate_through_the_model():
+    from model import evaluate, parse_query, to_query
+
+    p = parse_query("fabric=vr-nvl576&fail=l2.p05.s1,r03.st3,r01,r03.st3")
+    assert p.scenario.fail == ("r01", "r03.st3", "l2.p05.s1")
+    assert any("more than once" in n for n in p.notices)
+    assert parse_query(to_query(p.scenario)).scenario == p.scenario
+    r = evaluate(p.scenario)
+    assert r["counts"]["gpus_active"] == 504
+    assert r["bandwidth"]["per_gpu_tbs"]["min"] == 3.2
+    assert "decode, training, goodput, telemetry and timeline" in r["not_modelled_yet"]
+
+
+@pytest.mark.parametrize(
+    "q,token",
+    [
+        ("fabric=vr-nvl576&off=reroute", "off"),
+        ("fabric=vr-nvl1152&flaky=r01.gpu07-st3.sw2", "flaky"),
+        ("fabric=vr-nvl1152&update=all", "update"),
+        ("fabric=vr-nvl576&fail=r03.st10", "r03.st10"),
+    ],
+)
+def test_what_is_not_modelled_yet_is_refused_by_name(q, token):
+    from model import parse_query
+
+    with pytest.raises(ScenarioError) as e:
+        parse_query(q)
+    assert e.value.token in (token, "st10")
+
+
+def test_the_api_serves_evaluate_and_refuses_the_rest_by_name(client):
+    assert client.get("/api/v1/evaluate?fabric=vr-nvl1152&fail=r16.ct18").status_code == 200
+    for ep in ("decode", "goodput", "telemetry", "timeline"):
+        r = client.get(f"/api/v1/{ep}?fabric=vr-nvl576")
+        assert r.status_code == 400 and r.get_json()["token"] == "vr-nvl576"
+    topo = client.get("/api/v1/topology?fabric=vr-nvl576").get_json()
+    assert topo["counts"]["l2-chip"] == 144 and topo["counts"]["gpu"] == 576
