@@ -20,7 +20,7 @@ from model.scenario import parse_query
 from model.timeline import timeline
 
 from . import charts, ids, rack_figure, results, state, view
-from .cards import cards, counts_table
+from .cards import cards, counts_table, domain_cards, domain_counts
 from .claims import VENDOR_DECODE_RATIO, where_ratio_passes
 from .layout import CLOCK_START_S, CLOCK_STEP_S
 from .questions import answers
@@ -30,8 +30,29 @@ def _features(s) -> list[str]:
     return sorted(s.features)
 
 
+def clicked_id(s, click, rack: str | None) -> str | None:
+    """The component a click on the rack figure names: on a multi-rack domain, the part of
+    the rack on show (r03.gpu07-...)."""
+    if not s.multirack:
+        return rack_figure.click_to_id(s.fabric, click)
+    local = rack_figure.click_to_id("vr-nvl72", click)
+    return f"{rack or 'r01'}.{local}" if local else None
+
+
 def on_change(
-    search, click, _fail, _repair, preset_value, fabric, workload, features, issu, typed, mode
+    search,
+    click,
+    l2_click,
+    _fail,
+    _repair,
+    preset_value,
+    fabric,
+    workload,
+    features,
+    issu,
+    typed,
+    mode,
+    rack,
 ):
     """Apply whatever changed to the scenario; the URL and the controls follow."""
     parsed = state.current(search)
@@ -39,8 +60,11 @@ def on_change(
     trig = ctx.triggered_id
     msg = ""
     try:
-        if trig == ids.RACK and click:
-            cid = rack_figure.click_to_id(s.fabric, click)
+        if trig in (ids.RACK, ids.L2) and (click or l2_click):
+            if trig == ids.RACK:
+                cid = clicked_id(s, click, rack)
+            else:
+                cid = charts.l2_click_to_id(s.fabric, l2_click)
             if cid is None:
                 return (no_update,) * 8
             s, msg = state.toggle(s, cid, mode or "fail")
@@ -88,21 +112,23 @@ def on_change(
     )
 
 
-def on_view(hash_, click, search, counter, link, other, mode):
-    """The view options (counter, link, compare, click mode) live in the URL's #fragment,
-    so a shared link opens the same charts; a cable or link click selects its series."""
+def on_view(hash_, click, search, counter, link, other, mode, rack):
+    """The view options (counter, link, compare, click mode, rack on show) live in the URL's
+    #fragment, so a shared link opens the same charts; a cable or link click selects its
+    series."""
     trig = ctx.triggered_id
     if trig == ids.URL or trig is None:
         v, problems = view.parse(hash_)
         msg = "; ".join(f"Dropped from the link: {p}" for p in problems)
-        return no_update, v["counter"], v["link"], v["compare"], v["mode"], msg
+        return no_update, v["counter"], v["link"], v["compare"], v["mode"], v["rack"], msg
     if trig == ids.RACK:
-        cid = rack_figure.click_to_id(state.current(search).scenario.fabric, click)
-        if not cid or cid.count("-") != 1:
-            return (no_update,) * 6
+        s = state.current(search).scenario
+        cid = clicked_id(s, click, rack)
+        if s.multirack or not cid or cid.count("-") != 1:
+            return (no_update,) * 7
         link = cid
-    v = {"counter": counter, "link": link, "compare": other, "mode": mode}
-    return view.to_hash(v), no_update, link, no_update, no_update, ""
+    v = {"counter": counter, "link": link, "compare": other, "mode": mode, "rack": rack}
+    return view.to_hash(v), no_update, link, no_update, no_update, no_update, ""
 
 
 def summary(search):
@@ -110,6 +136,19 @@ def summary(search):
     parsed = state.current(search)
     r = results.result(parsed.scenario)
     msgs = [html.Div(f"Dropped from the link: {e}", className="msg error") for e in parsed.errors]
+    if parsed.scenario.multirack:
+        msgs += [html.Div(n, className="msg notice") for n in parsed.notices]
+        scen = f"{r['fabric']['name']} · scenario: {r['scenario']['query']}"
+        events = [html.Li(f"{cid} failed") for cid in r["scenario"]["fail"]] or [
+            html.Li("nothing failed")
+        ]
+        qa = [
+            html.P(
+                "The readers' questions are answered for single racks so far: "
+                "this domain's model is its data plane (docs/MULTIRACK.md)."
+            )
+        ]
+        return msgs, scen, domain_cards(r), domain_counts(r), events, qa, search or ""
     msgs += [html.Div(n, className="msg notice") for n in parsed.notices]
     q = r["scenario"]["query"] or "healthy rack, all defaults"
     scen = f"{r['fabric']['name']} · scenario: {q}"
@@ -123,12 +162,25 @@ def summary(search):
     return msgs, scen, cards(r), counts_table(r), events, qa, search or ""
 
 
-def rack(search, drawn_fabric):
-    """The whole base figure when the fabric changes; otherwise only a Patch of overlays."""
+def rack(search, rack_shown, drawn_fabric):
+    """The whole base figure when the fabric changes; otherwise only a Patch of overlays.
+    On a multi-rack domain, the rack on show, drawn as the NVL72 it is."""
     s = state.current(search).scenario
+    if s.multirack:
+        n = int((rack_shown or "r01")[1:])
+        s = state.rack_scenario(s, min(max(n, 1), state.DOMAINS[s.fabric].racks))
     if drawn_fabric != s.fabric:
         return rack_figure.full_figure(s), s.fabric
     return rack_figure.overlay_patch(s), no_update
+
+
+def l2_chart(search):
+    """The L2 tier of a multi-rack domain (clickable), or nothing on a single rack."""
+    s = state.current(search).scenario
+    visible = {"display": "block"} if s.multirack else {"display": "none"}
+    if not s.multirack:
+        return charts.empty_figure("single rack: no L2 tier"), visible, visible
+    return charts.l2_figure(s), visible, visible
 
 
 def versus(d: dict) -> str:
@@ -151,9 +203,15 @@ def versus(d: dict) -> str:
     )
 
 
+NOT_YET = "Not modelled on multi-rack domains yet: their model is the data plane so far."
+
+
 def cost_charts(search):
     """Decode curve, goodput comparison and latency for the URL's scenario."""
     s = state.current(search).scenario
+    if s.multirack:
+        e = charts.empty_figure(NOT_YET)
+        return e, NOT_YET, e, e
     d = results.decode(s)
     rows = goodput.comparison()
     label = charts.comparison_label(rows, s)
@@ -178,6 +236,8 @@ def cost_charts(search):
 def timeline_chart(search, clock):
     """The newest fault's story, with the simulated clock as 'now' (the fault at its start)."""
     s = state.current(search).scenario
+    if s.multirack:
+        return charts.empty_figure(NOT_YET)
     r = results.result(s)
     tl = timeline(s, checkpoint_interval_s=r["goodput"]["checkpoint_interval_s"])
     now = float(clock or CLOCK_START_S) - CLOCK_START_S
@@ -189,6 +249,9 @@ def telemetry_charts(search, counter, link, clock):
     """The GPU-by-plane heatmap of one counter at the simulated clock, and one link's series."""
     s = state.current(search).scenario
     t = float(clock or CLOCK_START_S) % telemetry.MAX_T_S
+    if s.multirack:
+        e = charts.empty_figure(NOT_YET)
+        return e, e, f"simulated clock: {t / 3600:.1f} h"
     snap = telemetry.counters(s, t)
     if counter not in (*telemetry.METRICS, "state"):
         counter = telemetry.REPLAY
@@ -213,7 +276,9 @@ def pause(n):
 def hover(search, hover_data, clock):
     """The hovered cable's link, GPU, chip and its telemetry now."""
     s = state.current(search).scenario
-    cid = rack_figure.click_to_id(s.fabric, hover_data)
+    cid = clicked_id(s, hover_data, None)
+    if s.multirack and cid:
+        return [html.B(cid.split(".", 1)[1]), html.Span(" in the rack on show; click to fail it")]
     if not cid:
         return "Hover a cable or a part to read it; click it to fail or repair it."
     parts = [html.B(cid)]
@@ -253,8 +318,15 @@ def compare(search, other):
         ("partition", lambda r: r["partition"]["state"]),
         ("job", lambda r: r["job"]["state"]),
     ]
+
+    def cell(fn, r) -> str:
+        try:
+            return fn(r)
+        except (KeyError, TypeError):  # a multi-rack domain: its data plane only so far
+            return "n/a (multi-rack)"
+
     head = html.Tr([html.Th(""), html.Th(ra["scenario"]["key"]), html.Th(rb["scenario"]["key"])])
-    body = [html.Tr([html.Td(n), html.Td(fn(ra)), html.Td(fn(rb))]) for n, fn in rows]
+    body = [html.Tr([html.Td(n), html.Td(cell(fn, ra)), html.Td(cell(fn, rb))]) for n, fn in rows]
     return html.Table([head, *body], className="compare-table")
 
 
@@ -296,6 +368,7 @@ def register(app: Dash) -> None:
         Output(ids.ID_INPUT, "value"),
         Input(ids.URL, "search"),
         Input(ids.RACK, "clickData"),
+        Input(ids.L2, "clickData"),
         Input(ids.FAIL_BTN, "n_clicks"),
         Input(ids.REPAIR_ALL, "n_clicks"),
         Input(ids.PRESET, "value"),
@@ -305,6 +378,7 @@ def register(app: Dash) -> None:
         Input(ids.ISSU, "value"),
         State(ids.ID_INPUT, "value"),
         State(ids.CLICK_MODE, "value"),
+        State(ids.RACK_SELECT, "value"),
     )(on_change)
     app.callback(
         Output(ids.URL, "hash"),
@@ -312,6 +386,7 @@ def register(app: Dash) -> None:
         Output(ids.LINK_INPUT, "value"),
         Output(ids.COMPARE_INPUT, "value"),
         Output(ids.CLICK_MODE, "value"),
+        Output(ids.RACK_SELECT, "value"),
         Output(ids.VIEW_MESSAGE, "children"),
         Input(ids.URL, "hash"),
         Input(ids.RACK, "clickData"),
@@ -320,6 +395,7 @@ def register(app: Dash) -> None:
         Input(ids.LINK_INPUT, "value"),
         Input(ids.COMPARE_INPUT, "value"),
         Input(ids.CLICK_MODE, "value"),
+        Input(ids.RACK_SELECT, "value"),
     )(on_view)
     app.callback(
         Output(ids.MESSAGES, "children"),
@@ -335,8 +411,15 @@ def register(app: Dash) -> None:
         Output(ids.RACK, "figure"),
         Output(ids.RACK_FABRIC, "data"),
         Input(ids.READY, "data"),
+        Input(ids.RACK_SELECT, "value"),
         State(ids.RACK_FABRIC, "data"),
     )(rack)
+    app.callback(
+        Output(ids.L2, "figure"),
+        Output(ids.L2, "style"),
+        Output(ids.RACK_SELECT + "-box", "style"),
+        Input(ids.READY, "data"),
+    )(l2_chart)
     app.callback(
         Output(ids.DECODE, "figure"),
         Output(ids.VERSUS, "children"),

@@ -129,3 +129,56 @@ def counts_table(r: dict) -> list[html.Tr]:
     return [
         html.Tr([html.Td(label), html.Td(f"{c[a]:,} of {c[b]:,}")]) for label, a, b in COUNT_ROWS
     ]
+
+
+def domain_cards(r: dict) -> list[html.Div]:
+    """Headline cards of a multi-rack domain: its data plane, and what is not modelled yet."""
+    bw = r["bandwidth"]
+    pg = bw["per_gpu_tbs"]
+    c = r["counts"]
+    lat = r["latency_us"]
+    full = r["fabric"]["gpu_tbs_bidir"]
+    lat_val = "n/a" if lat["p50"] is None else f"{lat['p50']:.3g} / {lat['p99']:.3g} us"
+    return [
+        card(
+            "Worst GPU bandwidth",
+            f"{pg['min']:g} TB/s",
+            f"of {full:g} TB/s bidirectional, its links",
+            "warn" if pg["min"] < full else "ok",
+        ),
+        card(
+            "Domain bandwidth",
+            f"{bw['aggregate_tbs']:g} TB/s",
+            f"{c['gpus_active']:,} of {c['gpus']:,} GPUs active",
+        ),
+        card(
+            "All-to-all",
+            f"{bw['all_to_all_tbs']:g} TB/s",
+            f"{bw['all_to_all_per_gpu_tbs']:g} TB/s per GPU: the slowest GPU, with the L2 "
+            "trunk limit [A]",
+            "warn" if bw["all_to_all_per_gpu_tbs"] < full else "ok",
+        ),
+        card(
+            "Switch chips",
+            f"{c['l1_chips_up']} + {c['l2_chips_up']}",
+            f"of {c['l1_chips']} rack (L1) + {c['l2_chips']} L2 chips in service [A]",
+        ),
+        card(
+            "In-network compute",
+            f"{r['sharp_tflops']:g} TFLOPS",
+            "SHARP on the L1 chips in service [A: L2 reduction not counted]",
+        ),
+        card("Latency p50 / p99", lat_val, "one way; across racks three switch hops [A]"),
+        card("Not modelled yet", "data plane only", "; ".join(r["not_modelled_yet"]), "warn"),
+    ]
+
+
+def domain_counts(r: dict) -> list[html.Tr]:
+    c = r["counts"]
+    rows = (
+        ("GPUs active", "gpus_active", "gpus"),
+        ("rack (L1) switch chips in service", "l1_chips_up", "l1_chips"),
+        ("L2 switch chips in service", "l2_chips_up", "l2_chips"),
+        ("links up", "links_up", "links"),
+    )
+    return [html.Tr([html.Td(label), html.Td(f"{c[a]:,} of {c[b]:,}")]) for label, a, b in rows]

@@ -47,3 +47,5 @@ DOWNLOAD = "download"
 ASSUMPTIONS = "assumptions"
 VIEW_MESSAGE = "view-message"
 READY = "ready"  # the search string, once the cards for it are out
+RACK_SELECT = "rack-select"
+L2 = "l2-chart"

@@ -8,6 +8,7 @@ from dash import dcc, html
 
 from model import telemetry
 from model.decode import ASSUMPTIONS as DECODE_ASSUMPTIONS
+from model.domains import DOMAINS
 from model.fabrics import DEFAULT_FABRIC, FABRICS
 from model.features import FEATURES
 from model.params import PARAM_FACTS
@@ -41,7 +42,8 @@ def controls() -> html.Section:
                 "Fabric",
                 dcc.Dropdown(
                     id=ids.FABRIC,
-                    options=[{"label": f.name, "value": k} for k, f in FABRICS.items()],
+                    options=[{"label": f.name, "value": k} for k, f in FABRICS.items()]
+                    + [{"label": d.name, "value": k} for k, d in DOMAINS.items()],
                     value=DEFAULT_FABRIC,
                     clearable=False,
                 ),
@@ -227,7 +229,21 @@ def layout() -> html.Div:
                         className="panel rack-panel",
                         children=[
                             html.H2("The rack and its NVLink spine"),
+                            html.Div(
+                                id=ids.RACK_SELECT + "-box",
+                                className="rack-select",
+                                children=[
+                                    html.Span("Rack of the domain "),
+                                    dcc.Dropdown(
+                                        id=ids.RACK_SELECT,
+                                        options=[f"r{i:02d}" for i in range(1, 17)],
+                                        value="r01",
+                                        clearable=False,
+                                    ),
+                                ],
+                            ),
                             graph(ids.RACK, 680, "rack", rack_figure.graph_config()),
+                            graph(ids.L2, 260, "l2"),
                             html.Div(id=ids.HOVER, className="hover"),
                         ],
                     ),

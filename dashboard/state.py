@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from model.domains import DOMAINS, parse_part
 from model.errors import ScenarioError
 from model.fabrics import FABRICS
 from model.features import FEATURE_KEYS, default_features
@@ -31,18 +32,21 @@ PRESETS: dict[str, tuple[str, str]] = {
 
 
 def current(search: str | None) -> Parsed:
-    """The scenario in the URL, bad tokens dropped and named (the page never refuses a link).
-
-    Multi-rack domains are in the API only so far: the page says so and shows the default.
-    """
+    """The scenario in the URL, bad tokens dropped and named (the page never refuses a link)."""
     parsed = parse_query(search or "", strict=False)
-    if parsed.scenario.multirack:
-        why = (
-            f"fabric '{parsed.scenario.fabric}' is a multi-rack domain: the page draws single "
-            "racks so far (its numbers: GET /api/v1/evaluate with this query); showing vr-nvl72"
-        )
-        return Parsed(parse_query("").scenario, parsed.notices, [*parsed.errors, why])
     return parsed
+
+
+def rack_scenario(s: Scenario, rack: int) -> Scenario:
+    """One rack (1-based) of a multi-rack scenario as a vr-nvl72 scenario, for drawing it."""
+    prefix = f"r{rack:02d}"
+    local: list[str] = []
+    for cid in s.fail:
+        if cid == prefix:  # the whole rack
+            local += [f"ct{t:02d}" for t in range(1, 19)] + [f"st{t}" for t in range(1, 10)]
+        elif cid.startswith(prefix + "."):
+            local.append(cid[len(prefix) + 1 :])
+    return parse_query(f"fail={','.join(local)}" if local else "").scenario
 
 
 def url_of(s: Scenario) -> str:
@@ -56,6 +60,8 @@ def _reparse(s: Scenario) -> Scenario:
 
 def toggle(s: Scenario, cid: str, mode: str = "fail") -> tuple[Scenario, str]:
     """Fail what was clicked, or repair it if it already failed (mode 'flaky': mark/unmark)."""
+    if s.multirack:
+        return _toggle_domain(s, cid, mode)
     comp = parse_id(cid, s.spec())  # raises ScenarioError naming a bad ID
     if mode == "flaky":
         if comp.kind not in ("link", "cable"):
@@ -77,6 +83,16 @@ def toggle(s: Scenario, cid: str, mode: str = "fail") -> tuple[Scenario, str]:
     return _reparse(replace(s, fail=(*s.fail, cid), flaky=flaky)), f"{cid} failed"
 
 
+def _toggle_domain(s: Scenario, cid: str, mode: str) -> tuple[Scenario, str]:
+    """Fail or repair a part of a multi-rack domain (its data plane only, so far)."""
+    parse_part(cid, DOMAINS[s.fabric])  # raises ScenarioError naming a bad ID
+    if mode == "flaky":
+        raise ScenarioError("flaky links are not modelled on multi-rack domains yet", cid)
+    if cid in s.fail:
+        return _reparse(replace(s, fail=tuple(x for x in s.fail if x != cid))), f"{cid} repaired"
+    return _reparse(replace(s, fail=(*s.fail, cid))), f"{cid} failed"
+
+
 def repair_all(s: Scenario) -> Scenario:
     return replace(s, fail=(), flaky=(), update=())
 
@@ -84,6 +100,11 @@ def repair_all(s: Scenario) -> Scenario:
 def set_fabric(s: Scenario, key: str) -> tuple[Scenario, list[str]]:
     """Move the scenario to another fabric: features reset to its defaults; IDs it lacks are
     dropped, and named."""
+    if key in DOMAINS or s.multirack:  # between kinds of fabric, faults do not carry over
+        kept = f"&workload={s.workload}" if key not in DOMAINS else ""
+        dropped = [*s.fail, *s.flaky]
+        msgs = [f"{len(dropped)} fault(s) left behind on {s.fabric}"] if dropped else []
+        return parse_query(f"fabric={key}{kept}").scenario, msgs
     if key not in FABRICS:
         raise ScenarioError(f"unknown fabric '{key}'", key)
     dropped: list[str] = []
@@ -109,10 +130,12 @@ def set_features(s: Scenario, on: list[str] | None) -> Scenario:
     """The features ticked on the page, as off/on relative to the fabric's defaults."""
     wanted = set(on or []) & set(FEATURE_KEYS)
     d = default_features(s.fabric)
-    return replace(
-        s,
-        off=tuple(k for k in FEATURE_KEYS if k in d - wanted),
-        on=tuple(k for k in FEATURE_KEYS if k in wanted - d),
+    return _reparse(  # validated: a domain refuses feature switches by name
+        replace(
+            s,
+            off=tuple(k for k in FEATURE_KEYS if k in d - wanted),
+            on=tuple(k for k in FEATURE_KEYS if k in wanted - d),
+        )
     )
 
 

@@ -13,6 +13,7 @@ DEFAULTS = {
     "link": "gpu07-st3.sw2",
     "compare": "fabric=eth-x72",
     "mode": "fail",
+    "rack": "r01",
 }
 MAX_HASH = 1000
 _VALID = {
@@ -20,6 +21,7 @@ _VALID = {
     "link": lambda v: 0 < len(v) <= 32,
     "compare": lambda v: len(v) <= 400,
     "mode": lambda v: v in ("fail", "flaky"),
+    "rack": lambda v: len(v) == 3 and v[0] == "r" and v[1:].isdigit() and 1 <= int(v[1:]) <= 16,
 }
 
 
