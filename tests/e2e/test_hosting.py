@@ -1,6 +1,7 @@
 """The embedded mode as the PaaS runs it: the Procfile's command, two workers, one machine."""
 
 import re
+import time
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 
@@ -8,6 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import log_path
+from tests.e2e.test_fleet_watchdog import gone, start_big_study
 
 pytestmark = pytest.mark.e2e
 
@@ -51,12 +53,17 @@ def test_background_job_reports_progress_and_finishes(served, page):
 
 
 def test_background_job_can_be_cancelled(served, page):
-    page.goto(served + "/")
-    expect(page.locator("#cards .card").first).to_be_visible(timeout=30000)
-    page.fill("#fleet-racks", "10000")
-    page.fill("#fleet-years", "2")
-    page.click("#fleet-run")
-    expect(page.locator("#fleet-cancel")).to_be_enabled(timeout=10000)
-    page.click("#fleet-cancel")
-    expect(page.locator("#fleet-run")).to_be_enabled(timeout=10000)
-    expect(page.locator("#fleet-result")).not_to_contain_text("all seven features")
+    """The user's Cancel, deterministic: the job is frozen mid-study first (a whole study
+    would otherwise race the click: it may end before a Cancel lands)."""
+    job = start_big_study(page, served)
+    try:
+        page.click("#fleet-cancel")
+        expect(page.locator("#fleet-run")).to_be_enabled(timeout=10000)
+        deadline = time.monotonic() + 10
+        while not gone(job) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert gone(job), "Dash's cancel kills the job's process"
+        expect(page.locator("#fleet-result")).not_to_contain_text("all seven features")
+    finally:
+        if not gone(job):
+            job.kill()

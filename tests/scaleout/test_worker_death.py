@@ -1,0 +1,209 @@
+"""Scale-out: a Celery worker that dies mid-study is reported on the page within a bound, the
+job is really cancelled, and the page keeps working (dashboard/fleet.py's watchdog).
+
+Its own redis-server, Celery worker (the Procfile's command) and web process (the Procfile's,
+two gunicorn workers), so that killing the worker does not touch the session's, and no other
+worker on the same broker can take the job. What each kill does (Celery 5.7, prefork,
+task_acks_late, as app.py configures it):
+
+- SIGKILL to the worker's process group (or to its main process alone: billiard's pool
+  processes die with it): nothing is recorded. The task stays PENDING in the result backend,
+  its message unacknowledged in Redis; Dash would poll it forever. Only the job's heartbeat
+  stopping tells: the watchdog reports it STALL_S after the last beat and cancels the job,
+  which records it REVOKED.
+- SIGKILL to the pool process running the job: the worker records FAILURE (WorkerLostError)
+  at once and Dash ends its poll without an update; the watchdog reports the run that ended
+  without a result within a few ticks, and the worker's new pool process runs the next study.
+
+To kill the job mid-run and not after it finished (a whole study of 10,000 racks x 2 years
+takes ~10 s at 10,000 racks x 10 years), the test freezes the processes with SIGSTOP as soon as the page shows progress,
+checks that no result came, then kills them. The time to the stall error counts from the
+freeze (when the job fell silent); the time to the ended-run error from the kill.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+import psutil
+import pytest
+import redis
+from celery import Celery
+from playwright.sync_api import expect
+
+from dashboard import fleet
+from tests.e2e.conftest import ARTIFACTS, procfile_command, start_server, stop_server
+from tests.scaleout.conftest import RedisServer
+
+pytestmark = pytest.mark.scaleout
+
+# the page shows the error at most this long after the job's process died (fleet.py's
+# docstring): the last beat reaches the page within a beat period and a poll, the watchdog
+# sees it within a tick, then STALL_S of silence, then up to a tick; plus 1 s of latency.
+BOUND_S = fleet.STALL_S + fleet.BEAT_S + 1.0 + 2 * fleet.WATCH_MS / 1000 + 1.0
+ENDED_BOUND_S = 3 * fleet.WATCH_MS / 1000 + 3.0  # a silently ended run: within three ticks
+ERROR = "#fleet-result .msg.error"
+
+
+@pytest.fixture(scope="module")
+def own_redis():
+    ARTIFACTS.mkdir(exist_ok=True)
+    r = RedisServer()
+    r.start()
+    yield r
+    r.stop()
+
+
+@pytest.fixture(scope="module")
+def own_web(own_redis):
+    proc, base = start_server({"REDIS_URL": own_redis.url})
+    yield base
+    stop_server(proc)
+
+
+@pytest.fixture
+def own_worker(own_redis, request):
+    """A Celery worker of its own (the Procfile's command), in its own process group."""
+    env = {
+        **os.environ,
+        "REDIS_URL": own_redis.url,
+        "CACHE_DIR": tempfile.mkdtemp(prefix="fabric-twin-doomed-worker-"),
+        "PATH": os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", ""),
+    }
+    log = ARTIFACTS / f"celery-{own_redis.port}-{request.node.name}.log"
+    proc = subprocess.Popen(
+        ["bash", "-c", f"exec {procfile_command('worker')}"],
+        env=env,
+        cwd=ARTIFACTS.parent,
+        stdout=open(log, "w"),  # noqa: SIM115
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 60
+    while "ready." not in log.read_text():
+        if proc.poll() is not None or time.monotonic() > deadline:
+            raise AssertionError(f"celery worker not ready; see {log}")
+        time.sleep(0.1)
+    yield proc, log
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=20)
+
+
+@pytest.fixture
+def page(browser):
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    yield ctx.new_page()
+    ctx.close()
+
+
+def clear_task_states(url: str) -> None:
+    r = redis.Redis.from_url(url)
+    for k in r.keys("celery-task-meta-*"):
+        r.delete(k)
+
+
+def task_states(url: str) -> list[str]:
+    """The state of every task in the result backend (a task never recorded is absent)."""
+    r = redis.Redis.from_url(url)
+    return [json.loads(r.get(k))["status"] for k in r.keys("celery-task-meta-*")]
+
+
+def start_big_study(page, base: str) -> float:
+    """Open the page, start the largest study and return when the page shows its progress:
+    the job runs on the worker and its heartbeat reaches the page."""
+    page.goto(base + "/")
+    expect(page.locator("#cards .card").first).to_be_visible(timeout=30000)
+    page.fill("#fleet-racks", "10000")
+    page.fill("#fleet-years", "10")  # 100,000 rack-years a row: ~10 s in all
+    page.click("#fleet-run")
+    expect(page.locator("#fleet-progress-text")).to_contain_text("…", timeout=20000)
+    return time.monotonic()
+
+
+def freeze(pids: list[int]) -> float:
+    for pid in pids:
+        os.kill(pid, signal.SIGSTOP)
+    return time.monotonic()
+
+
+def test_worker_killed_mid_study_is_reported_and_cancelled(own_web, own_redis, own_worker, page):
+    proc, log = own_worker
+    clear_task_states(own_redis.url)
+    start_big_study(page, own_web)
+    silent = freeze([p.pid for p in psutil.Process(proc.pid).children()] + [proc.pid])
+    expect(page.locator("#fleet-result")).to_be_empty()  # frozen mid-study, not after it
+    assert "succeeded" not in log.read_text()
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=10)
+    assert task_states(own_redis.url) == []  # nothing recorded: Dash alone would poll forever
+
+    expect(page.locator(ERROR)).to_contain_text(
+        "the background worker stopped responding (no progress for 30 s); the study was "
+        "cancelled: run it again",
+        timeout=(BOUND_S + 10) * 1000,
+    )
+    took = time.monotonic() - silent
+    print(f"worker killed -> error on the page: {took:.1f} s (bound {BOUND_S:.0f} s)")
+    assert took <= BOUND_S
+    assert took >= fleet.STALL_S - fleet.BEAT_S  # it waited for the stall, not guessed
+    expect(page.locator("#fleet-run")).to_be_enabled(timeout=5000)
+    expect(page.locator("#fleet-cancel")).to_be_disabled()
+    expect(page.locator("#fleet-progress-text")).to_have_text("stopped")
+    # cancelled for real, through Dash's cancel: the task is REVOKED (a revoke broadcast
+    # alone would have left it PENDING, and Dash polling it)
+    deadline = time.monotonic() + 5
+    while task_states(own_redis.url) != ["REVOKED"] and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert task_states(own_redis.url) == ["REVOKED"]
+    # the rest of the page works
+    expect(page.locator("#cards .card").first).to_be_visible()
+    page.goto(own_web + "/?fail=st3")
+    expect(page.locator("#cards .card:first-child .card-value")).to_have_text(
+        "3.2 TB/s", timeout=30000
+    )
+    assert "Traceback" not in (ARTIFACTS / f"gunicorn-{own_web.rsplit(':', 1)[1]}.log").read_text()
+
+
+def test_pool_process_killed_mid_study_is_reported(own_web, own_redis, own_worker, page):
+    proc, log = own_worker
+    clear_task_states(own_redis.url)
+    start_big_study(page, own_web)
+    pool = [p.pid for p in psutil.Process(proc.pid).children()]
+    frozen = freeze(pool)  # the pool processes only: the main process answers inspect
+    expect(page.locator("#fleet-result")).to_be_empty()
+    app = Celery(broker=own_redis.url, backend=own_redis.url)
+    active = app.control.inspect(timeout=5, limit=1).active() or {}
+    (job,) = [t for tasks in active.values() for t in tasks]
+    assert job["name"].startswith("background_callback_")
+    os.kill(job["worker_pid"], signal.SIGKILL)
+    killed = time.monotonic()
+    print(f"(frozen {killed - frozen:.1f} s before the kill, while inspect found the job)")
+    for pid in pool:
+        if pid != job["worker_pid"]:
+            os.kill(pid, signal.SIGCONT)
+
+    expect(page.locator(ERROR)).to_contain_text(
+        "the background job ended without a result", timeout=(ENDED_BOUND_S + 10) * 1000
+    )
+    took = time.monotonic() - killed
+    print(f"pool process killed -> error on the page: {took:.1f} s (bound {ENDED_BOUND_S:.0f} s)")
+    assert took <= ENDED_BOUND_S
+    assert "WorkerLostError" in log.read_text()
+    assert task_states(own_redis.url) == ["FAILURE"]
+    # Run works again: the worker's new pool process runs the next study to its end
+    expect(page.locator("#fleet-run")).to_be_enabled()
+    page.fill("#fleet-racks", "20")
+    page.fill("#fleet-years", "1")
+    page.click("#fleet-run")
+    expect(page.locator("#fleet-result")).to_contain_text(
+        "vr-nvl72, all seven features", timeout=30000
+    )
+    expect(page.locator("#fleet-progress-text")).to_have_text("done")
+    expect(page.locator(ERROR)).to_have_count(0)
