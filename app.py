@@ -22,6 +22,7 @@ from dashboard.cache import SharedCache
 from dashboard.layout import layout
 from dashboard.prometheus import prom
 from dashboard.results import CACHE_EXTENSION
+from dashboard.warm import warm
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SETTINGS = config.settings()
@@ -80,6 +81,7 @@ def create_app(s: config.Settings = SETTINGS) -> Dash:
     # here, at import, so every worker (and the --preload master) is set up before it serves.
     with app.server.app_context():
         app._setup_server()
+    warm()  # once in the --preload master: every worker starts with it
     return app
 
 

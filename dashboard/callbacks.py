@@ -178,8 +178,8 @@ def l2_chart(search):
     """The L2 tier of a multi-rack domain (clickable), or nothing on a single rack."""
     s = state.current(search).scenario
     visible = {"display": "block"} if s.multirack else {"display": "none"}
-    if not s.multirack:
-        return charts.empty_figure("single rack: no L2 tier"), visible, visible
+    if not s.multirack:  # hidden: nothing to draw (a figure here costs the browser a draw)
+        return no_update, visible, visible
     return charts.l2_figure(s), visible, visible
 
 

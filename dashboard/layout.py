@@ -232,6 +232,7 @@ def layout() -> html.Div:
                             html.Div(
                                 id=ids.RACK_SELECT + "-box",
                                 className="rack-select",
+                                style={"display": "none"},
                                 children=[
                                     html.Span("Rack of the domain "),
                                     dcc.Dropdown(
@@ -243,7 +244,12 @@ def layout() -> html.Div:
                                 ],
                             ),
                             graph(ids.RACK, 680, "rack", rack_figure.graph_config()),
-                            graph(ids.L2, 260, "l2"),
+                            dcc.Graph(
+                                id=ids.L2,
+                                config=GRAPH_CONFIG,
+                                style={"height": "260px", "display": "none"},
+                                className="l2",
+                            ),
                             html.Div(id=ids.HOVER, className="hover"),
                         ],
                     ),

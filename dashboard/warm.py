@@ -1,0 +1,26 @@
+"""Warm a process before it serves: import what the first request would (plotly's lazily
+loaded validators, the model's memoised healthy curves and fault classes, the rack figures).
+
+With gunicorn --preload this runs once in the master and every forked worker inherits it;
+without it, the first viewer of each worker paid ~1-2 s for it (measured in bench/).
+Nothing here is per-user state: the same pure functions, computed earlier.
+"""
+
+from __future__ import annotations
+
+from model import evaluate, parse_query
+from model.fabrics import FABRICS
+
+from . import callbacks, rack_figure
+
+
+def warm() -> None:
+    for key in FABRICS:
+        s = parse_query(f"fabric={key}&fail=st3").scenario
+        evaluate(s)
+        rack_figure.base_figure(key)
+    q = "?fail=st3"
+    callbacks.cost_charts(q)
+    callbacks.timeline_chart(q, 3600.0)
+    callbacks.telemetry_charts(q, "NVLINK_REPLAY_ERROR_COUNT_TOTAL", "gpu07-st3.sw2", 3600.0)
+    callbacks.summary(q)
