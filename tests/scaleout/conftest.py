@@ -10,6 +10,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 
 import pytest
 import redis
@@ -76,32 +77,35 @@ def redis_server():
     r.stop()
 
 
-@pytest.fixture(scope="session")
-def celery_worker(redis_server):
+def start_celery_worker(redis_url: str, log: Path) -> subprocess.Popen:
+    """The Procfile's worker: command against `redis_url`, in its own process group, once it
+    says it is ready."""
     env = {
         **os.environ,
-        "REDIS_URL": redis_server.url,
+        "REDIS_URL": redis_url,
         "CACHE_DIR": tempfile.mkdtemp(prefix="fabric-twin-worker-"),
         "PATH": os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", ""),
     }
-    log = ARTIFACTS / f"celery-{redis_server.port}.log"
     proc = subprocess.Popen(
         ["bash", "-c", f"exec {procfile_command('worker')}"],
         env=env,
         cwd=ARTIFACTS.parent,
-        stdout=open(log, "w"),  # noqa: SIM115
+        stdout=open(log, "w"),  # noqa: SIM115 (closed with the process)
         stderr=subprocess.STDOUT,
         start_new_session=True,
     )
     deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise AssertionError(f"celery worker exited; see {log}")
-        if "ready." in log.read_text():
-            break
-        time.sleep(0.2)
-    else:
-        raise AssertionError(f"celery worker not ready in 60 s; see {log}")
+    while "ready." not in log.read_text():
+        if proc.poll() is not None or time.monotonic() > deadline:
+            raise AssertionError(f"celery worker not ready; see {log}")
+        time.sleep(0.1)
+    return proc
+
+
+@pytest.fixture(scope="session")
+def celery_worker(redis_server):
+    log = ARTIFACTS / f"celery-{redis_server.port}.log"
+    proc = start_celery_worker(redis_server.url, log)
     yield log
     os.killpg(proc.pid, signal.SIGTERM)
     try:

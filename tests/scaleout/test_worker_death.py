@@ -26,9 +26,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import subprocess
-import sys
-import tempfile
 import time
 
 import psutil
@@ -38,8 +35,8 @@ from celery import Celery
 from playwright.sync_api import expect
 
 from dashboard import fleet
-from tests.e2e.conftest import ARTIFACTS, procfile_command, start_server, stop_server
-from tests.scaleout.conftest import RedisServer
+from tests.e2e.conftest import ARTIFACTS, start_server, stop_server
+from tests.scaleout.conftest import RedisServer, start_celery_worker
 
 pytestmark = pytest.mark.scaleout
 
@@ -70,26 +67,8 @@ def own_web(own_redis):
 @pytest.fixture
 def own_worker(own_redis, request):
     """A Celery worker of its own (the Procfile's command), in its own process group."""
-    env = {
-        **os.environ,
-        "REDIS_URL": own_redis.url,
-        "CACHE_DIR": tempfile.mkdtemp(prefix="fabric-twin-doomed-worker-"),
-        "PATH": os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", ""),
-    }
     log = ARTIFACTS / f"celery-{own_redis.port}-{request.node.name}.log"
-    proc = subprocess.Popen(
-        ["bash", "-c", f"exec {procfile_command('worker')}"],
-        env=env,
-        cwd=ARTIFACTS.parent,
-        stdout=open(log, "w"),  # noqa: SIM115
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    deadline = time.monotonic() + 60
-    while "ready." not in log.read_text():
-        if proc.poll() is not None or time.monotonic() > deadline:
-            raise AssertionError(f"celery worker not ready; see {log}")
-        time.sleep(0.1)
+    proc = start_celery_worker(own_redis.url, log)
     yield proc, log
     if proc.poll() is None:
         os.killpg(proc.pid, signal.SIGKILL)
