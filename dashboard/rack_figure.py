@@ -830,29 +830,28 @@ def overlay_data(scenario: Scenario) -> dict[int, dict[str, Any]]:
     return out
 
 
-def overlay_patch(scenario: Scenario) -> Patch:
-    """`overlay_data` as a dash.Patch on the base figure (idempotent: sets every overlay)."""
-    patch = Patch()
-    for index, props in overlay_data(scenario).items():
+def _apply(root: Any, data: dict[int, dict[str, Any]]) -> None:
+    """Set each trace's dotted properties ("line.color") on a figure dict or a Patch."""
+    for index, props in data.items():
         for dotted, value in props.items():
-            target = patch["data"][index]
+            target = root["data"][index]
             *path, last = dotted.split(".")
             for key in path:
                 target = target[key]
             target[last] = value
+
+
+def overlay_patch(scenario: Scenario) -> Patch:
+    """`overlay_data` as a dash.Patch on the base figure (idempotent: sets every overlay)."""
+    patch = Patch()
+    _apply(patch, overlay_data(scenario))
     return patch
 
 
 def full_figure(scenario: Scenario) -> dict:
     """The base figure with the scenario applied: for the first render or a fabric change."""
     fig = base_figure(scenario.fabric)
-    for index, props in overlay_data(scenario).items():
-        for dotted, value in props.items():
-            target = fig["data"][index]
-            *path, last = dotted.split(".")
-            for key in path:
-                target = target[key]
-            target[last] = value
+    _apply(fig, overlay_data(scenario))
     return fig
 
 
