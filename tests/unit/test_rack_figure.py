@@ -29,19 +29,17 @@ def scenario(query: str):
 
 
 def segments(x: list | tuple, y: list | tuple) -> list[tuple]:
-    """Segments of a NaN-separated line trace, drawn over min(len(x), len(y)) points."""
+    """The cables a spine line trace draws, over min(len(x), len(y)) points: each is out
+    and back, (x2 0, y left) -> (1, y right) -> (0, y left); the steps between them run
+    along x2 = 0 (under the left-edge mask)."""
     x, y = rf.as_array(x), rf.as_array(y)
     n = min(len(x), len(y))
-    out, run = [], []
-    for i in range(n):
-        if np.isnan(x[i]) or np.isnan(y[i]):  # NaN (None on the wire): a gap
-            if run:
-                out.append(tuple(run))
-            run = []
-        else:
-            run.append((x[i], y[i]))
-    if run:
-        out.append(tuple(run))
+    assert n % 3 == 0 and not np.isnan(x[:n]).any() and not np.isnan(y[:n]).any()
+    out = []
+    for i in range(0, n, 3):
+        (a, b, c), (ya, yb, yc) = x[i : i + 3], y[i : i + 3]
+        assert (a, b, c) == (0, 1, 0) and ya == yc, "not out and back along one cable"
+        out.append(((a, ya), (b, yb)))
     return out
 
 
@@ -131,12 +129,12 @@ def test_trays_in_rack_order(fk):
 
 
 @pytest.mark.parametrize("fk", FABRIC_KEYS)
-def test_only_the_spine_is_webgl(fk):
+def test_only_the_cable_markers_are_webgl(fk):
+    """SVG lines (software GL drew them in ~1.3 s a frame); WebGL markers (exact hover)."""
     fig = rf.base_figure(fk)
-    for name in SPINE:
-        assert fig["data"][rf.TRACES[name]]["type"] == "scattergl", name
-    for name in FRONT:
-        assert fig["data"][rf.TRACES[name]]["type"] == "scatter", name
+    for name in (*SPINE, *FRONT):
+        want = "scattergl" if name == "cable_hits" else "scatter"
+        assert fig["data"][rf.TRACES[name]]["type"] == want, name
     assert len(fig["data"]) == len(rf.TRACES)
     assert sorted(rf.TRACES.values()) == list(range(len(rf.TRACES)))
 
@@ -441,3 +439,17 @@ def test_full_figure_is_base_plus_overlay():
     assert fig["data"][rf.TRACES["gpus"]]["marker"]["symbol"][40] == rf.FAILED_SYMBOL
     assert fig["layout"]["uirevision"] == "gb200-nvl72"
     assert len(rf.base_figure("gb200-nvl72")["data"][rf.TRACES["failed"]]["y"]) == 0
+
+
+@pytest.mark.parametrize("fk", FABRIC_KEYS)
+def test_a_mask_hides_the_steps_between_cables_at_any_zoom(fk):
+    fig = rf.base_figure(fk)
+    masks = [s for s in fig["layout"]["shapes"] if s.get("xsizemode") == "pixel"]
+    assert len(masks) == 1
+    m = masks[0]
+    assert m["xref"] == "x2" and m["xanchor"] == rf.SPINE_LEFT and m["layer"] == "above"
+    assert m["fillcolor"] == fig["layout"]["plot_bgcolor"]
+    widest = max(*rf.STATUS_WIDTHS.values(), rf.BASE_LINE_WIDTH)
+    assert m["x0"] <= -widest and m["x1"] >= widest  # pixels, so zoom cannot uncover it
+    ys = rf.as_array(fig["data"][rf.TRACES["cables"]]["y"])
+    assert m["y0"] <= ys.min() and m["y1"] >= ys.max()
