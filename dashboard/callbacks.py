@@ -252,16 +252,24 @@ def telemetry_charts(search, counter, link, clock):
     if s.multirack:
         e = charts.empty_figure(NOT_YET)
         return e, e, f"simulated clock: {t / 3600:.1f} h"
-    snap = telemetry.counters(s, t)
     if counter not in (*telemetry.METRICS, "state"):
         counter = telemetry.REPLAY
-    heat = charts.counters_heatmap_figure(snap, counter)
+    link = (link or "").strip()
+    # Keyed on what the figures depend on: a room watching one link at one clock shares them.
+    heat, line = results.figure(
+        "telemetry", [s.key(), counter, link, t], lambda: _telemetry_figures(s, counter, link, t)
+    )
+    return heat, line, f"simulated clock: {t / 3600:.1f} h since the counters were cleared"
+
+
+def _telemetry_figures(s, counter: str, link: str, t: float) -> list:
+    heat = charts.counters_heatmap_figure(telemetry.counters(s, t), counter)
     try:
-        series = telemetry.link_series(s, (link or "").strip(), 0.0, t, max(60.0, t / 240))
+        series = telemetry.link_series(s, link, 0.0, t, max(60.0, t / 240))
         line = charts.link_series_figure(series, counter)
     except (ScenarioError, ValueError) as e:
         line = charts.empty_figure(f"No series: {e}")
-    return heat, line, f"simulated clock: {t / 3600:.1f} h since the counters were cleared"
+    return [heat, line]
 
 
 def tick(_n, clock):

@@ -1,6 +1,6 @@
-"""The page's chart figures: pure functions, model outputs in, plotly figures out.
+"""The page's chart figures: pure functions, model outputs in, plotly figure dicts out.
 
-Every figure is SVG (go.Scatter, go.Bar, go.Heatmap; never WebGL: browsers cap WebGL
+Every figure is SVG (scatter, bar, heatmap traces; never WebGL: browsers cap WebGL
 contexts, DESIGN.md), shares TEMPLATE (dark, Okabe-Ito colour-blind-safe colours), titles
 each quantitative axis with its unit, and says in a subtitle what it assumes and where its
 numbers come from. Inputs are the model's own answers:
@@ -14,7 +14,11 @@ numbers come from. Inputs are the model's own answers:
     timeline_figure       model.timeline.timeline(scenario)
     empty_figure          any 'no data' state, in the same template
 
-Nothing here holds state; no figure depends on anything but its arguments.
+Each is a plain dict {"data": [...], "layout": {...}} (numpy arrays as values), built with
+dashboard/figdraft.py's go.Figure look-alike: a go.Figure validates every property on every
+call (10-30 ms a chart); the dict costs well under 1 ms. tests/unit/test_charts.py has
+plotly validate each one. Nothing here holds state; no figure depends on anything but its
+arguments.
 """
 
 from __future__ import annotations
@@ -25,8 +29,6 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 import numpy as np
-import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
 from model import telemetry as tm
 from model.decode import REFERENCE_TOKENS_PER_S_PER_USER
@@ -37,6 +39,7 @@ from model.timeline import events_time
 from model.workloads import DEFAULT_WORKLOAD
 
 from .claims import VENDOR_DECODE_RATIO
+from .figdraft import Draft, bar, heatmap, make_subplots, scatter
 
 # --- the shared look -------------------------------------------------------------------------
 BG = "#1a222c"
@@ -97,8 +100,19 @@ _AXIS = {
     "tickfont": {"size": 11},
 }
 
-TEMPLATE = go.layout.Template(
-    layout={
+# plotly's 'Viridis' (plotly.colors.sequential), spelled out as plotly's validators spell a
+# named scale: plotly.js's own 'Viridis' has other stops.
+VIRIDIS = [
+    [i / 9, c]
+    for i, c in enumerate(
+        ("#440154", "#482878", "#3e4989", "#31688e", "#26828e")
+        + ("#1f9e89", "#35b779", "#6ece58", "#b5de2b", "#fde725")
+    )
+]
+
+# A plotly template as a plain dict; every figure gets its own copy (_tree_copy).
+TEMPLATE = {
+    "layout": {
         "paper_bgcolor": BG,
         "plot_bgcolor": BG,
         "font": {"family": FONT, "color": FG, "size": 12},
@@ -120,9 +134,9 @@ TEMPLATE = go.layout.Template(
             "remove": ["lasso2d", "select2d"],
         },
         "hovermode": "closest",
-        "colorscale": {"sequential": "Viridis"},
+        "colorscale": {"sequential": VIRIDIS},
     }
-)
+}
 
 
 def _title(text: str, sub: str) -> dict:
@@ -140,16 +154,25 @@ def _title(text: str, sub: str) -> dict:
     }
 
 
-def _figure(title: str, sub: str, chart: str, **layout: object) -> go.Figure:
-    return go.Figure(
-        layout={"template": TEMPLATE, "title": _title(title, sub), "meta": {"chart": chart}}
+def _tree_copy(obj):
+    """A copy of nested dicts and lists (the template), so no figure shares one."""
+    if isinstance(obj, dict):
+        return {k: _tree_copy(v) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [_tree_copy(v) for v in obj]
+    return obj
+
+
+def _figure(title: str, sub: str, chart: str, **layout: object) -> Draft:
+    return Draft(
+        {"template": _tree_copy(TEMPLATE), "title": _title(title, sub), "meta": {"chart": chart}}
         | layout
     )
 
 
-def _legend_swatch(name: str, color: str, symbol: str = "square") -> go.Scatter:
+def _legend_swatch(name: str, color: str, symbol: str = "square") -> dict:
     """A legend-only entry (for shaded areas and overlay colours)."""
-    return go.Scatter(
+    return scatter(
         x=[None],
         y=[None],
         mode="markers",
@@ -191,7 +214,7 @@ def _fmt_step(seconds: float) -> str:
     return f"{seconds / 86400:g} d"
 
 
-def empty_figure(message: str, title: str = "") -> go.Figure:
+def empty_figure(message: str, title: str = "") -> dict:
     """A 'no data' figure in the shared template: no axes, the message in the middle."""
     fig = _figure(title, "", "empty")
     fig.update_layout(
@@ -211,12 +234,12 @@ def empty_figure(message: str, title: str = "") -> go.Figure:
             }
         ],
     )
-    return fig
+    return fig.to_dict()
 
 
-def is_empty(fig: go.Figure) -> bool:
-    """True for a figure made by empty_figure."""
-    meta = fig.layout.meta
+def is_empty(fig: dict) -> bool:
+    """True for a figure (dict) made by empty_figure."""
+    meta = (fig.get("layout") or {}).get("meta")
     return isinstance(meta, dict) and bool(meta.get("empty"))
 
 
@@ -228,7 +251,7 @@ def _points(pts: Sequence[dict]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return x, y, b
 
 
-def decode_figure(decode: dict) -> go.Figure:
+def decode_figure(decode: dict) -> dict:
     """Tokens/s per GPU against tokens/s per user (log) for this scenario, its healthy rack
     and eth-x72, over a panel of the scenario-to-eth-x72 ratio; input: decode_curves()."""
     curves = decode.get("curves") or {}
@@ -247,7 +270,7 @@ def decode_figure(decode: dict) -> go.Figure:
         f"model/decode.py fitted to GB200 points; dotted: {ref:g}/user [A]"
     )
     fig.update_layout(
-        template=TEMPLATE,
+        template=_tree_copy(TEMPLATE),
         title=_title("MoE decode: throughput vs interactivity", sub),
         meta={"chart": "decode"},
         legend={"x": 0.01, "y": 0.4, "yanchor": "bottom", "font": {"size": 10}},
@@ -265,7 +288,7 @@ def decode_figure(decode: dict) -> go.Figure:
         name, color, width, opacity = style[key]
         x, y, b = _points(pts)
         fig.add_trace(
-            go.Scatter(
+            scatter(
                 x=x,
                 y=y,
                 customdata=b,
@@ -286,7 +309,7 @@ def decode_figure(decode: dict) -> go.Figure:
         rx = np.array([p["tokens_per_s_per_user"] for p in ratio], dtype=float)
         ry = np.array([p["ratio"] for p in ratio], dtype=float)
         fig.add_trace(
-            go.Scatter(
+            scatter(
                 x=rx,
                 y=ry,
                 mode="lines",
@@ -343,7 +366,7 @@ def decode_figure(decode: dict) -> go.Figure:
         row=2,
         col=1,
     )
-    return fig
+    return fig.to_dict()
 
 
 # --- 2. lifetime goodput: the comparison ------------------------------------------------------
@@ -363,7 +386,7 @@ def _short_label(label: str) -> str:
     return s.replace("vr-nvl72, ", "VR: ")
 
 
-def goodput_figure(rows: Sequence[dict], current_label: str | None = None) -> go.Figure:
+def goodput_figure(rows: Sequence[dict], current_label: str | None = None) -> dict:
     """Badput by cause (hours per rack-year) as stacked horizontal bars, best configuration
     on top, goodput % at each bar's end; input: goodput.comparison() rows."""
     rows = [r for r in rows if r.get("badput_hours_per_rack_year")]
@@ -400,7 +423,7 @@ def goodput_figure(rows: Sequence[dict], current_label: str | None = None) -> go
         hours = np.array([r["badput_hours_per_rack_year"].get(c, 0.0) for r in rows])
         short, name = CAUSE_NAMES.get(c, (c.replace("_", " "),) * 2)
         fig.add_trace(
-            go.Bar(
+            bar(
                 x=hours,
                 y=labels,
                 orientation="h",
@@ -414,7 +437,7 @@ def goodput_figure(rows: Sequence[dict], current_label: str | None = None) -> go
         )
     frac = np.array([r["fraction"] for r in rows])
     fig.add_trace(
-        go.Scatter(
+        scatter(
             x=total,
             y=labels,
             mode="text",
@@ -455,13 +478,11 @@ def goodput_figure(rows: Sequence[dict], current_label: str | None = None) -> go
         showgrid=False,
     )
     fig.update_xaxes(title_text="badput, hours per rack-year", range=[0, float(total.max()) * 1.25])
-    return fig
+    return fig.to_dict()
 
 
 # --- 3. GPU-to-GPU latency distribution -------------------------------------------------------
-def latency_figure(
-    current: dict, healthy: dict | None = None, eth_x72: dict | None = None
-) -> go.Figure:
+def latency_figure(current: dict, healthy: dict | None = None, eth_x72: dict | None = None) -> dict:
     """Share of messages slower than x (log) against one-way latency (us), p50 and p99
     marked, this scenario against its healthy rack (and eth-x72 if given); input:
     metrics.latency_distribution(state) for each."""
@@ -498,7 +519,7 @@ def latency_figure(
         y = np.concatenate([[100.0, 100.0], exceed])
         color = COLORS[key]
         fig.add_trace(
-            go.Scatter(
+            scatter(
                 x=x,
                 y=y,
                 mode="lines",
@@ -512,7 +533,7 @@ def latency_figure(
             )
         )
         fig.add_trace(
-            go.Scatter(
+            scatter(
                 x=[d["p50"], d["p99"]],
                 y=[50.0, 1.0],
                 mode="markers",
@@ -544,7 +565,7 @@ def latency_figure(
         tickvals=[0.1, 1, 10, 50, 100],
         ticktext=["0.1", "1", "10", "50", "100"],
     )
-    return fig
+    return fig.to_dict()
 
 
 # --- 4. per-link counter heatmap --------------------------------------------------------------
@@ -583,7 +604,7 @@ def heatmap_figure(
     stale_planes: np.ndarray | None = None,
     drained_planes: np.ndarray | None = None,
     note: str = "",
-) -> go.Figure:
+) -> dict:
     """GPU (rows) by plane (columns) heatmap of one counter, INACTIVE links in the 'failed'
     colour, log colour scale where values span decades, hover naming the link ID.
 
@@ -666,13 +687,13 @@ def heatmap_figure(
         }
     else:
         main |= {
-            "colorscale": "Viridis",
+            "colorscale": VIRIDIS,
             "colorbar": colorbar,
             "hovertemplate": f"%{{y}}-%{{x}}<br>{label}: {hover_value}{unit_txt}<extra></extra>",
         }
         if scale != "linear":
             main["customdata"] = shown.astype(np.float32)
-    fig.add_trace(go.Heatmap(**main))
+    fig.add_trace(heatmap(**main))
     drained = np.zeros(p, bool) if drained_planes is None else np.asarray(drained_planes, bool)
     planned = down & drained[None, :]
     overlays = (
@@ -683,7 +704,7 @@ def heatmap_figure(
         if not mask.any():
             continue
         fig.add_trace(
-            go.Heatmap(
+            heatmap(
                 x=list(plane_labels),
                 y=list(gpu_labels),
                 z=np.where(mask, 1.0, np.nan).astype(np.float32),
@@ -754,10 +775,10 @@ def heatmap_figure(
         autorange="reversed",
         showgrid=False,
     )
-    return fig
+    return fig.to_dict()
 
 
-def counters_heatmap_figure(c: tm.Counters, name: str) -> go.Figure:
+def counters_heatmap_figure(c: tm.Counters, name: str) -> dict:
     """heatmap_figure for one metric of a telemetry.counters() snapshot (or 'state')."""
     f = c.fabric
     gpus = [gpu_id(i) for i in range(f.gpus)]
@@ -800,7 +821,7 @@ def _time_unit(span_s: float) -> tuple[str, float]:
     return "minutes", 60.0
 
 
-def link_series_figure(series: dict, metric: str) -> go.Figure:
+def link_series_figure(series: dict, metric: str) -> dict:
     """One link's (or cable's) metric over simulated time, INACTIVE and stale spans shaded,
     state changes marked; input: telemetry.link_series()."""
     t = np.asarray(series.get("t_s") or [], dtype=float)
@@ -849,7 +870,7 @@ def link_series_figure(series: dict, metric: str) -> go.Figure:
     if shade(stale & active, COLORS["neutral"], 0.18) or (stale & ~active).any():
         fig.add_trace(_legend_swatch("stale: controller down", COLORS["neutral"]))
     fig.add_trace(
-        go.Scatter(
+        scatter(
             x=x,
             y=y,
             mode="lines",
@@ -867,7 +888,7 @@ def link_series_figure(series: dict, metric: str) -> go.Figure:
     if change.size:
         up = states[change] == "ACTIVE"
         fig.add_trace(
-            go.Scatter(
+            scatter(
                 x=x[change],
                 y=y[change],
                 mode="markers",
@@ -912,7 +933,7 @@ def link_series_figure(series: dict, metric: str) -> go.Figure:
                 showarrow=False,
                 font={"size": 12, "color": MUTED},
             )
-    return fig
+    return fig.to_dict()
 
 
 # --- 6. the newest fault's story --------------------------------------------------------------
@@ -1024,7 +1045,7 @@ def cumulative_goodput(tl: dict, t: np.ndarray) -> np.ndarray:
     return g
 
 
-def timeline_figure(tl: dict | None, now_s: float | None = None) -> go.Figure:
+def timeline_figure(tl: dict | None, now_s: float | None = None) -> dict:
     """Delivered work (a step line) and cumulative goodput, % of the healthy rack, over the
     time since the newest fault, microseconds to days on one axis, events as markers;
     input: timeline.timeline(). now_s: the simulated clock, marked as 'now'."""
@@ -1068,7 +1089,7 @@ def timeline_figure(tl: dict | None, now_s: float | None = None) -> go.Figure:
         fig.add_vline(x=math.log10(ax.knee), line={"color": MUTED, "width": 1, "dash": "dash"})
     when = [_fmt_s(v) for v in t.tolist()]
     fig.add_trace(
-        go.Scatter(
+        scatter(
             x=x,
             y=delivered,
             mode="lines",
@@ -1087,7 +1108,7 @@ def timeline_figure(tl: dict | None, now_s: float | None = None) -> go.Figure:
     tg = tg[(tg >= t[0]) & (tg <= window[1])]
     good = 100.0 * cumulative_goodput(tl, tg)
     fig.add_trace(
-        go.Scatter(
+        scatter(
             x=ax(tg),
             y=good,
             mode="lines",
@@ -1107,7 +1128,7 @@ def timeline_figure(tl: dict | None, now_s: float | None = None) -> go.Figure:
             for k, ts in enumerate(texts)
         ]
         fig.add_trace(
-            go.Scatter(
+            scatter(
                 x=ax(uniq),
                 y=np.full(uniq.size, 110.0),
                 mode="markers",
@@ -1148,7 +1169,7 @@ def timeline_figure(tl: dict | None, now_s: float | None = None) -> go.Figure:
             line={"color": "#F0E442", "width": 1, "dash": "dot"},
             annotation={"text": "now", "font": {"color": "#F0E442", "size": 10}},
         )
-    return fig
+    return fig.to_dict()
 
 
 def _l2_ids(fabric_key: str) -> list[str]:
@@ -1158,7 +1179,7 @@ def _l2_ids(fabric_key: str) -> list[str]:
     return [f"l2.p{p:02d}.s{k}" for p in range(d.planes) for k in range(d.l2_per_plane)]
 
 
-def l2_figure(scenario) -> go.Figure:
+def l2_figure(scenario) -> dict:
     """The L2 tier of a multi-rack domain: one marker per L2 chip (plane x index), failed
     ones marked; a click fails or repairs it. Plain SVG: only the spine uses WebGL."""
     from model.domains import DOMAINS
@@ -1177,7 +1198,7 @@ def l2_figure(scenario) -> go.Figure:
         margin={"b": 40},
     )
     fig.add_trace(
-        go.Scatter(
+        scatter(
             x=x,
             y=y,
             mode="markers",
@@ -1193,7 +1214,7 @@ def l2_figure(scenario) -> go.Figure:
     )
     fig.update_xaxes(title_text="plane (0-35: st1.sw0 .. st9.sw3 in every rack)", dtick=4)
     fig.update_yaxes(title_text="L2 chip of the plane", dtick=1)
-    return fig
+    return fig.to_dict()
 
 
 def l2_click_to_id(fabric_key: str, click_data: dict | None) -> str | None:

@@ -12,13 +12,14 @@ import json
 from collections.abc import Callable
 
 from flask import current_app, has_app_context
+from plotly.io.json import to_json_plotly
 
 from model import evaluate, parse_query
 from model.scenario import Scenario
 from model.throughput import decode_curves
 
 CACHE_EXTENSION = "fabric_twin_cache"
-VERSION = "v1"  # bump when the model's output changes shape, so stale entries are ignored
+VERSION = "v2"  # bump when the model's output changes shape, so stale entries are ignored
 
 
 def _cached(kind: str, s: Scenario, compute: Callable[[], dict]) -> dict:
@@ -46,15 +47,16 @@ def figure(kind: str, data: object, build: Callable[[], object]) -> dict:
 
     The key is a hash of the chart's input data, not of the scenario: scenarios that give
     the same curves (every single-cable fault gives the same decode curve) share one figure,
-    which is most of what a room of viewers asks for. Building a Plotly figure costs tens of
-    milliseconds; reading one back, well under one.
+    which is most of what a room of viewers asks for. `build` may return a figure or a list
+    of them; what it costs is mostly the model's numbers under the figure, and a room of
+    viewers asks for the same few.
     """
     digest = hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()
     key = f"{VERSION}:figure:{kind}:{digest[:32]}"
 
     def make() -> str:
-        fig = build()
-        return fig.to_json() if hasattr(fig, "to_json") else json.dumps(fig)
+        # plotly's encoder: a figure dict holds numpy arrays, which json.dumps cannot write
+        return to_json_plotly(build())
 
     if has_app_context() and CACHE_EXTENSION in current_app.extensions:
         return json.loads(current_app.extensions[CACHE_EXTENSION].get_or_compute(key, make))

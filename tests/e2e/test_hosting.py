@@ -8,6 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from playwright.sync_api import expect
 
+from dashboard.results import VERSION
 from tests.e2e.conftest import log_path
 from tests.e2e.test_fleet_watchdog import gone, start_big_study
 
@@ -28,7 +29,9 @@ def test_one_computation_per_scenario_across_workers(served):
         codes = list(pool.map(get, [url] * 40))
     assert codes == [200] * 40
     log = log_path(served).read_text()
-    key = re.escape("v1:evaluate:fabric=vr-nvl72&fail=ct09,gpu13-st4.sw1.c1&workload=qwen3-235b")
+    key = re.escape(
+        f"{VERSION}:evaluate:fabric=vr-nvl72&fail=ct09,gpu13-st4.sw1.c1&workload=qwen3-235b"
+    )
     assert len(re.findall(rf"computed {key} ", log)) == 1
     pids = set(re.findall(r'"GET /api/v1/evaluate\?fail=gpu13[^"]*" 200 .* pid=<?(\d+)', log))
     assert len(pids) == 2, f"both workers should have served; saw {pids}"

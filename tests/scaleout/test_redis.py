@@ -9,6 +9,7 @@ import urllib.request
 import pytest
 from playwright.sync_api import expect
 
+from dashboard.results import VERSION
 from tests.e2e.conftest import log_path
 
 pytestmark = pytest.mark.scaleout
@@ -30,7 +31,7 @@ def computed(base: str, key: str) -> int:
 def test_cache_shared_by_two_web_processes(web_pair):
     a, b = web_pair
     q = "fail=gpu31-st6.sw2,st8.mc&workload=moe-2t"
-    key = "v1:evaluate:fabric=vr-nvl72&fail=st8.mc,gpu31-st6.sw2&workload=moe-2t"
+    key = f"{VERSION}:evaluate:fabric=vr-nvl72&fail=st8.mc,gpu31-st6.sw2&workload=moe-2t"
     assert get(f"{a}/api/v1/evaluate?{q}") == 200
     assert get(f"{b}/api/v1/evaluate?{q}") == 200
     assert get(f"{b}/api/v1/evaluate?{q}") == 200
@@ -89,7 +90,7 @@ def test_redis_stopped_and_started_mid_requests(web_pair, redis_server):
     assert "computing without it" in log  # the outage was seen and logged
     # and the cache is used again: computed once on a, read on b
     q = "fail=st7,gpu44&workload=qwen3-235b"
-    key = "v1:evaluate:fabric=vr-nvl72&fail=gpu44,st7&workload=qwen3-235b"
+    key = f"{VERSION}:evaluate:fabric=vr-nvl72&fail=gpu44,st7&workload=qwen3-235b"
     assert get(f"{a}/api/v1/evaluate?{q}") == 200
     assert get(f"{b}/api/v1/evaluate?{q}") == 200
     assert computed(a, key) + computed(b, key) == 1

@@ -1,16 +1,23 @@
 """The chart figure builders on real model outputs: SVG traces only, unit-bearing axis titles,
-data equal to the model's, 'no data' states as empty figures, and small JSON."""
+data equal to the model's, 'no data' states as empty figures, and small JSON.
+
+The builders return plain dicts (dashboard/figdraft.py); as_go wraps each in go.Figure, so
+plotly validates every property of every figure a test builds, and checks that the dict as
+sent is what plotly makes of it (no property plotly would rename, expand or coerce)."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from functools import cache
 
 import numpy as np
 import plotly.graph_objects as go
 import pytest
+from plotly.io.json import to_json_plotly
+from plotly.subplots import make_subplots
 
-from dashboard import charts
+from dashboard import charts, results
 from model import parse_query
 from model import telemetry as tm
 from model.decode import REFERENCE_TOKENS_PER_S_PER_USER
@@ -20,6 +27,7 @@ from model.ids import link_id
 from model.metrics import latency, latency_distribution
 from model.throughput import decode_curves
 from model.timeline import timeline
+from tests.unit.test_figdraft import lists
 
 SCENARIOS = [
     "",
@@ -52,9 +60,36 @@ def healthy_of(q: str) -> dict:
     return latency_distribution(build_state(replace(s, fail=(), flaky=(), update=())))
 
 
-def check_common(fig: go.Figure) -> None:
-    """SVG traces only, the shared template, every axis that shows data titled with a unit."""
-    assert isinstance(fig, go.Figure)
+PLAIN = (dict, list, str, int, float, bool, type(None), np.ndarray, np.generic)
+
+
+def assert_plain(o: object, path: str = "") -> None:
+    """Nothing but dicts, lists, scalars and numpy arrays: no plotly object anywhere."""
+    assert isinstance(o, PLAIN), (path, type(o))
+    if isinstance(o, dict):
+        for k, v in o.items():
+            assert isinstance(k, str), (path, k)
+            assert_plain(v, f"{path}.{k}")
+    elif isinstance(o, list):
+        for i, v in enumerate(o):
+            assert_plain(v, f"{path}[{i}]")
+
+
+def as_go(d: dict) -> go.Figure:
+    """A builder's figure: a plain {'data', 'layout'} dict, which go.Figure validates (an
+    invalid property raises) and takes as is: its own JSON, what Dash sends, is the validated
+    figure's (numpy arrays as lists there, base64 in plotly's)."""
+    assert isinstance(d, dict) and set(d) == {"data", "layout"}
+    assert_plain(d)
+    fig = go.Figure(d)
+    assert json.loads(to_json_plotly(d)) == lists(json.loads(fig.to_json()))
+    return fig
+
+
+def check_common(d: dict) -> go.Figure:
+    """SVG traces only, the shared template, every axis that shows data titled with a unit;
+    the figure as a go.Figure."""
+    fig = as_go(d)
     types = {t.type for t in fig.data}
     assert types <= SVG_TYPES, types
     assert not any("gl" in t for t in types)
@@ -71,6 +106,8 @@ def check_common(fig: go.Figure) -> None:
             continue
         assert any(u in title for u in UNITS), (ref, title)
     assert len(fig.to_json()) < 90_000  # keep figures small
+    assert len(to_json_plotly(d)) < 90_000  # as Dash sends the dict
+    return fig
 
 
 def trace(fig: go.Figure, name: str):
@@ -81,11 +118,12 @@ def trace(fig: go.Figure, name: str):
 @pytest.mark.parametrize("q", SCENARIOS)
 def test_decode_figure_draws_the_model_curves(q):
     d = decode_curves(scenario(q))
-    fig = charts.decode_figure(d)
+    raw = charts.decode_figure(d)
+    fig = as_go(raw)
     if not d["job_runs"]:  # st3 without rerouting: the job aborts until the repair
-        assert charts.is_empty(fig) and "down" in fig.layout.meta["message"]
+        assert charts.is_empty(raw) and "down" in fig.layout.meta["message"]
         return
-    check_common(fig)
+    check_common(raw)
     for key, name in (("scenario", "this scenario"), ("healthy", "healthy rack")):
         t = trace(fig, name)
         pts = d["curves"][key]
@@ -105,9 +143,10 @@ def test_decode_figure_draws_the_model_curves(q):
 def test_decode_figure_when_the_job_is_down_is_empty():
     d = decode_curves(scenario("fail=gpu05&off=partial-rack"))
     assert d["curves"]["scenario"] == []
-    fig = charts.decode_figure(d)
-    assert charts.is_empty(fig) and not fig.data
+    raw = charts.decode_figure(d)
+    assert charts.is_empty(raw) and not as_go(raw).data
     assert charts.is_empty(charts.decode_figure({}))
+    as_go(charts.decode_figure({}))
 
 
 # --- goodput ----------------------------------------------------------------------------------
@@ -126,8 +165,7 @@ def test_goodput_figure_stacks_badput_by_cause_and_marks_the_current_configurati
     r = rows()
     current = charts.comparison_label(r, scenario(q))
     assert current == label
-    fig = charts.goodput_figure(r, current)
-    check_common(fig)
+    fig = check_common(charts.goodput_figure(r, current))
     bars = [t for t in fig.data if t.type == "bar"]
     assert fig.layout.barmode == "stack" and all(b.orientation == "h" for b in bars)
     # Each cause in its fixed colour; the legend names it.
@@ -147,7 +185,8 @@ def test_goodput_figure_stacks_badput_by_cause_and_marks_the_current_configurati
 
 
 def test_goodput_figure_without_rows_is_empty():
-    assert charts.is_empty(charts.goodput_figure([], None))
+    raw = charts.goodput_figure([], None)
+    assert charts.is_empty(raw) and not as_go(raw).data
 
 
 # --- latency ----------------------------------------------------------------------------------
@@ -165,8 +204,7 @@ def test_latency_distribution_is_latencys_own_mixture(q):
 @pytest.mark.parametrize("q", SCENARIOS)
 def test_latency_figure_draws_the_distribution_with_p50_and_p99(q):
     cur, healthy = lat(q), healthy_of(q)
-    fig = charts.latency_figure(cur, healthy)
-    check_common(fig)
+    fig = check_common(charts.latency_figure(cur, healthy))
     assert fig.layout.yaxis.type == "log"
     line = next(t for t in fig.data if t.legendgroup == "scenario" and t.mode == "lines")
     assert list(line.x[2:]) == cur["latency_us"]
@@ -179,7 +217,8 @@ def test_latency_figure_draws_the_distribution_with_p50_and_p99(q):
 def test_latency_figure_with_no_traffic_is_empty():
     d = lat("update=st2&off=issu")  # a maintenance window: nothing flows
     assert d["latency_us"] == [] and d["p50"] is None
-    assert charts.is_empty(charts.latency_figure(d, healthy_of("")))
+    raw = charts.latency_figure(d, healthy_of(""))
+    assert charts.is_empty(raw) and not as_go(raw).data
 
 
 # --- heatmap ----------------------------------------------------------------------------------
@@ -188,11 +227,11 @@ def test_latency_figure_with_no_traffic_is_empty():
 def test_heatmap_is_gpus_by_planes_with_inactive_links_apart(q, name):
     s = scenario(q)
     c = tm.counters(s, 3600.0)
-    fig = charts.counters_heatmap_figure(c, name)
+    raw = charts.counters_heatmap_figure(c, name)
     if name != "state" and not c.telemetry:  # gb200-nvl72 ships with link telemetry off
-        assert charts.is_empty(fig)
+        assert charts.is_empty(raw) and not as_go(raw).data
         return
-    check_common(fig)
+    fig = check_common(raw)
     f = c.fabric
     main = fig.data[0]
     assert main.type == "heatmap"
@@ -215,13 +254,13 @@ def test_heatmap_is_gpus_by_planes_with_inactive_links_apart(q, name):
 
 def test_heatmap_uses_a_log_colour_scale_across_decades_and_says_so():
     c = tm.counters(scenario("fail=st3&flaky=gpu07-st2.sw1"), 3600.0)
-    ber = charts.counters_heatmap_figure(c, tm.BER)
+    ber = as_go(charts.counters_heatmap_figure(c, tm.BER))
     assert "log colour" in ber.layout.title.subtitle.text
     ticks = ber.data[0].colorbar.tickvals
     assert (
         all(float(k).is_integer() for k in ticks) and "10<sup>" in ber.data[0].colorbar.ticktext[0]
     )
-    rep = charts.counters_heatmap_figure(c, tm.REPLAY)
+    rep = as_go(charts.counters_heatmap_figure(c, tm.REPLAY))
     assert "log10(1 + n)" in rep.layout.title.subtitle.text
     z = np.asarray(rep.data[0].z, dtype=float)
     assert z[7, 5] == pytest.approx(np.log10(1 + c.heatmap(tm.REPLAY)[7, 5]), rel=1e-6)
@@ -232,7 +271,9 @@ def test_heatmap_uses_a_log_colour_scale_across_decades_and_says_so():
 def test_heatmap_figure_takes_nan_as_inactive_and_checks_its_labels():
     m = np.ones((4, 2))
     m[1, 1] = np.nan
-    fig = charts.heatmap_figure(m, "x", "GB/s", ["g0", "g1", "g2", "g3"], ["st1.sw0", "st1.sw1"])
+    fig = as_go(
+        charts.heatmap_figure(m, "x", "GB/s", ["g0", "g1", "g2", "g3"], ["st1.sw0", "st1.sw1"])
+    )
     assert np.isnan(np.asarray(fig.data[1].z, dtype=float)).sum() == 7
     with pytest.raises(ValueError):
         charts.heatmap_figure(m, "x", "GB/s", ["g0"], ["st1.sw0", "st1.sw1"])
@@ -245,8 +286,7 @@ FLAKY = "fail=st3&flaky=gpu07-st2.sw1"
 @pytest.mark.parametrize("metric", [tm.REPLAY, tm.RECOVERY, tm.BER, tm.BANDWIDTH_GBS, "state"])
 def test_link_series_figure_plots_the_series_and_marks_the_failure(metric):
     ser = tm.link_series(scenario(FLAKY), "gpu07-st2.sw1", 0, 7 * 86400, 3600)
-    fig = charts.link_series_figure(ser, metric)
-    check_common(fig)
+    fig = check_common(charts.link_series_figure(ser, metric))
     line = next(t for t in fig.data if t.mode == "lines")
     assert np.asarray(line.x) == pytest.approx(np.asarray(ser["t_s"]) / 86400)
     assert "days" in fig.layout.xaxis.title.text
@@ -266,15 +306,15 @@ def test_link_series_figure_plots_the_series_and_marks_the_failure(metric):
 
 def test_link_series_with_telemetry_off_shows_the_state_and_says_why():
     ser = tm.link_series(scenario(FLAKY + "&off=telemetry"), "gpu07-st2.sw1", 0, 86400, 600)
-    fig = charts.link_series_figure(ser, tm.REPLAY)
-    check_common(fig)
+    fig = check_common(charts.link_series_figure(ser, tm.REPLAY))
     assert "telemetry is off" in fig.layout.title.subtitle.text
     assert fig.layout.yaxis.title.text == "link state"
     assert "hours" in fig.layout.xaxis.title.text
 
 
 def test_link_series_without_samples_is_empty():
-    assert charts.is_empty(charts.link_series_figure({"id": "gpu00-st1.sw0", "t_s": []}, "BER"))
+    raw = charts.link_series_figure({"id": "gpu00-st1.sw0", "t_s": []}, "BER")
+    assert charts.is_empty(raw) and not as_go(raw).data
 
 
 # --- timeline ---------------------------------------------------------------------------------
@@ -292,8 +332,7 @@ def test_link_series_without_samples_is_empty():
 )
 def test_timeline_figure_steps_through_the_faults_story(q):
     tl = timeline(scenario(q))
-    fig = charts.timeline_figure(tl)
-    check_common(fig)
+    fig = check_common(charts.timeline_figure(tl))
     ser = tl["series"]
     delivered = trace(fig, "work delivered")
     assert len(delivered.x) == len(delivered.y) == len(ser)
@@ -334,15 +373,17 @@ def test_time_axis_is_monotone_invertible_and_puts_every_event_on_a_readable_par
 
 @pytest.mark.parametrize("tl", [None, timeline(parse_query("").scenario), {"series": []}])
 def test_timeline_without_a_fault_is_empty(tl):
-    fig = charts.timeline_figure(tl)
-    assert charts.is_empty(fig) and not fig.data
+    raw = charts.timeline_figure(tl)
+    fig = as_go(raw)
+    assert charts.is_empty(raw) and not fig.data
     assert "fail a part" in fig.layout.annotations[0].text
 
 
 # --- the empty figure -------------------------------------------------------------------------
 def test_empty_figure_shares_the_template_and_shows_the_message():
-    fig = charts.empty_figure("nothing to show here", "A title")
-    assert charts.is_empty(fig) and not fig.data
+    raw = charts.empty_figure("nothing to show here", "A title")
+    fig = as_go(raw)
+    assert charts.is_empty(raw) and not fig.data
     assert fig.layout.template.layout.plot_bgcolor == charts.BG
     assert fig.layout.annotations[0].text == "nothing to show here"
     assert fig.layout.xaxis.visible is False and fig.layout.yaxis.visible is False
@@ -351,11 +392,172 @@ def test_empty_figure_shares_the_template_and_shows_the_message():
 
 def test_heatmap_shows_links_drained_for_an_update_apart_from_failed_ones():
     c = tm.counters(scenario("update=st2&fail=gpu09"), 3600.0)
-    fig = charts.counters_heatmap_figure(c, tm.BANDWIDTH_GBS)
-    check_common(fig)
+    fig = check_common(charts.counters_heatmap_figure(c, tm.BANDWIDTH_GBS))
     drained = next(t for t in fig.data if t.name == "INACTIVE, drained")
     failed = next(t for t in fig.data if t.name == "INACTIVE")
     dz = ~np.isnan(np.asarray(drained.z, dtype=float))
     fz = ~np.isnan(np.asarray(failed.z, dtype=float))
     assert np.array_equal(dz | fz, c.state == tm.INACTIVE) and not (dz & fz).any()
     assert dz[:, c.planned].all() and not dz[:, ~c.planned].any()
+
+
+# --- every builder: a plain dict, what the go-built figures were -------------------------------
+def realistic() -> dict:
+    """Each builder on the inputs dashboard/callbacks.py gives it for '?fail=st3'."""
+    s = scenario("fail=st3")
+    rows_ = rows()
+    dists = [lat("fail=st3"), healthy_of("fail=st3"), lat("fabric=eth-x72")]
+    tl = timeline(s)
+    snap = tm.counters(s, 10800.0)
+    ser = tm.link_series(s, "gpu07-st3.sw2", 0.0, 10800.0, 60.0)
+    return {
+        "decode": lambda: charts.decode_figure(decode_curves(s)),
+        "goodput": lambda: charts.goodput_figure(rows_, charts.comparison_label(rows_, s)),
+        "latency": lambda: charts.latency_figure(*dists),
+        "counters_heatmap": lambda: charts.counters_heatmap_figure(snap, tm.REPLAY),
+        "link_series": lambda: charts.link_series_figure(ser, tm.REPLAY),
+        "timeline": lambda: charts.timeline_figure(tl, now_s=7200.0),
+        "l2": lambda: charts.l2_figure(scenario("fabric=vr-nvl576&fail=l2.p03.s1")),
+    }
+
+
+@pytest.mark.parametrize("name", list(realistic()))
+def test_every_builder_returns_a_plain_dict_plotly_validates_and_takes_as_is(name):
+    raw = realistic()[name]()
+    fig = check_common(raw)  # as_go: plain, valid, unchanged by plotly
+    assert fig.layout.meta["chart"] == name.removeprefix("counters_")
+    assert not charts.is_empty(raw)
+    # What results.figure caches and hands out: plotly's JSON of the dict (numpy included).
+    assert results.figure(name, [name], lambda: raw) == json.loads(to_json_plotly(raw))
+
+
+def test_l2_figure_marks_failed_chips():
+    fig = check_common(charts.l2_figure(scenario("fabric=vr-nvl576&fail=l2.p03.s1")))
+    pts = fig.data[0]
+    i = list(pts.customdata).index("l2.p03.s1")
+    assert pts.marker.symbol[i] == "x" and pts.marker.color[i] == charts.COLORS["failed"]
+    assert list(pts.marker.symbol).count("x") == 1
+
+
+def test_the_template_is_plain_plotlys_viridis_and_not_shared_between_figures():
+    assert charts.VIRIDIS == [list(p) for p in go.Heatmap(colorscale="Viridis").colorscale]
+    t = as_go(charts.empty_figure("a")).layout.template
+    assert [list(p) for p in t.layout.colorscale.sequential] == charts.VIRIDIS
+    a = charts.empty_figure("a")
+    a["layout"]["template"]["layout"]["font"]["size"] = 99
+    assert charts.empty_figure("b")["layout"]["template"]["layout"]["font"]["size"] == 12
+    assert charts.TEMPLATE["layout"]["font"]["size"] == 12
+
+
+def _decode_axes_and_lines(d: dict) -> tuple[dict, list, list]:
+    lay = as_go(charts.decode_figure(d)).to_plotly_json()["layout"]
+    return lay, lay.get("shapes", []), lay.get("annotations", [])
+
+
+def test_decode_figure_is_plotlys_make_subplots_with_lines_on_the_panels_that_have_data():
+    """As the go-built figure was (checked once against it): make_subplots' axes, add_hline
+    on row 2, add_vline on every panel with traces."""
+    d = decode_curves(scenario("fail=st3"))
+    lay, shapes, notes = _decode_axes_and_lines(d)
+    grid = make_subplots(
+        rows=2, cols=1, shared_xaxes=True, row_heights=[0.64, 0.36], vertical_spacing=0.06
+    ).to_plotly_json()["layout"]
+    for key in ("xaxis", "yaxis", "xaxis2", "yaxis2"):
+        assert {k: lay[key][k] for k in grid[key]} == grid[key], key
+    assert lay["xaxis"]["matches"] == "x2" and lay["xaxis"]["showticklabels"] is False
+    ref, vendor = REFERENCE_TOKENS_PER_S_PER_USER, charts.VENDOR_DECODE_RATIO
+    muted = {"color": charts.MUTED, "width": 1}
+    vline = {"type": "line", "x0": ref, "x1": ref, "y0": 0, "y1": 1}
+    vline["line"] = {"color": charts.FG, "width": 1, "dash": "dot"}
+    assert shapes == [
+        {"type": "line", "x0": 0, "x1": 1, "y0": 1.0, "y1": 1.0, "line": muted}
+        | {"xref": "x2 domain", "yref": "y2"},
+        {"type": "line", "x0": 0, "x1": 1, "y0": vendor, "y1": vendor}
+        | {"line": muted | {"dash": "dot"}, "xref": "x2 domain", "yref": "y2"},
+        vline | {"xref": "x", "yref": "y domain"},
+        vline | {"xref": "x2", "yref": "y2 domain"},
+    ]
+    assert [(a["xref"], a["yref"]) for a in notes] == [("x2 domain", "y2")]
+    # No ratio: row 2 is empty, so the reference line is drawn on row 1 only.
+    lay, shapes, notes = _decode_axes_and_lines(d | {"ratio_vs_eth_x72": []})
+    assert shapes == [vline | {"xref": "x", "yref": "y domain"}]
+    assert [(a["xref"], a["yref"], a["x"], a["y"]) for a in notes] == [
+        ("x2 domain", "y2 domain", 0.5, 0.5)
+    ]
+
+
+def test_timeline_figure_shades_the_lead_and_marks_fault_knee_and_now_as_plotly_does():
+    tl = timeline(scenario("fail=st3"))
+    lay = as_go(charts.timeline_figure(tl, now_s=7200.0)).to_plotly_json()["layout"]
+    t = np.array([p["t_s"] for p in tl["series"]] + [e["t_s"] for e in tl["events"]])
+    ax = charts.TimeAxis(t, lead_s=-tl["window_s"][0], end_s=tl["window_s"][1])
+    now = float(ax(np.array([7200.0]))[0])
+    span = {"type": "line", "y0": 0, "y1": 1, "xref": "x", "yref": "y domain"}
+    assert lay["shapes"] == [
+        {"type": "rect", "x0": ax.zero - charts.LEAD_WIDTH, "x1": ax.zero, "y0": 0, "y1": 1}
+        | {"xref": "x", "yref": "y domain", "fillcolor": charts.COLORS["neutral"]}
+        | {"opacity": 0.1, "line": {"width": 0}, "layer": "below"},
+        span
+        | {"x0": ax.zero, "x1": ax.zero}
+        | {"line": {"color": charts.COLORS["failed"], "width": 1.5, "dash": "dot"}},
+        span
+        | {"x0": np.log10(ax.knee), "x1": np.log10(ax.knee)}
+        | {"line": {"color": charts.MUTED, "width": 1, "dash": "dash"}},
+        span | {"x0": now, "x1": now, "line": {"color": "#F0E442", "width": 1, "dash": "dot"}},
+    ]
+    assert lay["annotations"] == [
+        {"text": "now", "font": {"color": "#F0E442", "size": 10}, "showarrow": False}
+        | {"x": now, "xanchor": "left", "xref": "x", "y": 1, "yanchor": "top", "yref": "y domain"}
+    ]
+
+
+def test_heatmap_marks_stale_and_drained_planes_above_their_columns_as_before():
+    m = np.arange(1.0, 17.0).reshape(4, 4)
+    down = np.zeros((4, 4), bool)
+    down[0, 0] = down[1, 1] = True  # plane 0 drained on purpose; (1, 1) failed
+    planes = ["st1.sw0", "st1.sw1", "st2.sw0", "st2.sw1"]
+    raw = charts.heatmap_figure(
+        m,
+        "x",
+        "GB/s",
+        ["g0", "g1", "g2", "g3"],
+        planes,
+        inactive=down,
+        stale_planes=np.array([False, False, True, True]),
+        drained_planes=np.array([True, False, False, False]),
+    )
+    fig = check_common(raw)
+    assert [t.name for t in fig.data] == [
+        "x",
+        "INACTIVE",
+        "INACTIVE, drained",
+        "INACTIVE: 1 links",
+        "stale: controller down",
+        "drained for an update: 1 links",
+    ]
+    assert [list(p) for p in fig.data[0].colorscale] == charts.VIRIDIS
+    assert np.flatnonzero(~np.isnan(np.asarray(fig.data[1].z, float))).tolist() == [5]
+    assert np.flatnonzero(~np.isnan(np.asarray(fig.data[2].z, float))).tolist() == [0]
+
+    def mark(i: int, color: str) -> dict:
+        return {
+            "type": "rect",
+            "xref": "x",
+            "yref": "paper",
+            "x0": i - 0.5,
+            "x1": i + 0.5,
+            "y0": 1.0,
+            "y1": 1.025,
+            "fillcolor": color,
+            "line": {"width": 0},
+        }
+
+    assert fig.to_plotly_json()["layout"]["shapes"] == [
+        {"type": "line", "xref": "x", "yref": "paper", "x0": 1.5, "x1": 1.5, "y0": 0, "y1": 1}
+        | {"line": {"color": charts.BG, "width": 2}},
+        mark(2, charts.COLORS["neutral"]),
+        mark(3, charts.COLORS["neutral"]),
+        mark(0, "#0072B2"),
+    ]
+    assert list(fig.layout.xaxis.tickvals) == [0.5, 2.5]
+    assert list(fig.layout.xaxis.ticktext) == ["st1", "st2"]
