@@ -13,9 +13,8 @@ from dataclasses import replace
 
 from dash import Dash, Input, Output, State, ctx, dcc, html, no_update
 
-from model import goodput, metrics, telemetry
+from model import telemetry
 from model.errors import ScenarioError
-from model.faults import build_state
 from model.scenario import parse_query
 from model.timeline import timeline
 
@@ -212,14 +211,16 @@ def cost_charts(search):
     if s.multirack:
         e = charts.empty_figure(NOT_YET)
         return e, NOT_YET, e, e
+    # Whole, once per scenario for every worker; each figure also once per distinct data.
+    return tuple(results.figure("cost-charts", s.key(), lambda: _cost_charts(s)))
+
+
+def _cost_charts(s) -> tuple:
     d = results.decode(s)
-    rows = goodput.comparison()
+    rows = results.comparison()
     label = charts.comparison_label(rows, s)
     healthy = replace(s, fail=(), flaky=(), update=())
-    dists = [
-        metrics.latency_distribution(build_state(x))
-        for x in (s, healthy, parse_query("fabric=eth-x72").scenario)
-    ]
+    dists = [results.latency(x) for x in (s, healthy, parse_query("fabric=eth-x72").scenario)]
     return (
         # the curves, not the scenario's name, decide the figure: identical curves share it
         results.figure(
@@ -238,9 +239,13 @@ def timeline_chart(search, clock):
     s = state.current(search).scenario
     if s.multirack:
         return charts.empty_figure(NOT_YET)
+    now = float(clock or CLOCK_START_S) - CLOCK_START_S
+    return results.figure("timeline-chart", [s.key(), now], lambda: _timeline_figure(s, now))
+
+
+def _timeline_figure(s, now: float) -> dict:
     r = results.result(s)
     tl = timeline(s, checkpoint_interval_s=r["goodput"]["checkpoint_interval_s"])
-    now = float(clock or CLOCK_START_S) - CLOCK_START_S
     data = tl if tl.get("fault") else None
     return results.figure("timeline", [data, now], lambda: charts.timeline_figure(data, now_s=now))
 

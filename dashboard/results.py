@@ -14,7 +14,8 @@ from collections.abc import Callable
 from flask import current_app, has_app_context
 from plotly.io.json import to_json_plotly
 
-from model import evaluate, parse_query
+from model import evaluate, goodput, metrics, parse_query
+from model.faults import build_state
 from model.scenario import Scenario
 from model.throughput import decode_curves
 
@@ -40,6 +41,21 @@ def result(s: Scenario) -> dict:
 def decode(s: Scenario) -> dict:
     """decode_curves(s), as a fresh dict."""
     return _cached("decode", s, lambda: decode_curves(s))
+
+
+def latency(s: Scenario) -> dict:
+    """metrics.latency_distribution of the scenario, as a fresh dict: the healthy rack's and
+    eth-x72's beside every scenario's are the same few."""
+    return _cached("latency", s, lambda: metrics.latency_distribution(build_state(s)))
+
+
+def comparison() -> list[dict]:
+    """goodput.comparison(): the same for every scenario, so computed once for all."""
+    if has_app_context() and CACHE_EXTENSION in current_app.extensions:
+        key = f"{VERSION}:comparison"
+        ext = current_app.extensions[CACHE_EXTENSION]
+        return json.loads(ext.get_or_compute(key, lambda: json.dumps(goodput.comparison())))
+    return goodput.comparison()
 
 
 def figure(kind: str, data: object, build: Callable[[], object]) -> dict:

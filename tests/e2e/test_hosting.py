@@ -70,3 +70,19 @@ def test_background_job_can_be_cancelled(served, page):
     finally:
         if not gone(job):
             job.kill()
+
+
+def test_connections_close_after_each_response(served):
+    """No keep-alive (gunicorn.conf.py): a kept-alive connection pins a viewer to one worker."""
+    import http.client
+    from urllib.parse import urlparse
+
+    u = urlparse(served)
+    conn = http.client.HTTPConnection(u.hostname, u.port, timeout=30)
+    try:
+        conn.request("GET", "/healthz", headers={"Connection": "keep-alive"})
+        r = conn.getresponse()
+        r.read()
+        assert r.status == 200 and r.getheader("Connection", "").lower() == "close"
+    finally:
+        conn.close()
