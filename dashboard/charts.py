@@ -35,7 +35,7 @@ from model.decode import REFERENCE_TOKENS_PER_S_PER_USER
 from model.goodput import CAUSES
 from model.ids import chip_id, gpu_id
 from model.scenario import Scenario
-from model.timeline import events_time
+from model.timeline import goodput_at
 from model.workloads import DEFAULT_WORKLOAD
 
 from .claims import VENDOR_DECODE_RATIO
@@ -110,7 +110,7 @@ VIRIDIS = [
     )
 ]
 
-# A plotly template as a plain dict; every figure gets its own copy (_tree_copy).
+# A plotly template as a plain dict; every figure gets its own copy (_header).
 TEMPLATE = {
     "layout": {
         "paper_bgcolor": BG,
@@ -154,20 +154,14 @@ def _title(text: str, sub: str) -> dict:
     }
 
 
-def _tree_copy(obj):
-    """A copy of nested dicts and lists (the template), so no figure shares one."""
-    if isinstance(obj, dict):
-        return {k: _tree_copy(v) for k, v in obj.items()}
-    if isinstance(obj, list):
-        return [_tree_copy(v) for v in obj]
-    return obj
+def _header(title: str, sub: str, chart: str) -> dict:
+    """Every chart's template, title and subtitle, and meta naming the chart. (A Draft copies
+    the dicts it is given, so no figure shares the template's.)"""
+    return {"template": TEMPLATE, "title": _title(title, sub), "meta": {"chart": chart}}
 
 
 def _figure(title: str, sub: str, chart: str, **layout: object) -> Draft:
-    return Draft(
-        {"template": _tree_copy(TEMPLATE), "title": _title(title, sub), "meta": {"chart": chart}}
-        | layout
-    )
+    return Draft(_header(title, sub, chart) | layout)
 
 
 def _legend_swatch(name: str, color: str, symbol: str = "square") -> dict:
@@ -270,9 +264,7 @@ def decode_figure(decode: dict) -> dict:
         f"model/decode.py fitted to GB200 points; dotted: {ref:g}/user [A]"
     )
     fig.update_layout(
-        template=_tree_copy(TEMPLATE),
-        title=_title("MoE decode: throughput vs interactivity", sub),
-        meta={"chart": "decode"},
+        _header("MoE decode: throughput vs interactivity", sub, "decode"),
         legend={"x": 0.01, "y": 0.4, "yanchor": "bottom", "font": {"size": 10}},
     )
     # The healthy rack as a wide pale band under the scenario: where they coincide, both show.
@@ -1025,26 +1017,6 @@ class TimeAxis:
         return list(range(math.ceil(math.log10(self.tau)), math.floor(math.log10(hi)) + 1))
 
 
-def cumulative_goodput(tl: dict, t: np.ndarray) -> np.ndarray:
-    """Goodput so far at times t: work delivered since the window opened, less the work lost
-    at the abort once it is detected, over the time elapsed; as model.timeline computes it at
-    its series points, here between them too (it is not a step: it falls while the job is
-    down). The series' delivered level is a step function, so its integral is exact."""
-    ser = tl["series"]
-    tp = np.array([p["t_s"] for p in ser], dtype=float)
-    lvl = np.array([p["delivered"] for p in ser], dtype=float)
-    work_at = np.concatenate([[0.0], np.cumsum(lvl[:-1] * np.diff(tp))])
-    i = np.clip(np.searchsorted(tp, t, side="right") - 1, 0, tp.size - 1)
-    work = work_at[i] + lvl[i] * (t - tp[i])
-    t_lost = events_time(tl.get("events") or [], "since the last checkpoint")
-    lost = tl.get("lost_work_s", 0.0) * lvl[0] if t_lost is not None else 0.0
-    work = work - np.where(t >= (t_lost if t_lost is not None else np.inf), lost, 0.0)
-    elapsed = t - tp[0]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        g = np.where(elapsed > 0, np.maximum(work, 0.0) / elapsed, lvl[0])
-    return g
-
-
 def timeline_figure(tl: dict | None, now_s: float | None = None) -> dict:
     """Delivered work (a step line) and cumulative goodput, % of the healthy rack, over the
     time since the newest fault, microseconds to days on one axis, events as markers;
@@ -1106,7 +1078,7 @@ def timeline_figure(tl: dict | None, now_s: float | None = None) -> dict:
     xs = np.linspace(ax.zero - LEAD_WIDTH, float(ax(window[1])), 240)
     tg = np.unique(np.concatenate([ax.inverse(xs), t, np.nextafter(t, -np.inf)[1:]]))
     tg = tg[(tg >= t[0]) & (tg <= window[1])]
-    good = 100.0 * cumulative_goodput(tl, tg)
+    good = 100.0 * goodput_at(tl, tg)
     fig.add_trace(
         scatter(
             x=ax(tg),

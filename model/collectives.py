@@ -35,11 +35,6 @@ def nvls_all_reduce(s_bytes, n: int, bw: float, alpha: float, eta: float):
     return alpha + (1 + 1 / n) * s_bytes / (bw * eta)
 
 
-def all_reduce_busbw(s_bytes: float, n: int, seconds: float) -> float:
-    """nccl-tests bus bandwidth for all-reduce: algbw x 2(n-1)/n."""
-    return s_bytes / seconds * 2 * (n - 1) / n
-
-
 def deepseek_decode_bound(
     bw_bytes_s: float,
     tokens: int = 32,

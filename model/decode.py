@@ -20,8 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .collectives import wire_time
-from .fabrics import NVLINK_LATENCY_US, NVLINK_PACKET_BYTES, Fabric
-from .params import ETH_MTU_BYTES
+from .fabrics import NVLINK_LATENCY_US, Fabric
 from .workloads import MoEModel
 
 # FACTS.md §4 [M]: TensorRT-LLM one-sided all-to-all floor on GB200 NVL72, batch 1-16.
@@ -71,7 +70,7 @@ def fabric_view(f: Fabric, usable: int, gpu_tbs_min: float) -> FabricView:
         installed_gpus=f.gpus,
         bw_out=gpu_tbs_min / 2 * 1e12,
         pps=f.packet_rate_gpps_per_gpu * 1e9 * share,
-        payload=ETH_MTU_BYTES if f.technology == "Ethernet" else NVLINK_PACKET_BYTES,
+        payload=f.packet_bytes,
         latency_factor=f.latency_one_way_us / NVLINK_LATENCY_US,
     )
 

@@ -7,7 +7,7 @@ import numpy as np
 from . import fate, goodput, metrics, telemetry, throughput
 from .events import events
 from .faults import FabricState, build_state
-from .features import DEFAULTS, FEATURES
+from .features import FEATURES, defaults_for
 from .ids import link_id
 from .params import PARAM_FACTS
 from .scenario import Scenario, to_query
@@ -22,7 +22,7 @@ def _telemetry(s: Scenario, st: FabricState) -> dict:
     f = st.fabric
     flaky = [link_id(f, int(g), int(p)) for g, p in zip(*np.nonzero(st.flaky), strict=True)]
     seen = "telemetry" in st.features
-    a = telemetry.attribution(telemetry.counters(s, TELEMETRY_READ_S))
+    a = telemetry.attribution(telemetry.counters(s, TELEMETRY_READ_S, state=st))
     return {
         "per_link_counters": seen,
         "read_at_s": TELEMETRY_READ_S,
@@ -73,7 +73,7 @@ def evaluate(s: Scenario) -> dict:
     chips_up = int(st.chip_in_service.sum())
     links_up = int(up.sum())
     cables_up = links_up * f.cables_per_link
-    defaults = DEFAULTS.get(f.key, DEFAULTS["vr-nvl72"])
+    defaults = defaults_for(f.key)
     dec = throughput.decode_result(throughput.curves(st, part, jb, s.workload), jb)
     return {
         "scenario": {

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .faults import FabricState
-from .ids import Component, format_id, gpu_id
+from .ids import Component, format_id, gpu_id, link_id
 
 
 def _tbs(x: float) -> str:
@@ -61,10 +61,7 @@ def events(st: FabricState, part: dict, job: dict, bw: dict) -> list[str]:
         out.append(f"st{tr} update deferred: no routing authority can drain its planes")
     if st.control.state != "healthy" or st.control.controllers_down:
         out.append(f"control plane {st.control.state}: {st.control.explanation}")
-    flaky_links = [
-        f"{gpu_id(g)}-st{p // f.chips_per_tray + 1}.sw{p % f.chips_per_tray}"
-        for g, p in zip(*np.nonzero(st.flaky), strict=False)
-    ]
+    flaky_links = [link_id(f, int(g), int(p)) for g, p in zip(*np.nonzero(st.flaky), strict=True)]
     for lk in flaky_links:
         if "telemetry" in st.features:
             out.append(

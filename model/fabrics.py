@@ -81,6 +81,11 @@ class Fabric:
     def sharp_tflops(self) -> float:
         return self.chips * self.sharp_tflops_per_chip
 
+    @property
+    def packet_bytes(self) -> int:
+        """Payload bytes per packet: a 4 KiB frame on Ethernet, a 128 B write on NVLink [A]."""
+        return ETH_MTU_BYTES if self.technology == "Ethernet" else NVLINK_PACKET_BYTES
+
 
 # Rack layout, top to bottom: power, compute trays 1-10, switch trays 1-9, compute 11-18,
 # power [V] FACTS.md §1 "Rack layout" (GB200 photos; the VR NVL72 keeps the Oberon rack).
@@ -95,6 +100,8 @@ ETH_PACKET_RATE_FACTOR = 0.1
 # Packet rate: no vendor figure. [A] one 128-byte NVLink write per packet at line rate,
 # so a GPU's packet rate each way = (one-way bandwidth) / 128 B.
 NVLINK_PACKET_BYTES = 128
+# Ethernet frames carry up to 4 KiB [A] (its row in the assumptions: params.PARAM_FACTS).
+ETH_MTU_BYTES = 4096
 # Dynamic rerouting "within milliseconds" [V seed article, FACTS.md §3]; [A] 1 ms stall.
 NVLINK_REROUTE_STALL_S = 1e-3
 # [A] ECMP reconvergence after a link or switch loss: BFD detection (3 x 50 ms) plus

@@ -8,6 +8,7 @@ its links; a cable takes its link down; a flaky link or cable stays up at reduce
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -39,29 +40,38 @@ class FabricState:
     update_blocked: tuple[int, ...]  # trays whose update cannot drain (no routing authority)
     rolling: bool  # update=all: one tray at a time
 
-    @property
+    # Derived masks, computed once per state (evaluate reads them many times). The dataclass
+    # is frozen but has no __slots__, so cached_property can store into the instance __dict__.
+    @cached_property
     def chip_in_service(self) -> np.ndarray:
         if self.maintenance:
-            return np.zeros_like(self.chip_failed)
-        return ~self.chip_failed & ~self.chip_drained
+            return _frozen(np.zeros_like(self.chip_failed))
+        return _frozen(~self.chip_failed & ~self.chip_drained)
 
-    @property
+    @cached_property
     def up(self) -> np.ndarray:
         """bool[G, P]: link carries traffic."""
-        return self.gpu_alive[:, None] & self.chip_in_service[None, :] & ~self.link_failed
+        return _frozen(self.gpu_alive[:, None] & self.chip_in_service[None, :] & ~self.link_failed)
 
-    @property
+    @cached_property
     def efficiency(self) -> np.ndarray:
         """float[G, P]: fraction of a link's rate delivered (0 down, <1 flaky)."""
-        eff = self.up.astype(float)
-        eff[self.flaky & self.up] = FLAKY_LINK_EFFICIENCY
-        return eff
+        up = self.up
+        eff = up.astype(float)
+        eff[self.flaky & up] = FLAKY_LINK_EFFICIENCY
+        return _frozen(eff)
 
     @property
     def needs_reroute(self) -> np.ndarray:
         """bool[G, P]: live GPU's link lost to an unplanned fault (not a planned drain)."""
         dead = self.chip_failed[None, :] | self.link_failed
         return self.gpu_alive[:, None] & dead
+
+
+def _frozen(a: np.ndarray) -> np.ndarray:
+    """The array, made read-only (FabricState's arrays are shared by every reader)."""
+    a.flags.writeable = False
+    return a
 
 
 def build_state(s: Scenario) -> FabricState:
@@ -112,11 +122,11 @@ def build_state(s: Scenario) -> FabricState:
     blocked: list[int] = []
     rolling = s.update == ("all",)
     if s.update:
+        wanted = list(range(1, t + 1)) if rolling else [int(x[2:]) for x in s.update]
         if "issu" not in features:
             maintenance = True
-            updating = list(range(1, t + 1)) if rolling else [int(x[2:]) for x in s.update]
+            updating = wanted
         else:
-            wanted = list(range(1, t + 1)) if rolling else [int(x[2:]) for x in s.update]
             live = [tr for tr in wanted if not chip_failed[(tr - 1) * k : tr * k].all()]
             for tr in live[:1] if rolling else live:
                 if cp.authority[tr - 1]:
@@ -127,6 +137,9 @@ def build_state(s: Scenario) -> FabricState:
         chip_drained &= ~chip_failed
 
     flaky &= ~link_failed
+    arrays = (gpu_alive, chip_failed, chip_drained, link_failed, cable_failed, flaky, flaky_cable)
+    for a in (*arrays, mc_alive):
+        _frozen(a)
     return FabricState(
         fabric=f,
         features=features,

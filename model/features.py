@@ -59,7 +59,6 @@ FEATURES: tuple[Feature, ...] = (
 )
 
 FEATURE_KEYS: tuple[str, ...] = tuple(f.key for f in FEATURES)
-BY_KEY = {f.key: f for f in FEATURES}
 
 # Per-fabric defaults, and why (shown in the API and on screen).
 DEFAULTS: dict[str, dict[str, tuple[bool, str]]] = {
@@ -106,7 +105,11 @@ DEFAULTS: dict[str, dict[str, tuple[bool, str]]] = {
 }
 
 
+def defaults_for(fabric_key: str) -> dict[str, tuple[bool, str]]:
+    """The fabric's default table (on, why) per feature; vr-nvl72's for any other key."""
+    return DEFAULTS.get(fabric_key, DEFAULTS["vr-nvl72"])
+
+
 def default_features(fabric_key: str) -> frozenset[str]:
     """The features a fabric has on when the scenario says nothing."""
-    table = DEFAULTS.get(fabric_key, DEFAULTS["vr-nvl72"])
-    return frozenset(k for k, (on, _why) in table.items() if on)
+    return frozenset(k for k, (on, _why) in defaults_for(fabric_key).items() if on)

@@ -7,12 +7,7 @@ import math
 import numpy as np
 
 from .faults import FabricState
-from .params import (
-    ETH_MTU_BYTES,
-    LATENCY_MESSAGE_BYTES,
-    MAX_UTILISATION,
-    OFFERED_LOAD,
-)
+from .params import LATENCY_MESSAGE_BYTES, MAX_UTILISATION, OFFERED_LOAD
 
 
 def per_gpu_tbs(st: FabricState) -> np.ndarray:
@@ -114,8 +109,7 @@ def message_service_s(st: FabricState, nbytes: int) -> float:
     f = st.fabric
     link_bytes_s = f.link_gbs_bidir / 2 * 1e9
     link_pps = f.packet_rate_gpps_per_gpu * 1e9 / f.planes
-    packet = ETH_MTU_BYTES if f.technology == "Ethernet" else 128
-    packets = math.ceil(nbytes / packet)
+    packets = math.ceil(nbytes / f.packet_bytes)
     return max(nbytes / link_bytes_s, packets / link_pps)
 
 

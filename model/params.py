@@ -6,7 +6,7 @@ under `assumptions` and shown on screen.
 
 from __future__ import annotations
 
-from .fabrics import Fact
+from .fabrics import ETH_MTU_BYTES, Fact
 
 # A flaky (degrading) link stays up, but CRC errors force flit replays and now and then a
 # link recovery (retraining). [A] 10% of its bandwidth is lost to replays and recoveries: no
@@ -20,8 +20,8 @@ FLAKY_LINK_EFFICIENCY = 0.90
 OFFERED_LOAD = 0.5
 LATENCY_MESSAGE_BYTES = 8192
 MAX_UTILISATION = 0.98
-# Ethernet frames carry up to 4 KiB [A]; NVLink packets are counted at 128 B (fabrics.py).
-ETH_MTU_BYTES = 4096
+# Ethernet frames carry up to 4 KiB [A]; NVLink packets are counted at 128 B. Both are
+# defined in fabrics.py (Fabric.packet_bytes); ETH_MTU_BYTES is imported above for its row.
 
 # Repairs (FACTS.md §6: node 24 h, cable 24-72 h [M]); the service actions are [A].
 REPAIR_NODE_H = 24.0  # [M] replace a compute tray or a switch tray (parts and service)

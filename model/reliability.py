@@ -3,7 +3,7 @@
 Each value cites its FACTS.md row (section 6 unless said) or research/goodput.md, or is
 marked [A], an assumption of this project, with why. Repair times, the controller restart,
 the in-service update per tray and the maintenance window are the model's own
-(model/params.py) and are imported, not redefined.
+(model/params.py, used through model/fate.py) and are not redefined here.
 
 `Rates` is frozen: override any value with `Rates().with_overrides(name=value)` (the API
 exposes a few as query parameters); every value is range-checked and a bad one raises
@@ -17,13 +17,6 @@ from dataclasses import dataclass, field, fields, replace
 
 from .errors import ScenarioError
 from .fabrics import Fact
-from .params import (
-    CONTROLLER_RESTART_H,
-    ISSU_PER_TRAY_H,
-    MAINTENANCE_WINDOW_H,
-    REPAIR_CABLE_H,
-    REPAIR_NODE_H,
-)
 
 HOURS_PER_YEAR = 8766.0  # [D] 365.25 days x 24 h
 
@@ -265,15 +258,6 @@ class Rates:
 
 
 DEFAULT_RATES = Rates()
-
-# The model's repair and service times this module uses (model/params.py; FACTS.md §6 and [A]).
-MODEL_TIMES = (
-    ("repair: node / switch tray", REPAIR_NODE_H),
-    ("repair: cable", REPAIR_CABLE_H),
-    ("controller restart", CONTROLLER_RESTART_H),
-    ("in-service update per switch tray", ISSU_PER_TRAY_H),
-    ("maintenance window", MAINTENANCE_WINDOW_H),
-)
 
 
 def rate_facts(rates: Rates = DEFAULT_RATES) -> tuple[Fact, ...]:

@@ -34,7 +34,7 @@ import numpy as np
 
 from .errors import ScenarioError
 from .fabrics import Fabric
-from .faults import build_state
+from .faults import FabricState, build_state
 from .ids import Component, chip_id, format_id, gpu_id, link_id, parse_id, plane_of
 from .params import FLAKY_LINK_EFFICIENCY, OFFERED_LOAD
 from .scenario import Scenario
@@ -179,8 +179,9 @@ class _Model:
         return np.minimum(np.minimum(self.freeze, last), t)
 
 
-def _model(s: Scenario, onset_s: float) -> _Model:
-    st = build_state(s)
+def _model(s: Scenario, onset_s: float, state: FabricState | None = None) -> _Model:
+    """`state`: build_state(s) when the caller already has it (it is not rebuilt)."""
+    st = build_state(s) if state is None else state
     f = st.fabric
     g, p, c = f.gpus, f.planes, f.cables_per_link
     key = s.key()
@@ -379,13 +380,20 @@ class Counters:
         return out
 
 
-def counters(scenario: Scenario, t_s: float, *, onset_s: float = 0.0) -> Counters:
+def counters(
+    scenario: Scenario,
+    t_s: float,
+    *,
+    onset_s: float = 0.0,
+    state: FabricState | None = None,
+) -> Counters:
     """Every link's and cable's counters at simulated time t_s (seconds since the clock's zero).
 
     onset_s: when the scenario's failures and updates strike (0: from the start).
+    state: build_state(scenario), if the caller has already built it (saves rebuilding it).
     """
     t = _check_t(t_s)
-    m = _model(scenario, _check_t(onset_s))
+    m = _model(scenario, _check_t(onset_s), state)
     f = m.fabric
     g, p, c = m.shape
     faults = t >= m.onset

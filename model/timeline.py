@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import numpy as np
+
 from .errors import ScenarioError
 from .events import fault_sentence
 from .fate import job, partition, repairs, unroutable_planes
@@ -170,22 +172,39 @@ def events_time(events: list[dict], word: str) -> float | None:
 def _series(pts: list[tuple[float, float]], lost_s: float, t_lost: float | None) -> list[dict]:
     """Step series of delivered work and cumulative goodput over the window."""
     pts = sorted(pts, key=lambda p: p[0])
-    out = []
-    work = 0.0
-    t0 = pts[0][0]
-    for (t, level), nxt in zip(pts, [*pts[1:], None], strict=True):
-        lost = lost_s * pts[0][1] if t_lost is not None and t >= t_lost else 0.0
-        elapsed = t - t0
-        out.append(
-            {
-                "t_s": t,
-                "delivered": round(level, 6),
-                "goodput": round(max(0.0, work - lost) / elapsed, 6) if elapsed > 0 else level,
-            }
-        )
-        if nxt is not None:
-            work += level * (nxt[0] - t)
-    return out
+    tp = np.array([t for t, _ in pts], dtype=float)
+    lvl = np.array([level for _, level in pts], dtype=float)
+    good = goodput_curve(tp, lvl, lost_s, t_lost, tp).tolist()
+    return [
+        {"t_s": t, "delivered": round(level, 6), "goodput": round(g, 6)}
+        for (t, level), g in zip(pts, good, strict=True)
+    ]
+
+
+def goodput_curve(
+    tp: np.ndarray, lvl: np.ndarray, lost_s: float, t_lost: float | None, t: np.ndarray
+) -> np.ndarray:
+    """Goodput so far at times t: the work delivered since the window opened (the level lvl
+    steps at times tp, so its integral is exact), less the work lost at the abort once it
+    is detected (t_lost), over the time elapsed. Not a step: it falls while the job is down.
+    At the window's first instant, the level itself."""
+    work_at = np.concatenate([[0.0], np.cumsum(lvl[:-1] * np.diff(tp))])
+    i = np.clip(np.searchsorted(tp, t, side="right") - 1, 0, tp.size - 1)
+    work = work_at[i] + lvl[i] * (t - tp[i])
+    if t_lost is not None:
+        work = work - np.where(t >= t_lost, lost_s * lvl[0], 0.0)
+    elapsed = t - tp[0]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(elapsed > 0, np.maximum(work, 0.0) / elapsed, lvl[i])
+
+
+def goodput_at(tl: dict, t: np.ndarray) -> np.ndarray:
+    """goodput_curve of a timeline() answer at any times t (its series holds the points)."""
+    ser = tl["series"]
+    tp = np.array([p["t_s"] for p in ser], dtype=float)
+    lvl = np.array([p["delivered"] for p in ser], dtype=float)
+    t_lost = events_time(tl.get("events") or [], "since the last checkpoint")
+    return goodput_curve(tp, lvl, tl.get("lost_work_s", 0.0), t_lost, np.asarray(t, float))
 
 
 def _fmt(seconds: float) -> str:

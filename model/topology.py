@@ -7,7 +7,7 @@ compute trays 11-18, power shelves. `slot` counts the 27 trays from the top (1..
 from __future__ import annotations
 
 from .fabrics import COMPUTE_TRAYS_ABOVE_SWITCHES, Fabric
-from .ids import chip_id, gpu_id
+from .ids import chip_id, compute_tray_of_gpu, gpu_id, link_id
 
 
 def compute_tray_slot(f: Fabric, tray: int) -> int:
@@ -57,7 +57,7 @@ def topology(f: Fabric) -> dict:
                 }
             )
     for g in range(f.gpus):
-        tray = g // f.gpus_per_tray + 1
+        tray = compute_tray_of_gpu(f, g)
         comps.append(
             {
                 "id": gpu_id(g),
@@ -69,7 +69,7 @@ def topology(f: Fabric) -> dict:
         )
     for g in range(f.gpus):
         for p in range(f.planes):
-            link = f"{gpu_id(g)}-{chip_id(f, p)}"
+            link = link_id(f, g, p)
             comps.append(
                 {
                     "id": link,

@@ -33,3 +33,14 @@ def test_eth_is_three_times_the_latency_and_a_tenth_of_the_packet_rate():
     assert eth.latency_one_way_us == pytest.approx(3 * vr.latency_one_way_us)
     assert eth.packet_rate_gpps_per_gpu == pytest.approx(vr.packet_rate_gpps_per_gpu / 10)
     assert eth.reroute_stall_s >= 1.0 > vr.reroute_stall_s
+
+
+def test_packet_payload_is_a_4k_frame_on_ethernet_and_128_b_on_nvlink():
+    from model.fabrics import eth_with_bandwidth
+
+    assert {k: f.packet_bytes for k, f in FABRICS.items()} == {
+        "vr-nvl72": 128,
+        "gb200-nvl72": 128,
+        "eth-x72": 4096,
+    }
+    assert eth_with_bandwidth(1.8).packet_bytes == 4096

@@ -18,6 +18,7 @@ from model.faults import build_state
 from model.graph import build_graph, gpu_bandwidth_tbs, pair_capacity_tbs, with_sink
 from model.metrics import pair_capacity_tbs as fast_pairs
 from model.metrics import per_gpu_tbs
+from model.scenario import parse_query
 from tests.strategies import scenarios
 
 EXAMPLES = 250
@@ -68,3 +69,19 @@ def test_fast_path_equals_max_flow(fabric, data):
         if len(alive) > 1 and not st_.maintenance:
             sub = pairs[np.ix_(alive, alive)] + np.eye(len(alive))
             assert (sub > 0).all()
+
+
+@pytest.mark.parametrize(
+    "query", ["", "fail=st3,gpu07-st1.sw0.c0&flaky=gpu12-st4.sw1", "update=st2"]
+)
+def test_state_arrays_are_read_only_and_derived_masks_computed_once(query):
+    s = build_state(parse_query(query).scenario)
+    built = ("gpu_alive", "chip_failed", "chip_drained", "link_failed", "cable_failed")
+    derived = ("chip_in_service", "up", "efficiency")
+    for name in (*built, "flaky", "flaky_cable", "mc_alive", *derived):
+        a = getattr(s, name)
+        assert not a.flags.writeable, name
+        with pytest.raises(ValueError):
+            a[...] = a
+    for name in derived:
+        assert getattr(s, name) is getattr(s, name), name

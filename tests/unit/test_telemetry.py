@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 
 from model import telemetry as T
 from model.errors import ScenarioError
+from model.faults import build_state
 from model.ids import Component, format_id, parse_id, plane_of
 from model.params import OFFERED_LOAD
 from model.scenario import Scenario, parse_query
@@ -372,6 +373,20 @@ def test_counters_are_deterministic_and_seeded_by_the_scenario():
     healthy = (a.cable_state == T.ACTIVE) & (other.cable_state == T.ACTIVE)
     assert not np.array_equal(a.cable[T.BER][healthy], other.cable[T.BER][healthy])
     assert not np.array_equal(a.link[T.CRC_FLIT], other.link[T.CRC_FLIT])
+
+
+def test_counters_from_a_built_state_equal_counters_from_the_scenario():
+    for q in (
+        "fail=st3.sw2&flaky=gpu07-st4.sw0",
+        "fail=st1.mc&update=st2",
+        "flaky=gpu12-st4.sw1.c1",
+    ):
+        s = sc(q)
+        a, b = T.counters(s, 2 * 86400.0), T.counters(s, 2 * 86400.0, state=build_state(s))
+        assert np.array_equal(a.state, b.state) and np.array_equal(a.cable_state, b.cable_state)
+        for name in T.METRICS:
+            assert np.array_equal(a.cable[name], b.cable[name], equal_nan=True)
+        assert T.attribution(a) == T.attribution(b)
 
 
 _DIGEST = (

@@ -5,21 +5,17 @@ import pytest
 from model import parse_query
 from model.errors import ScenarioError
 from model.reliability import DEFAULT_RATES
-from model.timeline import timeline
+from model.timeline import events_time, timeline
 
 
 def tl(q, **kw):
     return timeline(parse_query(q).scenario, **kw)
 
 
-def _first(t, word):
-    return next(e["t_s"] for e in t["events"] if word in e["event"])
-
-
 def test_nvlink_reroutes_in_a_millisecond_and_ethernet_in_seconds():
     nv, eth = tl("fail=st3"), tl("fabric=eth-x72&fail=st3")
-    assert _first(nv, "rerouted") == pytest.approx(1e-3)
-    assert _first(eth, "rerouted") == pytest.approx(3.0)
+    assert events_time(nv["events"], "rerouted") == pytest.approx(1e-3)
+    assert events_time(eth["events"], "rerouted") == pytest.approx(3.0)
     assert nv["lost_work_s"] == eth["lost_work_s"] == 0
     assert nv["series"][-1]["goodput"] > eth["series"][-1]["goodput"] > 0.99
 
@@ -27,14 +23,14 @@ def test_nvlink_reroutes_in_a_millisecond_and_ethernet_in_seconds():
 def test_abort_loses_half_a_checkpoint_interval_and_waits_for_repair():
     t = tl("fail=st3&off=reroute", checkpoint_interval_s=1200)
     assert t["lost_work_s"] == 600
-    assert _first(t, "aborted") == DEFAULT_RATES.detect_telemetry_s
+    assert events_time(t["events"], "aborted") == DEFAULT_RATES.detect_telemetry_s
     assert any(p["delivered"] == 0 and p["t_s"] > 3600 for p in t["series"])
     assert t["series"][-1]["delivered"] == t["before"]
 
 
 def test_without_telemetry_detection_is_a_timeout_and_diagnosis_is_slow():
     t = tl("fail=gpu07-st3.sw2.c0&off=reroute,telemetry")
-    assert _first(t, "aborted") == DEFAULT_RATES.detect_timeout_s
+    assert events_time(t["events"], "aborted") == DEFAULT_RATES.detect_timeout_s
     assert any("to find" in e["event"] for e in t["events"])
     on = tl("fail=gpu07-st3.sw2.c0&off=reroute")
     assert t["window_s"][1] > on["window_s"][1]
