@@ -7,10 +7,13 @@ included) as they do a go.Figure. Nothing here validates: tests wrap the dicts i
 go.Figure(d) to have plotly check every property (tests/unit/test_figdraft.py checks the
 methods below against plotly 7.1's own output).
 
-    Draft()               a figure: add_trace, add_shape, add_annotation, add_vline,
-                          add_hline, add_vrect, add_hrect, update_layout, update_xaxes,
-                          update_yaxes, to_dict; as go.Figure does them
-    make_subplots(...)    a Draft on a grid of xy subplots, axes as plotly's make_subplots
+    Draft()               a figure: add_trace, add_shape, add_annotation, add_vline (with
+                          an optional label), add_hline, add_vrect, update_layout,
+                          update_xaxes, update_yaxes, to_dict; as go.Figure does them
+    make_subplots(...)    a Draft on a grid of xy subplots (x axes shared or not, row
+                          heights, vertical spacing), axes as plotly's make_subplots
+
+Only what charts.py calls is here; anything else raises rather than guessing.
     scatter/bar/heatmap   trace dicts, in place of go.Scatter/go.Bar/go.Heatmap
 
 Unlike go.Figure, a Draft has no default template ('plotly'): set one. Dicts handed in are
@@ -29,7 +32,7 @@ from typing import Any
 _UNDERSCORE = ("error_x", "error_y", "error_z", "paper_bgcolor", "plot_bgcolor")
 _UNDERSCORE += ("copy_xstyle", "copy_ystyle", "copy_zstyle")
 # Compound arrays: an update merges into their elements, as plotly's does.
-_ARRAYS = frozenset({"shapes", "annotations", "images", "selections", "sliders", "updatemenus"})
+_ARRAYS = frozenset({"shapes", "annotations"})
 # Properties of type 'any' that may hold a dict: an update replaces them whole.
 _OPAQUE = frozenset({"meta"})
 _AXIS_KEY = re.compile(r"^([xy])axis(\d*)$")
@@ -103,115 +106,12 @@ def heatmap(**kw: Any) -> dict:
     return _trace("heatmap", kw)
 
 
-# --- axis-spanning shapes' annotations (plotly/shapeannotation.py) ---------------------------
-def _mean(v: list) -> float:
-    return float(sum(v)) / len(v)
-
-
-def _anno(xanchor: str, yanchor: str, x: Any, y: Any) -> dict:
-    return {"xanchor": xanchor, "yanchor": yanchor, "x": x, "y": y, "showarrow": False}
-
-
-def _line_anno(kind: str, s: dict, position: str | None) -> dict:
-    xs, ys = [s["x0"], s["x1"]], [s["y0"], s["y1"]]
-    pos = frozenset((position or "top right").split(" "))
-    hi_y, lo_y = ys.index(max(ys)), ys.index(min(ys))
-    hi_x, lo_x = xs.index(max(xs)), xs.index(min(xs))
-    mx, my = _mean(xs), _mean(ys)
-    if kind == "vline":
-        table = {
-            ("top", "left"): ("right", "top", xs[hi_y], ys[hi_y]),
-            ("top", "right"): ("left", "top", xs[hi_y], ys[hi_y]),
-            ("top",): ("center", "bottom", xs[hi_y], ys[hi_y]),
-            ("bottom", "left"): ("right", "bottom", xs[lo_y], ys[lo_y]),
-            ("bottom", "right"): ("left", "bottom", xs[lo_y], ys[lo_y]),
-            ("bottom",): ("center", "top", xs[lo_y], ys[lo_y]),
-            ("left",): ("right", "middle", mx, my),
-            ("right",): ("left", "middle", mx, my),
-        }
-    else:
-        table = {
-            ("top", "left"): ("left", "bottom", xs[lo_x], ys[lo_x]),
-            ("top", "right"): ("right", "bottom", xs[hi_x], ys[hi_x]),
-            ("top",): ("center", "bottom", mx, my),
-            ("bottom", "left"): ("left", "top", xs[lo_x], ys[lo_x]),
-            ("bottom", "right"): ("right", "top", xs[hi_x], ys[hi_x]),
-            ("bottom",): ("center", "top", mx, my),
-            ("left",): ("right", "middle", xs[lo_x], ys[lo_x]),
-            ("right",): ("left", "middle", xs[hi_x], ys[hi_x]),
-        }
-    for where, args in table.items():
-        if pos == frozenset(where):
-            return _anno(*args)
-    raise ValueError(f'Invalid annotation position "{position}"')
-
-
-def _rect_anno(kind: str, s: dict, position: str | None) -> dict:
-    x_lo, x_hi, x_mid = min(s["x0"], s["x1"]), max(s["x0"], s["x1"]), _mean([s["x0"], s["x1"]])
-    y_lo, y_hi, y_mid = min(s["y0"], s["y1"]), max(s["y0"], s["y1"]), _mean([s["y0"], s["y1"]])
-    pos = set((position or "top right").split(" "))
-    if not pos & {"inside", "outside"}:
-        pos.add("inside")
-    v, h = kind == "vrect", kind == "hrect"
-    table = {
-        ("inside", "top", "left"): ("left", "top", x_lo, y_hi),
-        ("inside", "top", "right"): ("right", "top", x_hi, y_hi),
-        ("inside", "top"): ("center", "top", x_mid, y_hi),
-        ("inside", "bottom", "left"): ("left", "bottom", x_lo, y_lo),
-        ("inside", "bottom", "right"): ("right", "bottom", x_hi, y_lo),
-        ("inside", "bottom"): ("center", "bottom", x_mid, y_lo),
-        ("inside", "left"): ("left", "middle", x_lo, y_mid),
-        ("inside", "right"): ("right", "middle", x_hi, y_mid),
-        ("inside",): ("center", "middle", x_mid, y_mid),
-        ("outside", "top", "left"): (
-            "right" if v else "left",
-            "bottom" if h else "top",
-            x_lo,
-            y_hi,
-        ),
-        ("outside", "top", "right"): (
-            "left" if v else "right",
-            "bottom" if h else "top",
-            x_hi,
-            y_hi,
-        ),
-        ("outside", "top"): ("center", "bottom", x_mid, y_hi),
-        ("outside", "bottom", "left"): (
-            "right" if v else "left",
-            "top" if h else "bottom",
-            x_lo,
-            y_lo,
-        ),
-        ("outside", "bottom", "right"): (
-            "left" if v else "right",
-            "top" if h else "bottom",
-            x_hi,
-            y_lo,
-        ),
-        ("outside", "bottom"): ("center", "top", x_mid, y_lo),
-        ("outside", "left"): ("right", "middle", x_lo, y_mid),
-        ("outside", "right"): ("left", "middle", x_hi, y_mid),
-    }
-    for where, args in table.items():
-        if pos == set(where):
-            return _anno(*args)
-    raise ValueError(f"Invalid annotation position {position}")
-
-
-def _spanning_annotation(
-    annotation: Mapping | None, kind: str, shape: dict, kw: dict
-) -> dict | None:
-    """The annotation an add_vline(..., annotation=..., annotation_*=...) call adds, if any:
-    placed by annotation_position (default 'top right'), keys given kept."""
-    if annotation is None and not kw:
-        return None
-    ann = dict(annotation or {})
-    for k, v in kw.items():
-        if k != "annotation_position":
-            ann[k[len("annotation_") :]] = v
-    position = kw.get("annotation_position")
-    place = (_line_anno if kind.endswith("line") else _rect_anno)(kind, shape, position)
-    for k, v in place.items():
+def _vline_annotation(annotation: Mapping, shape: dict) -> dict:
+    """The label add_vline(..., annotation={...}) adds where plotly puts it by default ('top
+    right'): anchored by its top-left corner at the line's top end; keys given are kept."""
+    ann = dict(annotation)
+    place = {"xanchor": "left", "yanchor": "top", "x": shape["x0"], "y": shape["y1"]}
+    for k, v in (place | {"showarrow": False}).items():
         if ann.get(k) is None:
             ann[k] = v
     return ann
@@ -223,8 +123,8 @@ class Draft:
 
     __slots__ = ("_grid", "data", "layout")
 
-    def __init__(self, layout: Mapping | None = None, data: list[dict] | None = None) -> None:
-        self.data: list[dict] = [expand(t) for t in data or ()]
+    def __init__(self, layout: Mapping | None = None) -> None:
+        self.data: list[dict] = []
         self.layout: dict = expand(layout or {})
         # Subplot grid (make_subplots): [row][col] -> (x label, y label), e.g. ('x2', 'y2').
         self._grid: list[list[tuple[str, str]]] | None = None
@@ -310,50 +210,37 @@ class Draft:
         obj = _merge(expand(arg or {}), expand(kw))
         return self._add_like("annotations", obj, row, col, exclude_empty_subplots)
 
-    def add_vline(
-        self, x, row="all", col="all", exclude_empty_subplots=True, annotation=None, **kw
-    ):
+    def add_vline(self, x, row="all", col="all", annotation: Mapping | None = None, **kw):
         """A vertical line at x across the plot (yref '<y> domain', y 0 to 1), on every
-        non-empty subplot unless row/col say which; annotation=/annotation_* label it."""
+        non-empty subplot unless row/col say which; annotation={...} labels its top."""
         shape = {"type": "line", "x0": x, "x1": x, "y0": 0, "y1": 1}
-        return self._spanning("vline", shape, row, col, exclude_empty_subplots, annotation, kw)
+        ann = None if annotation is None else _vline_annotation(annotation, shape)
+        return self._spanning("yref", shape, row, col, ann, kw)
 
-    def add_hline(
-        self, y, row="all", col="all", exclude_empty_subplots=True, annotation=None, **kw
-    ):
+    def add_hline(self, y, row="all", col="all", **kw):
         """A horizontal line at y across the plot (xref '<x> domain', x 0 to 1)."""
         shape = {"type": "line", "x0": 0, "x1": 1, "y0": y, "y1": y}
-        return self._spanning("hline", shape, row, col, exclude_empty_subplots, annotation, kw)
+        return self._spanning("xref", shape, row, col, None, kw)
 
-    def add_vrect(
-        self, x0, x1, row="all", col="all", exclude_empty_subplots=True, annotation=None, **kw
-    ):
+    def add_vrect(self, x0, x1, row="all", col="all", **kw):
         """A rectangle from x0 to x1, the plot's full height."""
         shape = {"type": "rect", "x0": x0, "x1": x1, "y0": 0, "y1": 1}
-        return self._spanning("vrect", shape, row, col, exclude_empty_subplots, annotation, kw)
+        return self._spanning("yref", shape, row, col, None, kw)
 
-    def add_hrect(
-        self, y0, y1, row="all", col="all", exclude_empty_subplots=True, annotation=None, **kw
-    ):
-        """A rectangle from y0 to y1, the plot's full width."""
-        shape = {"type": "rect", "x0": 0, "x1": 1, "y0": y0, "y1": y1}
-        return self._spanning("hrect", shape, row, col, exclude_empty_subplots, annotation, kw)
-
-    def _spanning(self, kind, shape, row, col, exclude, annotation, kw) -> Draft:
-        """plotly's _process_multiple_axis_spanning_shapes: add the shape (and its annotation)
-        to the subplots asked for, then make the spanning dimension's ref '<axis> domain'."""
+    def _spanning(self, ref: str, shape: dict, row, col, ann: dict | None, kw: dict) -> Draft:
+        """plotly's _process_multiple_axis_spanning_shapes: add the shape (and its label) to
+        every non-empty subplot asked for, then make the spanning ref ('xref' or 'yref')
+        '<axis> domain'."""
+        if any(k.startswith("annotation") for k in kw):
+            raise ValueError("only add_vline(annotation={...}) labels a line here")
         if self._grid is None:  # one plot: row and col mean nothing
             row = col = None
-        shape_kw = {k: v for k, v in kw.items() if not k.startswith("annotation_")}
-        ann_kw = {k: v for k, v in kw.items() if k.startswith("annotation_")}
-        ann = _spanning_annotation(annotation, kind, shape, ann_kw)
-        ref = "yref" if kind in ("vline", "vrect") else "xref"
         n_shapes = len(self.layout.get("shapes") or ())
         n_annotations = len(self.layout.get("annotations") or ())
-        self.add_shape(shape, row=row, col=col, exclude_empty_subplots=exclude, **shape_kw)
+        self.add_shape(shape, row=row, col=col, exclude_empty_subplots=True, **kw)
         if ann is not None:
-            ann["yref"] = shape_kw.get("yref", "y")
-            self.add_annotation(ann, row=row, col=col, exclude_empty_subplots=exclude)
+            ann["yref"] = kw.get("yref", "y")
+            self.add_annotation(ann, row=row, col=col, exclude_empty_subplots=True)
         for plural, before in (("shapes", n_shapes), ("annotations", n_annotations)):
             objs = self.layout.get(plural) or []
             for obj in objs[before:]:  # fresh copies, made by _add_like: ours to change
@@ -427,33 +314,25 @@ def _axis_key(label: str) -> str:
 def make_subplots(
     rows: int = 1,
     cols: int = 1,
-    shared_xaxes: bool | str = False,
-    shared_yaxes: bool | str = False,
+    shared_xaxes: bool = False,
     row_heights: list[float] | None = None,
-    column_widths: list[float] | None = None,
     vertical_spacing: float | None = None,
-    horizontal_spacing: float | None = None,
 ) -> Draft:
     """A Draft on a rows x cols grid of xy subplots, row 1 at the top: the layout axes
-    (domains, anchors, shared axes' 'matches' and hidden tick labels) that plotly's
+    (domains, anchors, shared x axes' 'matches' and hidden tick labels) that plotly's
     make_subplots gives with these arguments, computed the same way (same floats)."""
-    for shared in (shared_xaxes, shared_yaxes):
-        if shared not in (False, True, "columns", "rows"):
-            raise ValueError(f"shared axes {shared!r}: only False, True, 'columns', 'rows'")
+    if shared_xaxes not in (False, True):
+        raise ValueError(f"shared_xaxes {shared_xaxes!r}: only False or True")
     vs = 0.3 / rows if vertical_spacing is None else vertical_spacing
-    hs = 0.2 / cols if horizontal_spacing is None else horizontal_spacing
-    if column_widths is None:
-        widths = [(1.0 - hs * (cols - 1)) / cols] * cols
-    else:
-        total = float(sum(column_widths))
-        widths = [(1.0 - hs * (cols - 1)) * (w / total) for w in column_widths]
+    hs = 0.2 / cols  # plotly's default horizontal spacing
+    widths = [(1.0 - hs * (cols - 1)) / cols] * cols
     if row_heights is None:
         heights = [(1.0 - vs * (rows - 1)) / rows] * rows
     else:
         total = float(sum(row_heights))
         heights = [(1.0 - vs * (rows - 1)) * (h / total) for h in row_heights][::-1]
-    if len(widths) != cols or len(heights) != rows:
-        raise ValueError("row_heights needs one number a row, column_widths one a column")
+    if len(heights) != rows:
+        raise ValueError("row_heights needs one number a row")
     # plotly's grid of (x start, y start), rows counted from the top ('top-left' start cell).
     grid_xy = [
         [(sum(widths[:c]) + c * hs, sum(heights[:r]) + r * vs) for c in range(cols)]
@@ -469,8 +348,13 @@ def make_subplots(
         layout[_axis_key(xl)] = {"domain": [max(0.0, x_s), min(1.0, x_e)], "anchor": yl}
         layout[_axis_key(yl)] = {"domain": [max(0.0, y_s), min(1.0, y_e)], "anchor": xl}
         grid[r][c] = (xl, yl)
-    _share(layout, grid, "x", shared_xaxes)
-    _share(layout, grid, "y", shared_yaxes)
+    if shared_xaxes:  # plotly's: each column's x axes match its bottom one, labels only there
+        for c in range(cols):
+            bottom = grid[rows - 1][c][0]
+            for r in range(rows - 2, -1, -1):
+                axis = layout[_axis_key(grid[r][c][0])]
+                axis["matches"] = bottom
+                axis["showticklabels"] = False
     draft = Draft(layout)
     draft._grid = grid
     return draft
@@ -485,26 +369,3 @@ def _snap(v: float) -> float:
     if not 0.0 <= v <= 1.0:
         raise ValueError("subplot heights and spacing do not fit in the figure")
     return v
-
-
-def _share(layout: dict, grid: list[list[tuple[str, str]]], xy: str, shared: bool | str) -> None:
-    """plotly's _configure_shared_axes for a grid of single-cell xy subplots: every axis of
-    a column (or row) 'matches' the first one, bottom row (or left column) first."""
-    if not shared:
-        return
-    i = 0 if xy == "x" else 1
-    rows, cols = len(grid), len(grid[0])
-    by_columns = shared == "columns" or (xy == "x" and shared is True)
-    if by_columns:
-        groups = [[grid[r][c] for r in range(rows - 1, -1, -1)] for c in range(cols)]
-        hide = xy == "x"
-    else:
-        groups = [[grid[r][c] for c in range(cols)] for r in range(rows - 1, -1, -1)]
-        hide = xy == "y"
-    for group in groups:
-        first = group[0][i]
-        for cell in group[1:]:
-            axis = layout[_axis_key(cell[i])]
-            axis["matches"] = first
-            if hide:
-                axis["showticklabels"] = False

@@ -57,11 +57,7 @@ def one_plot(fig, scatter, bar) -> None:
     fig.add_vrect(x0=0.5, x1=1.5, fillcolor="#999", opacity=0.1, line_width=0, layer="below")
     fig.add_vline(x=1.0, line={"color": "red", "width": 1.5, "dash": "dot"})
     fig.add_vline(x=2.0, line={"color": "#F0E442"}, annotation={"text": "now", "font_size": 10})
-    fig.add_vline(x=2.5, annotation_text="left", annotation_position="bottom left")
     fig.add_hline(y=50.0, line={"color": "#999", "width": 1, "dash": "dot"})
-    fig.add_hline(y=1.0, annotation_text="p99", annotation_position="top left")
-    fig.add_hrect(y0=1, y1=2, annotation_text="band", annotation_position="outside right")
-    fig.add_vrect(x0=2, x1=3, annotation={"text": "r"}, annotation_position="inside bottom")
     fig.add_shape(type="rect", xref="paper", x0=0, x1=1, yref="y", y0=1, y1=2, line_width=0)
     fig.add_annotation(text="x", xref="x domain", x=0.99, y=1.0, showarrow=False, font_size=9)
     fig.update_xaxes(title_text="time", minor={"tickvals": [1, 2], "showgrid": True})
@@ -82,9 +78,9 @@ def grid(fig, scatter, rows_with_traces) -> None:
         fig.add_trace(scatter(x=[1, 10], y=[r, r + 1], name=f"r{r}"), row=r, col=1)
     fig.update_layout(legend={"x": 0.01})
     fig.add_vline(x=20, line={"color": "white", "width": 1, "dash": "dot"})
-    fig.add_vline(x=30, annotation_text="all")
     fig.add_hline(y=1.0, line={"color": "#999", "width": 1}, row=2, col=1)
-    fig.add_hline(y=3.0, row=1, col=1, annotation={"text": "three"})
+    fig.add_vline(x=30, annotation={"text": "all"})
+    fig.add_hline(y=3.0, row=1, col=1)
     fig.add_vrect(x0=1, x1=2, row=2, col=1, fillcolor="red", line_width=0)
     fig.add_annotation(text="a", xref="x2 domain", yref="y2", x=0.01, y=0.5, showarrow=False)
     fig.add_annotation(text="b", xref="x domain", yref="y domain", x=0.5, y=0.5, row=2, col=1)
@@ -112,9 +108,7 @@ def test_a_draft_on_subplots_is_a_go_figure_on_subplots(rows_with_traces):
     [
         {"rows": 2, "cols": 1, "shared_xaxes": True, "row_heights": [0.64, 0.36]},
         {"rows": 3, "cols": 2, "shared_xaxes": True, "vertical_spacing": 0.05},
-        {"rows": 2, "cols": 3, "shared_yaxes": True, "column_widths": [0.2, 0.3, 0.5]},
-        {"rows": 2, "cols": 2, "shared_xaxes": "rows", "shared_yaxes": "columns"},
-        {"rows": 1, "cols": 3, "horizontal_spacing": 0.1},
+        {"rows": 2, "cols": 3},
         {"rows": 4, "cols": 1},
         {},
     ],
@@ -132,6 +126,10 @@ def test_make_subplots_gives_plotlys_axes(args):
 def test_make_subplots_refuses_what_it_does_not_do():
     with pytest.raises(ValueError):
         fd.make_subplots(rows=2, shared_xaxes="all")
+    with pytest.raises(ValueError):
+        Draft().add_vline(x=1, annotation_text="not here")
+    with pytest.raises(TypeError):
+        fd.make_subplots(rows=2, column_widths=[1, 2])
     with pytest.raises(ValueError):
         fd.make_subplots(rows=2, row_heights=[1.0])
     with pytest.raises(ValueError):
