@@ -27,11 +27,6 @@ class Settings:
     log_level: str
     debug: bool
 
-    @property
-    def scale_out(self) -> bool:
-        """Redis set: cache and background jobs shared by every machine."""
-        return bool(self.redis_url)
-
 
 def settings() -> Settings:
     """Read the environment (called once per process by create_app)."""

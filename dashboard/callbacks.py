@@ -9,17 +9,15 @@ from __future__ import annotations
 import csv
 import io
 import json
-from dataclasses import replace
 
 from dash import Dash, Input, Output, State, ctx, dcc, html, no_update
 
 from model import telemetry
 from model.errors import ScenarioError
 from model.scenario import parse_query
-from model.timeline import timeline
 
 from . import charts, ids, rack_figure, results, state, view
-from .cards import cards, counts_table, domain_cards, domain_counts
+from .cards import DOMAIN_COUNT_ROWS, cards, counts_table, domain_cards
 from .claims import VENDOR_DECODE_RATIO, where_ratio_passes
 from .layout import CLOCK_START_S, CLOCK_STEP_S
 from .questions import answers
@@ -34,7 +32,7 @@ def clicked_id(s, click, rack: str | None) -> str | None:
     the rack on show (r03.gpu07-...)."""
     if not s.multirack:
         return rack_figure.click_to_id(s.fabric, click)
-    local = rack_figure.click_to_id("vr-nvl72", click)
+    local = rack_figure.click_to_id(state.DOMAINS[s.fabric].rack.key, click)
     return f"{rack or 'r01'}.{local}" if local else None
 
 
@@ -147,7 +145,15 @@ def summary(search):
                 "this domain's model is its data plane (docs/MULTIRACK.md)."
             )
         ]
-        return msgs, scen, domain_cards(r), domain_counts(r), events, qa, search or ""
+        return (
+            msgs,
+            scen,
+            domain_cards(r),
+            counts_table(r, DOMAIN_COUNT_ROWS),
+            events,
+            qa,
+            search or "",
+        )
     msgs += [html.Div(n, className="msg notice") for n in parsed.notices]
     q = r["scenario"]["query"] or "healthy rack, all defaults"
     scen = f"{r['fabric']['name']} · scenario: {q}"
@@ -211,15 +217,10 @@ def cost_charts(search):
     if s.multirack:
         e = charts.empty_figure(NOT_YET)
         return e, NOT_YET, e, e
-    # Whole, once per scenario for every worker; each figure also once per distinct data.
-    return tuple(results.figure("cost-charts", s.key(), lambda: _cost_charts(s)))
-
-
-def _cost_charts(s) -> tuple:
     d = results.decode(s)
     rows = results.comparison()
     label = charts.comparison_label(rows, s)
-    healthy = replace(s, fail=(), flaky=(), update=())
+    healthy = state.repair_all(s)
     dists = [results.latency(x) for x in (s, healthy, parse_query("fabric=eth-x72").scenario)]
     return (
         # the curves, not the scenario's name, decide the figure: identical curves share it
@@ -239,14 +240,12 @@ def timeline_chart(search, clock):
     s = state.current(search).scenario
     if s.multirack:
         return charts.empty_figure(NOT_YET)
-    now = float(clock or CLOCK_START_S) - CLOCK_START_S
-    return results.figure("timeline-chart", [s.key(), now], lambda: _timeline_figure(s, now))
-
-
-def _timeline_figure(s, now: float) -> dict:
-    r = results.result(s)
-    tl = timeline(s, checkpoint_interval_s=r["goodput"]["checkpoint_interval_s"])
+    tl = results.timeline(s)
     data = tl if tl.get("fault") else None
+    now = float(clock or CLOCK_START_S) - CLOCK_START_S
+    window = (data or {}).get("window_s")
+    if not window or not window[0] <= now <= window[1]:
+        now = None  # no 'now' line to draw: one figure for every tick
     return results.figure("timeline", [data, now], lambda: charts.timeline_figure(data, now_s=now))
 
 

@@ -28,7 +28,7 @@ def cards(r: dict) -> list[html.Div]:
     job = r["job"]
     part = r["partition"]
     tone = {"running": "ok", "degraded": "warn"}.get(job["state"], "bad")
-    lat_val = "n/a" if lat["p50"] is None else f"{lat['p50']:.3g} / {lat['p99']:.3g} us"
+    lat_val = _latency_text(lat)
     return [
         card(
             "Worst GPU bandwidth",
@@ -124,11 +124,22 @@ COUNT_ROWS = (
 )
 
 
-def counts_table(r: dict) -> list[html.Tr]:
+DOMAIN_COUNT_ROWS = (
+    ("GPUs active", "gpus_active", "gpus"),
+    ("rack (L1) switch chips in service", "l1_chips_up", "l1_chips"),
+    ("L2 switch chips in service", "l2_chips_up", "l2_chips"),
+    ("links up", "links_up", "links"),
+)
+
+
+def counts_table(r: dict, rows: tuple = COUNT_ROWS) -> list[html.Tr]:
+    """'n of N' rows of an evaluate() result's counts (a domain's: DOMAIN_COUNT_ROWS)."""
     c = r["counts"]
-    return [
-        html.Tr([html.Td(label), html.Td(f"{c[a]:,} of {c[b]:,}")]) for label, a, b in COUNT_ROWS
-    ]
+    return [html.Tr([html.Td(label), html.Td(f"{c[a]:,} of {c[b]:,}")]) for label, a, b in rows]
+
+
+def _latency_text(lat: dict) -> str:
+    return "n/a" if lat["p50"] is None else f"{lat['p50']:.3g} / {lat['p99']:.3g} us"
 
 
 def domain_cards(r: dict) -> list[html.Div]:
@@ -138,7 +149,7 @@ def domain_cards(r: dict) -> list[html.Div]:
     c = r["counts"]
     lat = r["latency_us"]
     full = r["fabric"]["gpu_tbs_bidir"]
-    lat_val = "n/a" if lat["p50"] is None else f"{lat['p50']:.3g} / {lat['p99']:.3g} us"
+    lat_val = _latency_text(lat)
     return [
         card(
             "Worst GPU bandwidth",
@@ -171,14 +182,3 @@ def domain_cards(r: dict) -> list[html.Div]:
         card("Latency p50 / p99", lat_val, "one way; across racks three switch hops [A]"),
         card("Not modelled yet", "data plane only", "; ".join(r["not_modelled_yet"]), "warn"),
     ]
-
-
-def domain_counts(r: dict) -> list[html.Tr]:
-    c = r["counts"]
-    rows = (
-        ("GPUs active", "gpus_active", "gpus"),
-        ("rack (L1) switch chips in service", "l1_chips_up", "l1_chips"),
-        ("L2 switch chips in service", "l2_chips_up", "l2_chips"),
-        ("links up", "links_up", "links"),
-    )
-    return [html.Tr([html.Td(label), html.Td(f"{c[a]:,} of {c[b]:,}")]) for label, a, b in rows]

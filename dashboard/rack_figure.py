@@ -102,7 +102,7 @@ BASE_LINE_WIDTH = 1.0
 
 # Front-view part states, by rising severity (a tray shows its worst part).
 PART_STATES = ("ok", "rerouted", "idle", "flaky", "drained", "failed")
-PART_OK, PART_REROUTED, PART_IDLE, PART_FLAKY, PART_DRAINED, PART_FAILED = range(6)
+PART_OK, PART_REROUTED, PART_IDLE, PART_FLAKY, PART_DRAINED, PART_FAILED = range(len(PART_STATES))
 PART_COLORS = (
     OKABE_ITO["bluish_green"],
     STATUS_COLORS["rerouted"],

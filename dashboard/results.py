@@ -10,32 +10,35 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable
+from typing import Any
 
 from flask import current_app, has_app_context
 from plotly.io.json import to_json_plotly
 
-from model import evaluate, goodput, metrics, parse_query
+from model import evaluate, goodput, metrics
 from model.faults import build_state
 from model.scenario import Scenario
 from model.throughput import decode_curves
+from model.timeline import timeline as model_timeline
 
 CACHE_EXTENSION = "fabric_twin_cache"
 VERSION = "v2"  # bump when the model's output changes shape, so stale entries are ignored
 
 
-def _cached(kind: str, s: Scenario, compute: Callable[[], dict]) -> dict:
-    key = f"{VERSION}:{kind}:{s.key()}"
+def _memo(key: str, make: Callable[[], str]) -> str:
+    """make()'s JSON text, computed once per key in the shared cache (or here, without an app)."""
     if has_app_context() and CACHE_EXTENSION in current_app.extensions:
-        text = current_app.extensions[CACHE_EXTENSION].get_or_compute(
-            key, lambda: json.dumps(compute())
-        )
-        return json.loads(text)
-    return compute()
+        return current_app.extensions[CACHE_EXTENSION].get_or_compute(f"{VERSION}:{key}", make)
+    return make()
+
+
+def _cached(kind: str, s: Scenario, compute: Callable[[], object]) -> Any:
+    return json.loads(_memo(f"{kind}:{s.key()}", lambda: json.dumps(compute())))
 
 
 def result(s: Scenario) -> dict:
     """evaluate(s), as a fresh dict."""
-    return _cached("evaluate", s, lambda: evaluate(parse_query(s.key()).scenario))
+    return _cached("evaluate", s, lambda: evaluate(s))
 
 
 def decode(s: Scenario) -> dict:
@@ -49,13 +52,21 @@ def latency(s: Scenario) -> dict:
     return _cached("latency", s, lambda: metrics.latency_distribution(build_state(s)))
 
 
+def timeline(s: Scenario) -> dict:
+    """The newest fault's timeline, at the scenario's own checkpoint interval (fresh dict)."""
+
+    def compute() -> dict:
+        if not s.fail:
+            return model_timeline(s)  # its 'no fault' answer; no need to evaluate
+        interval = result(s)["goodput"]["checkpoint_interval_s"]
+        return model_timeline(s, checkpoint_interval_s=interval)
+
+    return _cached("timeline", s, compute)
+
+
 def comparison() -> list[dict]:
     """goodput.comparison(): the same for every scenario, so computed once for all."""
-    if has_app_context() and CACHE_EXTENSION in current_app.extensions:
-        key = f"{VERSION}:comparison"
-        ext = current_app.extensions[CACHE_EXTENSION]
-        return json.loads(ext.get_or_compute(key, lambda: json.dumps(goodput.comparison())))
-    return goodput.comparison()
+    return json.loads(_memo("comparison", lambda: json.dumps(goodput.comparison())))
 
 
 def figure(kind: str, data: object, build: Callable[[], object]) -> dict:
@@ -68,12 +79,5 @@ def figure(kind: str, data: object, build: Callable[[], object]) -> dict:
     viewers asks for the same few.
     """
     digest = hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()
-    key = f"{VERSION}:figure:{kind}:{digest[:32]}"
-
-    def make() -> str:
-        # plotly's encoder: a figure dict holds numpy arrays, which json.dumps cannot write
-        return to_json_plotly(build())
-
-    if has_app_context() and CACHE_EXTENSION in current_app.extensions:
-        return json.loads(current_app.extensions[CACHE_EXTENSION].get_or_compute(key, make))
-    return json.loads(make())
+    # plotly's encoder: a figure dict holds numpy arrays, which json.dumps cannot write
+    return json.loads(_memo(f"figure:{kind}:{digest[:32]}", lambda: to_json_plotly(build())))

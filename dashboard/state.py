@@ -33,20 +33,24 @@ PRESETS: dict[str, tuple[str, str]] = {
 
 def current(search: str | None) -> Parsed:
     """The scenario in the URL, bad tokens dropped and named (the page never refuses a link)."""
-    parsed = parse_query(search or "", strict=False)
-    return parsed
+    return parse_query(search or "", strict=False)
 
 
 def rack_scenario(s: Scenario, rack: int) -> Scenario:
-    """One rack (1-based) of a multi-rack scenario as a vr-nvl72 scenario, for drawing it."""
-    prefix = f"r{rack:02d}"
+    """One rack (1-based) of a multi-rack scenario as a scenario of its rack fabric, to draw."""
+    d = DOMAINS[s.fabric]
+    f = d.rack
     local: list[str] = []
     for cid in s.fail:
-        if cid == prefix:  # the whole rack
-            local += [f"ct{t:02d}" for t in range(1, 19)] + [f"st{t}" for t in range(1, 10)]
-        elif cid.startswith(prefix + "."):
-            local.append(cid[len(prefix) + 1 :])
-    return parse_query(f"fail={','.join(local)}" if local else "").scenario
+        part = parse_part(cid, d)
+        if part.rack != rack - 1:
+            continue
+        if part.local is None:  # the whole rack
+            local += [f"ct{t:02d}" for t in range(1, f.compute_trays + 1)]
+            local += [f"st{t}" for t in range(1, f.switch_trays + 1)]
+        else:
+            local.append(cid.partition(".")[2])
+    return parse_query(to_query(Scenario(fabric=f.key, fail=tuple(local)), True)).scenario
 
 
 def url_of(s: Scenario) -> str:
@@ -107,23 +111,10 @@ def set_fabric(s: Scenario, key: str) -> tuple[Scenario, list[str]]:
         return parse_query(f"fabric={key}{kept}").scenario, msgs
     if key not in FABRICS:
         raise ScenarioError(f"unknown fabric '{key}'", key)
-    dropped: list[str] = []
-    keep: dict[str, list[str]] = {"fail": [], "flaky": []}
-    for field in ("fail", "flaky"):
-        for cid in getattr(s, field):
-            try:
-                parse_id(cid, FABRICS[key])
-                keep[field].append(cid)
-            except ScenarioError:
-                dropped.append(cid)
-    q = f"fabric={key}&workload={s.workload}"
-    for field, vals in keep.items():
-        if vals:
-            q += f"&{field}={','.join(vals)}"
-    if s.update:
-        q += f"&update={','.join(s.update)}"
-    msgs = [f"{cid} does not exist on {key}: dropped" for cid in dropped]
-    return parse_query(q).scenario, msgs
+    # The lenient parser drops the IDs the new fabric lacks and says why, as for any link.
+    moved = replace(s, fabric=key, off=(), on=(), eth_bw=None)
+    p = parse_query(to_query(moved, include_fabric=True), strict=False)
+    return p.scenario, p.errors
 
 
 def set_features(s: Scenario, on: list[str] | None) -> Scenario:
