@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from urllib.parse import unquote
+from urllib.parse import unquote_plus
 
 from flask import Blueprint, Response, jsonify, request
 
@@ -42,14 +42,15 @@ def split_query(
     """
     rest, params = [], {}
     for part in raw.split("&") if raw else []:
-        key, _, value = part.partition("=")
+        raw_key, _, value = part.partition("=")
+        key = unquote_plus(raw_key)  # 't%5Fs' is t_s, as the scenario parser reads keys
         if key not in own:
             rest.append(part)
             continue
         if key in params:
             raise ScenarioError(f"key '{key}' is given twice", token=key)
         if own[key] is None:
-            params[key] = unquote(value)
+            params[key] = unquote_plus(value)
             continue
         lo, hi = own[key]
         try:

@@ -40,12 +40,11 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from urllib.parse import unquote_plus
 
 import numpy as np
-from flask import Blueprint, Response, jsonify
+from flask import Blueprint, Response
 
-from dashboard.api import raw_query
+from dashboard.api import bad_request, raw_query, split_query
 from model import Scenario, ScenarioError, parse_query, telemetry
 from model.evaluate import TELEMETRY_READ_S
 from model.fabrics import FABRICS, Fabric
@@ -255,12 +254,7 @@ def render(scenario_query: str = "", t_s: float = TELEMETRY_READ_S) -> str:
 
 def render_scenario(s: Scenario, t_s: float) -> str:
     """The exposition text of a parsed Scenario at simulated time t_s."""
-    try:
-        snap = telemetry.counters(s, t_s)
-    except ScenarioError:
-        raise
-    except ValueError as e:  # the clock's range; checked by the caller, kept as a 400
-        raise ScenarioError(str(e), token=T_PARAM) from e
+    snap = telemetry.counters(s, t_s)  # t_s in range: render checks it
     st = build_state(s)
     f = snap.fabric
     lab = labels_for(f)
@@ -387,43 +381,14 @@ def render_scenario(s: Scenario, t_s: float) -> str:
 
 
 # --- the endpoint ----------------------------------------------------------------------------
-def split_t(raw: str) -> tuple[str, float]:
-    """Take t_s out of a raw query string; the rest is the scenario query.
-
-    t_s must be a number from 0 to model.telemetry.MAX_T_S, given at most once.
-    """
-    rest: list[str] = []
-    found: float | None = None
-    for part in raw.split("&") if raw else []:
-        key, _, value = part.partition("=")
-        if unquote_plus(key) != T_PARAM:
-            rest.append(part)
-            continue
-        if found is not None:
-            raise ScenarioError(f"key '{T_PARAM}' is given twice", token=T_PARAM)
-        text = unquote_plus(value)
-        try:
-            t = float(text)
-        except ValueError:
-            t = math.nan
-        if not 0.0 <= t <= telemetry.MAX_T_S:
-            raise ScenarioError(
-                f"{T_PARAM} '{text}' must be a number of simulated seconds from 0 to "
-                f"{telemetry.MAX_T_S:g}",
-                token=T_PARAM,
-            )
-        found = t
-    return "&".join(rest), TELEMETRY_READ_S if found is None else found
-
-
 @prom.errorhandler(ScenarioError)
 def _scenario_error(e: ScenarioError) -> tuple[Response, int]:
-    return jsonify({"error": e.message, "token": e.token}), 400
+    return bad_request(e)
 
 
 @prom.get("/metrics")
 def metrics_route() -> Response:
     """GET /metrics?<scenario>[&t_s=<simulated seconds>]: Prometheus text format 0.0.4."""
-    rest, t = split_t(raw_query())
-    body = render(rest, t)
+    rest, own = split_query(raw_query(), {T_PARAM: (0.0, telemetry.MAX_T_S)})
+    body = render(rest, float(own.get(T_PARAM, TELEMETRY_READ_S)))
     return Response(body, status=200, headers={"Content-Type": CONTENT_TYPE})
