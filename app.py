@@ -38,7 +38,6 @@ def _background_manager(s: config.Settings):
     """Celery on Redis for the scale-out mode; diskcache on this machine otherwise."""
     if s.redis_url:
         from celery import Celery
-        from dash import CeleryManager
 
         capp = Celery(__name__, broker=s.redis_url, backend=s.redis_url)
         capp.conf.update(
@@ -47,7 +46,7 @@ def _background_manager(s: config.Settings):
             task_acks_late=True,  # a worker that dies mid-job does not lose it silently
             worker_prefetch_multiplier=1,
         )
-        return capp, CeleryManager(capp, expire=3600)
+        return capp, fleet.RevokingCeleryManager(capp, expire=3600)
     bg = diskcache.Cache(os.path.join(s.cache_dir, "background"))
     return None, DiskcacheManager(bg, expire=3600)
 

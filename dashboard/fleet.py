@@ -43,7 +43,7 @@ So the study and the page each do their part:
    Either way it writes the error into fleet-result, and enables Run (disables Cancel) itself
    as well as through Dash's `running` outputs.
 3. Cancel is made to work on a dead Celery worker. The study is registered with
-   `_RevokingCeleryManager`, a CeleryManager whose terminate_job also records the task as
+   `RevokingCeleryManager`, a CeleryManager whose terminate_job also records the task as
    REVOKED in the result backend when it is not finished yet (Dash's Cancel, the watchdog's,
    and a new Run replacing an old job all go through it). Dash's next poll then sees a job that
    is not running and ends the loop. The revoke is still broadcast, so a live worker drops the
@@ -73,6 +73,7 @@ would end it, and the watchdog then reports the ended loop).
 from __future__ import annotations
 
 import logging
+import math
 import secrets
 import sys
 import threading
@@ -259,18 +260,34 @@ def _table(racks: int, years: float, done: list) -> html.Div:
     )
 
 
+def study_size(racks: object, years: object) -> tuple[int, float]:
+    """The study's racks and years from the page's inputs, or a ScenarioError naming the one
+    that is wrong (2.5 racks is refused, not cut to 2)."""
+
+    def number(v: object, name: str) -> float:
+        try:
+            x = float(v)  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            x = math.nan
+        if not math.isfinite(x):
+            raise ScenarioError(f"{name} must be a number", name)
+        return x
+
+    r, y = number(racks, "racks"), number(years, "years")
+    if not (1 <= r <= 10_000 and r == int(r)):
+        raise ScenarioError("racks must be a whole number from 1 to 10,000", "racks")
+    if not 0.1 <= y <= 100:
+        raise ScenarioError("years must be a number from 0.1 to 100", "years")
+    return int(r), y
+
+
 def study(set_progress, n, racks, years) -> tuple[html.Div, int]:
     """Run every comparison row's Monte Carlo, reporting progress after each and beating
     in between; returns the table (or the refusal) and the run it answers (fleet-done)."""
     if _revoked_before_start():
         raise PreventUpdate
     try:
-        racks = int(racks or 0)
-        years = float(years or 0)
-        if racks < 1 or racks > 10_000 or racks != float(racks):
-            raise ScenarioError("racks must be a whole number from 1 to 10,000", "racks")
-        if not 0.1 <= years <= 100:
-            raise ScenarioError("years must be a number from 0.1 to 100", "years")
+        racks, years = study_size(racks, years)
         rows = goodput.comparison_scenarios()
         done = []
         with _Heartbeat(set_progress) as beat:
@@ -309,19 +326,11 @@ def _fleet_row(sc, racks: int, years: float) -> dict:
     }
 
 
-class _RevokingCeleryManager(CeleryManager):
-    """The app's CeleryManager, with a terminate_job that also records an unfinished task as
-    REVOKED in the result backend, so that Dash's poll of a job whose worker died ends (see the
-    module docstring). The revoke broadcast, all terminate_job did before, is kept."""
-
-    def __init__(self, app_manager: CeleryManager) -> None:
-        # Not CeleryManager.__init__, which would register every background callback as a
-        # Celery task a second time (Celery warns, and keeps the first): this shares the app
-        # manager's registry of job functions, which the app manager fills.
-        self.handle = app_manager.handle
-        self.expire = app_manager.expire
-        self.cache_by = app_manager.cache_by
-        self.func_registry = app_manager.func_registry
+class RevokingCeleryManager(CeleryManager):
+    """A CeleryManager whose terminate_job also records an unfinished task as REVOKED in the
+    result backend, so that Dash's poll of a job whose worker died ends (see the module
+    docstring). The revoke broadcast, all terminate_job did before, is kept. app.py makes
+    the app's background manager one of these, so every background callback has it."""
 
     def terminate_job(self, job):
         if job is None:
@@ -332,13 +341,6 @@ class _RevokingCeleryManager(CeleryManager):
                 self.handle.backend.mark_as_revoked(job, reason="cancelled from the page")
         except Exception:  # Redis away: the revoke above still went out
             log.warning("fleet study: could not record job %s as revoked", job, exc_info=True)
-
-
-def _manager(manager):
-    """The manager the study runs on: the app's, made cancellable when it is Celery's."""
-    if isinstance(manager, CeleryManager) and not isinstance(manager, _RevokingCeleryManager):
-        return _RevokingCeleryManager(manager)
-    return manager
 
 
 def _failure(verdict: str) -> str:
@@ -405,7 +407,6 @@ def watch(run_clicks, _ticks, cancels, beat, done, live, state):
 
 
 def register(app: Dash, manager) -> None:
-    manager = _manager(manager)
     app.callback(
         Output(RESULT, "children"),
         Output(DONE, "data"),
