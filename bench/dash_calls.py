@@ -4,8 +4,8 @@ own callback map, so benchmarks call the real callbacks exactly as a browser doe
 from __future__ import annotations
 
 
-def body(app, output_ids: tuple[str, ...], values: dict[str, object], changed: str) -> dict:
-    """The POST body for the callback whose outputs start with `output_ids[0]`.
+def body(app, output_id: str, values: dict[str, object], changed: str) -> dict:
+    """The POST body for the callback whose first output is on component `output_id`.
 
     values: "component.property" -> value for every input and state of that callback.
     """
@@ -14,14 +14,11 @@ def body(app, output_ids: tuple[str, ...], values: dict[str, object], changed: s
         return cb["output"] if isinstance(cb["output"], list) else [cb["output"]]
 
     def matches(cb: dict) -> bool:
-        outs = outs_of(cb)
-        return outs[0].component_id == output_ids[0] and (
-            len(output_ids) == 1 or outs[1].component_id == output_ids[1]
-        )
+        return outs_of(cb)[0].component_id == output_id
 
     found = [(n, cb) for n, cb in app.callback_map.items() if matches(cb)]
     if not found:
-        raise KeyError(output_ids)
+        raise KeyError(output_id)
     name, cb = found[0]
     outs = outs_of(cb)
 
@@ -40,22 +37,27 @@ def body(app, output_ids: tuple[str, ...], values: dict[str, object], changed: s
     }
 
 
-def page_calls(app, search: str, clock: float = 3600.0) -> list[dict]:
-    """The callbacks a page runs when its scenario (the URL's search) changes."""
+def page_calls(
+    app, search: str, clock: float = 3600.0, drawn_fabric: str | None = "vr-nvl72"
+) -> list[dict]:
+    """The callbacks a page runs when its scenario (the URL's search) changes.
+
+    drawn_fabric: the fabric whose rack the page has drawn (None on a first page: the rack
+    callback then sends the whole figure, not a Patch)."""
     v = {
         "url.search": search,
         "ready.data": search,
-        "rack-fabric.data": "vr-nvl72",
+        "rack-fabric.data": drawn_fabric,
         "clock.data": clock,
         "counter.value": "NVLINK_REPLAY_ERROR_COUNT_TOTAL",
         "link-input.value": "gpu07-st3.sw2",
         "compare-input.value": "fabric=eth-x72",
     }
     return [
-        body(app, ("messages",), v, "url.search"),
-        body(app, ("rack",), v, "ready.data"),
-        body(app, ("decode-chart",), v, "ready.data"),
-        body(app, ("timeline-chart",), v, "ready.data"),
-        body(app, ("heatmap-chart",), v, "ready.data"),
-        body(app, ("compare-table",), v, "ready.data"),
+        body(app, "messages", v, "url.search"),
+        body(app, "rack", v, "ready.data"),
+        body(app, "decode-chart", v, "ready.data"),
+        body(app, "timeline-chart", v, "ready.data"),
+        body(app, "heatmap-chart", v, "ready.data"),
+        body(app, "compare-table", v, "ready.data"),
     ]

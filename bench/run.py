@@ -121,13 +121,13 @@ def bench_click() -> None:
         # the click: the scenario callback turns clickData into a new URL ...
         point = {"curveNumber": 7, "pointNumber": point_ids("vr-nvl72")[7].index(cable)}
         v = {"url.search": "", "rack.clickData": {"points": [point]}, "click-mode.value": "fail"}
-        r = c.post("/_dash-update-component", json=body(app, ("url",), v, "rack.clickData"))
+        r = c.post("/_dash-update-component", json=body(app, "url", v, "rack.clickData"))
         assert r.status_code == 200
         search = json.loads(r.data)["response"]["url"]["search"]
         assert search == f"?fail={cable}"
         # ... and the rack redraws from it with a Patch
         v = {"ready.data": search, "rack-fabric.data": "vr-nvl72"}
-        r = c.post("/_dash-update-component", json=body(app, ("rack",), v, "ready.data"))
+        r = c.post("/_dash-update-component", json=body(app, "rack", v, "ready.data"))
         assert r.status_code == 200
         sizes.append(len(r.data))
 
@@ -143,8 +143,7 @@ def bench_first_page() -> None:
     from bench.dash_calls import page_calls
 
     c = server.test_client()
-    calls = page_calls(app, "?fail=st3")
-    calls[1]["state"][0]["value"] = None  # no fabric drawn yet: the whole rack figure
+    calls = page_calls(app, "?fail=st3", drawn_fabric=None)  # the whole rack figure
     total = 0
     for b in calls:
         r = c.post("/_dash-update-component", json=b)
@@ -175,20 +174,14 @@ def bench_mc() -> None:
     os.sched_setaffinity(0, set(range(os.cpu_count() or 1)))
 
 
-def _server():
-    from tests.e2e.conftest import start_server
-
-    return start_server()
-
-
 def bench_browser() -> None:
     """In Chromium: click a cable -> updated card; open a link -> interactive page."""
     from playwright.sync_api import expect, sync_playwright
 
-    from tests.e2e.conftest import CHROME_ARGS, CHROMIUM, stop_server
+    from tests.e2e.conftest import CHROME_ARGS, CHROMIUM, start_server, stop_server
     from tests.e2e.test_dashboard import WORST, _ready, click_part
 
-    proc, base = _server()
+    proc, base = start_server()
     try:
         with sync_playwright() as p:
             b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROME_ARGS)
@@ -244,9 +237,9 @@ def bench_load(viewers: int = 50, seconds: float = 30.0) -> None:
 
     from app import app
     from bench.dash_calls import page_calls
-    from tests.e2e.conftest import stop_server
+    from tests.e2e.conftest import start_server, stop_server
 
-    proc, base = _server()
+    proc, base = start_server()
     lat: list[float] = []
     errors: list[str] = []
     qs = _random_queries(400, 2, seed=12)

@@ -1,10 +1,19 @@
 #!/usr/bin/env bash
-# Debian packages the tests use: Chromium for the browser tests (never a downloaded browser)
-# and redis-server for the scale-out tests (the tests start and stop it themselves).
+# Debian packages: Python with venv (for .venv), and for the tests Chromium (the browser
+# tests drive it through Playwright; never a downloaded browser) and redis-server (the
+# scale-out tests start and stop it themselves). Usage: system-packages.sh [python]
 set -euo pipefail
+PY=${PYTHON:-python3}
 need=()
-command -v chromium >/dev/null 2>&1 || need+=(chromium chromium-driver)
-command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
+if ! command -v "$PY" >/dev/null 2>&1; then
+  need+=(python3 python3-venv)
+elif ! "$PY" -c 'import ensurepip, venv' >/dev/null 2>&1; then
+  need+=(python3-venv)
+fi
+if [ "${1:-}" != python ]; then
+  command -v chromium >/dev/null 2>&1 || need+=(chromium)
+  command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
+fi
 [ ${#need[@]} -eq 0 ] && exit 0
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
