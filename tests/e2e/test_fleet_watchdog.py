@@ -48,7 +48,9 @@ def job_process(base: str, since: float) -> psutil.Process:
     return jobs[0]
 
 
-def start_big_study(page, base: str) -> psutil.Process:
+def run_big_study(page, base: str) -> float:
+    """Open the page, start the largest study and return (the wall-clock time of the click)
+    once the page shows its progress: the job runs and its heartbeat reaches the page."""
     page.goto(base + "/")
     expect(page.locator("#cards .card").first).to_be_visible(timeout=30000)
     page.fill("#fleet-racks", "10000")
@@ -56,7 +58,12 @@ def start_big_study(page, base: str) -> psutil.Process:
     clicked = time.time()
     page.click("#fleet-run")
     expect(page.locator("#fleet-progress-text")).to_contain_text("…", timeout=20000)
-    job = job_process(base, clicked)
+    return clicked
+
+
+def start_big_study(page, base: str) -> psutil.Process:
+    """run_big_study, then freeze its job process."""
+    job = job_process(base, run_big_study(page, base))
     job.suspend()  # SIGSTOP: frozen mid-study, silent from now on
     expect(page.locator("#fleet-result")).to_be_empty()
     return job

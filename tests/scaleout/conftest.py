@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -68,13 +67,16 @@ class RedisServer:
             self.proc.wait(timeout=10)
 
 
-@pytest.fixture(scope="session")
-def redis_server():
+def own_redis_server():
+    """A redis-server of its own for the fixture that yields from this generator."""
     ARTIFACTS.mkdir(exist_ok=True)
     r = RedisServer()
     r.start()
     yield r
     r.stop()
+
+
+redis_server = pytest.fixture(scope="session", name="redis_server")(own_redis_server)
 
 
 def start_celery_worker(redis_url: str, log: Path) -> subprocess.Popen:
@@ -107,11 +109,7 @@ def celery_worker(redis_server):
     log = ARTIFACTS / f"celery-{redis_server.port}.log"
     proc = start_celery_worker(redis_server.url, log)
     yield log
-    os.killpg(proc.pid, signal.SIGTERM)
-    try:
-        proc.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
+    stop_server(proc)  # the same teardown: its process group, TERM then KILL
 
 
 @pytest.fixture(scope="session")

@@ -36,7 +36,8 @@ from playwright.sync_api import expect
 
 from dashboard import fleet
 from tests.e2e.conftest import ARTIFACTS, start_server, stop_server
-from tests.scaleout.conftest import RedisServer, start_celery_worker
+from tests.e2e.test_fleet_watchdog import ENDED_BOUND_S, ERROR, run_big_study
+from tests.scaleout.conftest import own_redis_server, start_celery_worker
 
 pytestmark = pytest.mark.scaleout
 
@@ -44,17 +45,9 @@ pytestmark = pytest.mark.scaleout
 # docstring): the last beat reaches the page within a beat period and a poll, the watchdog
 # sees it within a tick, then STALL_S of silence, then up to a tick; plus 1 s of latency.
 BOUND_S = fleet.STALL_S + fleet.BEAT_S + 1.0 + 2 * fleet.WATCH_MS / 1000 + 1.0
-ENDED_BOUND_S = 3 * fleet.WATCH_MS / 1000 + 3.0  # a silently ended run: within three ticks
-ERROR = "#fleet-result .msg.error"
 
 
-@pytest.fixture(scope="module")
-def own_redis():
-    ARTIFACTS.mkdir(exist_ok=True)
-    r = RedisServer()
-    r.start()
-    yield r
-    r.stop()
+own_redis = pytest.fixture(scope="module", name="own_redis")(own_redis_server)
 
 
 @pytest.fixture(scope="module")
@@ -94,18 +87,6 @@ def task_states(url: str) -> list[str]:
     return [json.loads(r.get(k))["status"] for k in r.keys("celery-task-meta-*")]
 
 
-def start_big_study(page, base: str) -> float:
-    """Open the page, start the largest study and return when the page shows its progress:
-    the job runs on the worker and its heartbeat reaches the page."""
-    page.goto(base + "/")
-    expect(page.locator("#cards .card").first).to_be_visible(timeout=30000)
-    page.fill("#fleet-racks", "10000")
-    page.fill("#fleet-years", "10")  # 100,000 rack-years a row: ~10 s in all
-    page.click("#fleet-run")
-    expect(page.locator("#fleet-progress-text")).to_contain_text("…", timeout=20000)
-    return time.monotonic()
-
-
 def freeze(pids: list[int]) -> float:
     for pid in pids:
         os.kill(pid, signal.SIGSTOP)
@@ -115,7 +96,7 @@ def freeze(pids: list[int]) -> float:
 def test_worker_killed_mid_study_is_reported_and_cancelled(own_web, own_redis, own_worker, page):
     proc, log = own_worker
     clear_task_states(own_redis.url)
-    start_big_study(page, own_web)
+    run_big_study(page, own_web)
     silent = freeze([p.pid for p in psutil.Process(proc.pid).children()] + [proc.pid])
     expect(page.locator("#fleet-result")).to_be_empty()  # frozen mid-study, not after it
     assert "succeeded" not in log.read_text()
@@ -153,7 +134,7 @@ def test_worker_killed_mid_study_is_reported_and_cancelled(own_web, own_redis, o
 def test_pool_process_killed_mid_study_is_reported(own_web, own_redis, own_worker, page):
     proc, log = own_worker
     clear_task_states(own_redis.url)
-    start_big_study(page, own_web)
+    run_big_study(page, own_web)
     pool = [p.pid for p in psutil.Process(proc.pid).children()]
     frozen = freeze(pool)  # the pool processes only: the main process answers inspect
     expect(page.locator("#fleet-result")).to_be_empty()
