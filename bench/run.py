@@ -41,8 +41,8 @@ def _median_ms(fn: Callable[[], object], n: int) -> float:
 
 
 def _random_queries(n: int, faults: int, seed: int = 6) -> list[str]:
-    from model.fabrics import FABRICS
-    from model.topology import topology
+    from model.fabric.presets import FABRICS
+    from model.fabric.topology import topology
 
     rng = random.Random(seed)
     ids = [
@@ -56,10 +56,10 @@ def bench_model() -> None:
     import numpy as np
 
     from model import evaluate, parse_query
-    from model.fate import job, partition
-    from model.faults import build_state
-    from model.graph import build_graph, gpu_bandwidth_tbs, with_sink
-    from model.metrics import bandwidth, latency, per_gpu_tbs
+    from model.fabric.fate import job, partition
+    from model.fabric.graph import build_graph, gpu_bandwidth_tbs, with_sink
+    from model.fabric.metrics import bandwidth, latency, per_gpu_tbs
+    from model.fabric.state import build_state
 
     scen = [parse_query(q).scenario for q in _random_queries(200, 50)]
 
@@ -154,7 +154,8 @@ def bench_first_page() -> None:
 
 def bench_mc() -> None:
     """Monte Carlo goodput: rack-years a second on one core."""
-    from model import goodput, parse_query
+    from model import parse_query
+    from model.reliability import goodput
 
     try:
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
@@ -291,11 +292,11 @@ def bench_scale() -> None:
     import tracemalloc
 
     from model import parse_query
-    from model.domains import VR_NVL576, VR_NVL1152
-    from model.fate import job, partition
-    from model.faults import build_state
-    from model.metrics import bandwidth, latency
-    from model.multirack import evaluate_domain
+    from model.fabric.fate import job, partition
+    from model.fabric.metrics import bandwidth, latency
+    from model.fabric.state import build_state
+    from model.multirack.domains import VR_NVL576, VR_NVL1152
+    from model.multirack.tiers import evaluate_domain
 
     def nvl72():
         st = build_state(parse_query("fail=st3,gpu07-st1.sw0.c0").scenario)

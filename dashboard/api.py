@@ -7,14 +7,15 @@ from urllib.parse import unquote_plus
 from flask import Blueprint, Response, jsonify, request
 
 from dashboard import results
-from model import Scenario, ScenarioError, goodput, parse_query, telemetry
-from model.domains import DOMAINS
+from model import Scenario, ScenarioError, parse_query, telemetry
 from model.evaluate import TELEMETRY_READ_S
-from model.fabrics import DEFAULT_FABRIC, FABRICS
-from model.reliability import DEFAULT_RATES, FAILURE_RATE_FIELDS, rate_facts
+from model.fabric.presets import DEFAULT_FABRIC, FABRICS
+from model.fabric.topology import domain_topology, topology
+from model.multirack.domains import DOMAINS
+from model.reliability import goodput
+from model.reliability.rates import DEFAULT_RATES, FAILURE_RATE_FIELDS, rate_facts
+from model.reliability.timeline import timeline
 from model.scenario import MAX_QUERY_LENGTH
-from model.timeline import timeline
-from model.topology import domain_topology, topology
 
 api = Blueprint("api", __name__, url_prefix="/api/v1")
 

@@ -8,7 +8,7 @@ numbers come from. Inputs are the model's own answers:
     decode_figure         model.throughput.decode_curves(scenario)
     goodput_figure        model.goodput.comparison()  (+ comparison_label(rows, scenario))
     latency_figure        model.metrics.latency_distribution(build_state(scenario)), x2
-    heatmap_figure        model.telemetry.counters(scenario, t_s).heatmap(name)
+    heatmap_figure        model.telemetry.snapshot(scenario, t_s).heatmap(name)
                           (counters_heatmap_figure does the unpacking)
     link_series_figure    model.telemetry.link_series(scenario, link, t0, t1, step)
     timeline_figure       model.timeline.timeline(scenario)
@@ -31,12 +31,12 @@ from dataclasses import replace
 import numpy as np
 
 from model import telemetry as tm
-from model.decode import REFERENCE_TOKENS_PER_S_PER_USER
-from model.goodput import CAUSES
 from model.ids import chip_id, gpu_id
+from model.reliability.goodput import CAUSES
+from model.reliability.timeline import goodput_at
 from model.scenario import Scenario
-from model.timeline import goodput_at
-from model.workloads import DEFAULT_WORKLOAD
+from model.workloads.decode import REFERENCE_TOKENS_PER_S_PER_USER
+from model.workloads.models import DEFAULT_WORKLOAD
 
 from .claims import VENDOR_DECODE_RATIO
 from .figdraft import Draft, bar, heatmap, make_subplots, scatter
@@ -1145,7 +1145,7 @@ def timeline_figure(tl: dict | None, now_s: float | None = None) -> dict:
 
 
 def _l2_ids(fabric_key: str) -> list[str]:
-    from model.domains import DOMAINS
+    from model.multirack.domains import DOMAINS
 
     d = DOMAINS[fabric_key]
     return [f"l2.p{p:02d}.s{k}" for p in range(d.planes) for k in range(d.l2_per_plane)]
@@ -1154,7 +1154,7 @@ def _l2_ids(fabric_key: str) -> list[str]:
 def l2_figure(scenario) -> dict:
     """The L2 tier of a multi-rack domain: one marker per L2 chip (plane x index), failed
     ones marked; a click fails or repairs it. Plain SVG: only the spine uses WebGL."""
-    from model.domains import DOMAINS
+    from model.multirack.domains import DOMAINS
 
     d = DOMAINS[scenario.fabric]
     ids_ = _l2_ids(scenario.fabric)
@@ -1191,7 +1191,7 @@ def l2_figure(scenario) -> dict:
 
 def l2_click_to_id(fabric_key: str, click_data: dict | None) -> str | None:
     """The L2 chip a click names (by point number, checked), or None."""
-    from model.domains import DOMAINS
+    from model.multirack.domains import DOMAINS
 
     if fabric_key not in DOMAINS or not isinstance(click_data, dict):
         return None

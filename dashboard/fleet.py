@@ -83,8 +83,8 @@ from typing import Self
 from dash import CeleryManager, Dash, Input, Output, State, ctx, dcc, html, no_update
 from dash.exceptions import PreventUpdate
 
-from model import goodput
 from model.errors import ScenarioError
+from model.reliability import goodput
 
 RUN = "fleet-run"
 CANCEL = "fleet-cancel"

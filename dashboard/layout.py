@@ -7,13 +7,13 @@ from __future__ import annotations
 from dash import dcc, html
 
 from model import telemetry
-from model.decode import ASSUMPTIONS as DECODE_ASSUMPTIONS
-from model.domains import DOMAINS
-from model.fabrics import DEFAULT_FABRIC, FABRICS
-from model.features import FEATURES
+from model.fabric.features import FEATURES
+from model.fabric.presets import DEFAULT_FABRIC, FABRICS
+from model.multirack.domains import DOMAINS
 from model.params import PARAM_FACTS
-from model.reliability import RELIABILITY_FACTS
-from model.workloads import WORKLOADS
+from model.reliability.rates import RELIABILITY_FACTS
+from model.workloads.decode import ASSUMPTIONS as DECODE_ASSUMPTIONS
+from model.workloads.models import WORKLOADS
 
 from . import fleet, ids, rack_figure
 from .state import PRESETS

@@ -30,7 +30,7 @@ With the 'telemetry' feature off only link up/down (the GPU host sees it) and th
 state are exported, and fabric_twin_link_counters_available is 0. A tray whose controller is
 down keeps its chips' counters at their last reported values (model.telemetry): they are
 exported as they are, and nmx_telemetry_stale marks those chips. BER is NaN on a link that
-carries nothing. Every value comes from model.telemetry.counters(scenario, t_s) and
+carries nothing. Every value comes from model.telemetry.snapshot(scenario, t_s) and
 model.faults.build_state(scenario); the scenario's faults are in force from t = 0.
 """
 
@@ -47,8 +47,8 @@ from flask import Blueprint, Response
 from dashboard.api import bad_request, raw_query, split_query
 from model import Scenario, ScenarioError, parse_query, telemetry
 from model.evaluate import TELEMETRY_READ_S
-from model.fabrics import FABRICS, Fabric
-from model.faults import build_state
+from model.fabric.presets import FABRICS, Fabric
+from model.fabric.state import build_state
 from model.ids import chip_id, compute_tray_of_gpu, link_id
 
 prom = Blueprint("prom", __name__)

@@ -41,12 +41,12 @@ from typing import Any
 import numpy as np
 from dash import Patch
 
-from model.fabrics import FABRICS, Fabric
-from model.faults import FabricState, build_state
+from model.fabric.metrics import per_gpu_tbs
+from model.fabric.presets import FABRICS, Fabric
+from model.fabric.state import FabricState, build_state
+from model.fabric.topology import compute_tray_slot, switch_tray_slot
 from model.ids import chip_id, gpu_id, parse_id, plane_of
-from model.metrics import per_gpu_tbs
 from model.scenario import Scenario
-from model.topology import compute_tray_slot, switch_tray_slot
 
 # --- Theme: dark, for a projector; Okabe-Ito colours (Okabe & Ito 2008, colour-blind safe).
 PAGE_BG = "#0f1419"

@@ -15,11 +15,13 @@ from typing import Any
 from flask import current_app, has_app_context
 from plotly.io.json import to_json_plotly
 
-from model import evaluate, goodput, metrics
-from model.faults import build_state
+from model import evaluate
+from model.fabric import metrics
+from model.fabric.state import build_state
+from model.reliability import goodput
+from model.reliability.timeline import timeline as model_timeline
 from model.scenario import Scenario
-from model.throughput import decode_curves
-from model.timeline import timeline as model_timeline
+from model.workloads.throughput import decode_curves
 
 CACHE_EXTENSION = "fabric_twin_cache"
 VERSION = "v2"  # bump when the model's output changes shape, so stale entries are ignored

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from model.domains import DOMAINS, parse_part
 from model.errors import ScenarioError
-from model.fabrics import FABRICS
-from model.features import FEATURE_KEYS, default_features
+from model.fabric.features import FEATURE_KEYS, default_features
+from model.fabric.presets import FABRICS
 from model.ids import parse_id
+from model.multirack.domains import DOMAINS, parse_part
 from model.scenario import Parsed, Scenario, parse_query, to_query
 
 PRESETS: dict[str, tuple[str, str]] = {

@@ -9,7 +9,7 @@ Nothing here is per-user state: the same pure functions, computed earlier.
 from __future__ import annotations
 
 from model import evaluate, parse_query
-from model.fabrics import FABRICS
+from model.fabric.presets import FABRICS
 
 from . import callbacks, rack_figure
 

@@ -4,10 +4,10 @@ Never imports dash or flask (DESIGN.md): the dashboard, the API and the command 
 call `evaluate(parse_query(q).scenario)`.
 """
 
-from .errors import ScenarioError
-from .evaluate import evaluate
-from .fabrics import FABRICS, Fabric
-from .scenario import Parsed, Scenario, parse_query, to_query
+from model.errors import ScenarioError
+from model.evaluate import evaluate
+from model.fabric.presets import FABRICS, Fabric
+from model.scenario import Parsed, Scenario, parse_query, to_query
 
 __all__ = [
     "FABRICS",

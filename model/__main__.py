@@ -6,9 +6,9 @@ import argparse
 import json
 import sys
 
-from .errors import ScenarioError
-from .evaluate import evaluate
-from .scenario import parse_query
+from model.errors import ScenarioError
+from model.evaluate import evaluate
+from model.scenario import parse_query
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import fate, goodput, metrics, telemetry, throughput
-from .events import events
-from .faults import FabricState, build_state
-from .features import FEATURES, defaults_for
-from .ids import link_id
-from .params import PARAM_FACTS
-from .scenario import Scenario, to_query
+from model import telemetry
+from model.events import events
+from model.fabric import fate, metrics
+from model.fabric.features import FEATURES, defaults_for
+from model.fabric.state import FabricState, build_state
+from model.ids import link_id
+from model.params import PARAM_FACTS
+from model.reliability import goodput
+from model.scenario import Scenario, to_query
+from model.workloads import throughput
 
 # Telemetry is read an hour after the counters were cleared [A]: long enough for a
 # degrading link's replays and recoveries to show, days before it fails (FACTS.md §3).
@@ -61,7 +64,7 @@ def _goodput(s: Scenario, dec: dict) -> dict:
 def evaluate(s: Scenario) -> dict:
     """Propagate the scenario's faults and compute every figure of the result."""
     if s.multirack:
-        from .multirack import evaluate_result  # the two-tier domain model
+        from model.multirack.tiers import evaluate_result  # the two-tier domain model
 
         return evaluate_result(s)
     st = build_state(s)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .faults import FabricState
-from .ids import Component, format_id, gpu_id, link_id
+from model.fabric.state import FabricState
+from model.ids import Component, format_id, gpu_id, link_id
 
 
 def _tbs(x: float) -> str:

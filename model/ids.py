@@ -10,8 +10,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .errors import ScenarioError
-from .fabrics import Fabric
+from model.errors import ScenarioError
+from model.fabric.presets import Fabric
 
 KINDS = ("compute-tray", "gpu", "switch-tray", "switch-chip", "controller", "link", "cable")
 KIND_ORDER = {k: i for i, k in enumerate(KINDS)}

@@ -6,7 +6,7 @@ under `assumptions` and shown on screen.
 
 from __future__ import annotations
 
-from .fabrics import ETH_MTU_BYTES, Fact
+from model.fabric.presets import ETH_MTU_BYTES, Fact
 
 # A flaky (degrading) link stays up, but CRC errors force flit replays and now and then a
 # link recovery (retraining). [A] 10% of its bandwidth is lost to replays and recoveries: no

@@ -10,12 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from urllib.parse import parse_qsl
 
-from .domains import DOMAINS, Domain, DomainPart, parse_part
-from .errors import ScenarioError
-from .fabrics import DEFAULT_FABRIC, ETH_X72, FABRICS, Fabric, eth_with_bandwidth
-from .features import FEATURE_KEYS, default_features
-from .ids import Component, parse_id
-from .workloads import DEFAULT_WORKLOAD, WORKLOADS
+from model.errors import ScenarioError
+from model.fabric.features import FEATURE_KEYS, default_features
+from model.fabric.presets import DEFAULT_FABRIC, ETH_X72, FABRICS, Fabric, eth_with_bandwidth
+from model.ids import Component, parse_id
+from model.multirack.domains import DOMAINS, Domain, DomainPart, parse_part
+from model.workloads.models import DEFAULT_WORKLOAD, WORKLOADS
 
 KEYS = ("fabric", "fail", "flaky", "off", "on", "workload", "update", "eth_bw")
 MAX_QUERY_LENGTH = 4000  # characters; gunicorn's request line limit is 4094 bytes

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from model.fabrics import FABRICS
-from model.features import FEATURE_KEYS, default_features
+from model.fabric.features import FEATURE_KEYS, default_features
+from model.fabric.presets import FABRICS
+from model.fabric.topology import topology
 from model.scenario import Scenario, parse_query, to_query
-from model.topology import topology
-from model.workloads import WORKLOADS
+from model.workloads.models import WORKLOADS
 
 _IDS = {k: [c["id"] for c in topology(f)["components"]] for k, f in FABRICS.items()}
 _LINKS = {

@@ -21,7 +21,7 @@ from dashboard.prometheus import (
 )
 from model import parse_query, telemetry
 from model.evaluate import TELEMETRY_READ_S
-from model.fabrics import FABRICS
+from model.fabric.presets import FABRICS
 from model.ids import link_id
 
 DCGM_COUNTERS = (

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import gzip
 import json
-import os
 import sys
 import tempfile
 from pathlib import Path
@@ -112,10 +111,14 @@ def answers(client) -> dict[str, dict]:
 
 
 def client():
-    os.environ.setdefault("CACHE_DIR", tempfile.mkdtemp(prefix="golden-"))
+    """A test client of an app with its own, empty cache (so nothing stale is read)."""
+    from dataclasses import replace
+
+    import config
     from app import create_app
 
-    return create_app().server.test_client()
+    fresh = replace(config.settings(), cache_dir=tempfile.mkdtemp(prefix="golden-"))
+    return create_app(fresh).server.test_client()
 
 
 def load() -> dict[str, dict]:

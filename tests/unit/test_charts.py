@@ -20,13 +20,13 @@ from plotly.subplots import make_subplots
 from dashboard import charts, results
 from model import parse_query
 from model import telemetry as tm
-from model.decode import REFERENCE_TOKENS_PER_S_PER_USER
-from model.faults import build_state
-from model.goodput import comparison
+from model.fabric.metrics import latency, latency_distribution
+from model.fabric.state import build_state
 from model.ids import link_id
-from model.metrics import latency, latency_distribution
-from model.throughput import decode_curves
-from model.timeline import timeline
+from model.reliability.goodput import comparison
+from model.reliability.timeline import timeline
+from model.workloads.decode import REFERENCE_TOKENS_PER_S_PER_USER
+from model.workloads.throughput import decode_curves
 from tests.unit.test_figdraft import lists
 
 SCENARIOS = [

@@ -5,14 +5,14 @@ import pytest
 from hypothesis import given, settings
 
 from model import evaluate, parse_query
-from model.calibrate import POINTS, fit, table
-from model.collectives import all_to_all, deepseek_decode_bound
-from model.decode import ETA_HBM, MFU_DECODE, throughput_at
-from model.fabrics import FABRICS
-from model.fate import job, partition
-from model.faults import build_state
-from model.metrics import bandwidth
-from model.throughput import curves
+from model.fabric.fate import job, partition
+from model.fabric.metrics import bandwidth
+from model.fabric.presets import FABRICS
+from model.fabric.state import build_state
+from model.workloads.calibrate import POINTS, fit, table
+from model.workloads.collectives import all_to_all, deepseek_decode_bound
+from model.workloads.decode import ETA_HBM, MFU_DECODE, throughput_at
+from model.workloads.throughput import curves
 from tests.strategies import scenarios
 
 # NVIDIA's claim, FACTS.md §4: "up to 2.3x decode throughput" against off-the-shelf Ethernet.

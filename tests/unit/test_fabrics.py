@@ -2,7 +2,7 @@
 
 import pytest
 
-from model.fabrics import FABRICS
+from model.fabric.presets import FABRICS
 
 EXPECTED = {
     # gpus, chips, links, cables, per GPU TB/s, rack TB/s, per tray TB/s, SHARP TFLOPS
@@ -36,7 +36,7 @@ def test_eth_is_three_times_the_latency_and_a_tenth_of_the_packet_rate():
 
 
 def test_packet_payload_is_a_4k_frame_on_ethernet_and_128_b_on_nvlink():
-    from model.fabrics import eth_with_bandwidth
+    from model.fabric.presets import eth_with_bandwidth
 
     assert {k: f.packet_bytes for k, f in FABRICS.items()} == {
         "vr-nvl72": 128,

@@ -14,10 +14,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from model import goodput as G
 from model.errors import ScenarioError
-from model.features import FEATURE_KEYS
-from model.reliability import (
+from model.fabric.features import FEATURE_KEYS
+from model.reliability import goodput as G
+from model.reliability.rates import (
     DEFAULT_RATES,
     FAILURE_RATE_FIELDS,
     HOURS_PER_YEAR,

@@ -3,9 +3,9 @@
 import pytest
 
 from model.errors import ScenarioError
-from model.fabrics import FABRICS
+from model.fabric.presets import FABRICS
+from model.fabric.topology import topology
 from model.ids import format_id, parse_id
-from model.topology import topology
 
 
 @pytest.mark.parametrize("key", sorted(FABRICS))

@@ -5,9 +5,9 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from model.domains import TRUNKS_PER_L1, VR_NVL576, VR_NVL1152
 from model.errors import ScenarioError
-from model.multirack import build, evaluate_domain, plane_rates
+from model.multirack.domains import TRUNKS_PER_L1, VR_NVL576, VR_NVL1152
+from model.multirack.tiers import build, evaluate_domain, plane_rates
 
 
 @pytest.mark.parametrize("d,gpus,l1,l2", [(VR_NVL576, 576, 288, 144), (VR_NVL1152, 1152, 576, 288)])

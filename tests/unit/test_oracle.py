@@ -12,12 +12,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from model import evaluate
-from model.fabrics import FABRICS
-from model.fate import partition
-from model.faults import build_state
-from model.graph import build_graph, gpu_bandwidth_tbs, pair_capacity_tbs, with_sink
-from model.metrics import pair_capacity_tbs as fast_pairs
-from model.metrics import per_gpu_tbs
+from model.fabric.fate import partition
+from model.fabric.graph import build_graph, gpu_bandwidth_tbs, pair_capacity_tbs, with_sink
+from model.fabric.metrics import pair_capacity_tbs as fast_pairs
+from model.fabric.metrics import per_gpu_tbs
+from model.fabric.presets import FABRICS
+from model.fabric.state import build_state
 from model.scenario import parse_query
 from tests.strategies import scenarios
 

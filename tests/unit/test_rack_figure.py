@@ -11,10 +11,10 @@ import pytest
 from plotly.io.json import to_json_plotly
 
 from dashboard import rack_figure as rf
-from model.fabrics import FABRICS
+from model.fabric.presets import FABRICS
+from model.fabric.topology import topology
 from model.ids import chip_id, gpu_id
 from model.scenario import parse_query
-from model.topology import topology
 
 FABRIC_KEYS = tuple(FABRICS)
 SPINE = ("cables", *rf.STATUSES, "cable_hits")

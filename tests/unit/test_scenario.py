@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from model.errors import ScenarioError
-from model.features import FEATURE_KEYS
+from model.fabric.features import FEATURE_KEYS
 from model.scenario import MAX_IDS, MAX_QUERY_LENGTH, Scenario, parse_query, to_query
 from tests.strategies import scenarios
 

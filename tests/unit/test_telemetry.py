@@ -22,13 +22,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from model import telemetry as T
+from model.telemetry import snapshot as T
 from model.errors import ScenarioError
-from model.faults import build_state
+from model.fabric.state import build_state
+from model.fabric.topology import topology
 from model.ids import Component, format_id, parse_id, plane_of
 from model.params import OFFERED_LOAD
 from model.scenario import Scenario, parse_query
-from model.topology import topology
 
 READ_AT = 3600.0  # an hour in: after the faults strike (onset 0), days before a flaky failure
 FABRIC_QUERIES = {  # telemetry is off by default on gb200-nvl72: turn it on to attribute
@@ -391,7 +391,7 @@ def test_counters_from_a_built_state_equal_counters_from_the_scenario():
 
 _DIGEST = (
     "import hashlib, numpy as np; from model.scenario import parse_query; "
-    "from model import telemetry as T; "
+    "from model.telemetry import snapshot as T; "
     "c = T.counters(parse_query('fail=st3.sw2&flaky=gpu07-st4.sw0').scenario, 90000.0); "
     "h = hashlib.sha256(); "
     "[h.update(np.ascontiguousarray(c.cable[k]).tobytes()) for k in T.METRICS]; "

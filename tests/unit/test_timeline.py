@@ -4,8 +4,8 @@ import pytest
 
 from model import parse_query
 from model.errors import ScenarioError
-from model.reliability import DEFAULT_RATES
-from model.timeline import events_time, timeline
+from model.reliability.rates import DEFAULT_RATES
+from model.reliability.timeline import events_time, timeline
 
 
 def tl(q, **kw):

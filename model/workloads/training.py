@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .collectives import all_to_all, nvls_all_reduce, ring_all_reduce
-from .decode import ALPHA_COMBINE_S, ALPHA_DISPATCH_S, ETA_A2A, FabricView
-from .workloads import GPU, MoEModel
+from model.workloads.collectives import all_to_all, nvls_all_reduce, ring_all_reduce
+from model.workloads.decode import ALPHA_COMBINE_S, ALPHA_DISPATCH_S, ETA_A2A, FabricView
+from model.workloads.models import GPU, MoEModel
 
 TOKENS_PER_GPU_PER_STEP = 32_768  # [A] ~DeepSeek-V3: 15,360 x 4K tokens a step over 2,048 GPUs
 TRAIN_MFU = 0.40  # [M] Llama 3 BF16 MFU 38-43% (research/goodput.md)

@@ -16,11 +16,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .domains import TRUNKS_PER_L1, Domain, parse_part
-from .fabrics import Fabric
-from .ids import plane_of
-from .metrics import _mm1_quantile, message_service_s
-from .params import LATENCY_MESSAGE_BYTES, MAX_UTILISATION, OFFERED_LOAD
+from model.fabric.metrics import _mm1_quantile, message_service_s
+from model.fabric.presets import Fabric
+from model.ids import plane_of
+from model.multirack.domains import TRUNKS_PER_L1, Domain, parse_part
+from model.params import LATENCY_MESSAGE_BYTES, MAX_UTILISATION, OFFERED_LOAD
 
 EXTRA_HOP_US = 0.2  # [A] each extra switch traversal (L1 -> L2, L2 -> L1), one way
 
@@ -194,8 +194,8 @@ class _Stub:
 
 def evaluate_result(s) -> dict:
     """evaluate() for a multi-rack scenario: the data plane, with what is not modelled said."""
-    from .domains import DOMAINS
-    from .scenario import to_query
+    from model.multirack.domains import DOMAINS
+    from model.scenario import to_query
 
     d = DOMAINS[s.fabric]
     r = evaluate_domain(d, list(s.fail))

@@ -13,15 +13,15 @@ from dataclasses import replace
 
 import numpy as np
 
-from .errors import ScenarioError
-from .events import fault_sentence
-from .fate import job, partition, repairs, unroutable_planes
-from .faults import FabricState, build_state
-from .ids import parse_id
-from .metrics import bandwidth
-from .reliability import DEFAULT_RATES, Rates
-from .scenario import Scenario
-from .throughput import curves, decode_result, training_result
+from model.errors import ScenarioError
+from model.events import fault_sentence
+from model.fabric.fate import job, partition, repairs, unroutable_planes
+from model.fabric.metrics import bandwidth
+from model.fabric.state import FabricState, build_state
+from model.ids import parse_id
+from model.reliability.rates import DEFAULT_RATES, Rates
+from model.scenario import Scenario
+from model.workloads.throughput import curves, decode_result, training_result
 
 LINK_RETRY_S = 1e-4  # [A] link-level replays before a dead link trains down: ~100 us
 LEAD_S = 10.0  # the window opens this long before the fault

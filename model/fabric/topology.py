@@ -6,8 +6,8 @@ compute trays 11-18, power shelves. `slot` counts the 27 trays from the top (1..
 
 from __future__ import annotations
 
-from .fabrics import COMPUTE_TRAYS_ABOVE_SWITCHES, Fabric
-from .ids import chip_id, compute_tray_of_gpu, gpu_id, link_id
+from model.fabric.presets import COMPUTE_TRAYS_ABOVE_SWITCHES, Fabric
+from model.ids import chip_id, compute_tray_of_gpu, gpu_id, link_id
 
 
 def compute_tray_slot(f: Fabric, tray: int) -> int:

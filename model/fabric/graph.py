@@ -10,10 +10,10 @@ from __future__ import annotations
 import networkx as nx
 from networkx.algorithms.flow import edmonds_karp
 
-from .faults import build_state
-from .ids import chip_id, gpu_id, parse_id, plane_of
-from .params import FLAKY_LINK_EFFICIENCY
-from .scenario import Scenario
+from model.fabric.state import build_state
+from model.ids import chip_id, gpu_id, parse_id, plane_of
+from model.params import FLAKY_LINK_EFFICIENCY
+from model.scenario import Scenario
 
 
 def build_graph(s: Scenario) -> nx.DiGraph:

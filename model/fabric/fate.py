@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .faults import FabricState
-from .ids import compute_tray_of_gpu, gpu_id
-from .params import (
+from model.fabric.state import FabricState
+from model.ids import compute_tray_of_gpu, gpu_id
+from model.params import (
     CABLE_SWAP_RACK_DOWN_H,
     CONTROLLER_RESTART_H,
     ISSU_PER_TRAY_H,

@@ -12,11 +12,11 @@ from functools import cached_property
 
 import numpy as np
 
-from .control import ControlPlane, control_plane
-from .fabrics import Fabric
-from .ids import Component, parse_id, plane_of
-from .params import FLAKY_LINK_EFFICIENCY
-from .scenario import Scenario
+from model.fabric.control import ControlPlane, control_plane
+from model.fabric.presets import Fabric
+from model.ids import Component, parse_id, plane_of
+from model.params import FLAKY_LINK_EFFICIENCY
+from model.scenario import Scenario
 
 
 @dataclass(frozen=True)

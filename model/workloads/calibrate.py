@@ -1,6 +1,6 @@
 """Calibrate the decode model's free efficiency once against FACTS.md §5's published points.
 
-`python -m model.calibrate` fits eta_hbm (the share of the HBM roofline real serving stacks
+`python -m model.workloads.calibrate` fits eta_hbm (the share of the HBM roofline real serving stacks
 reach) on two GB200 NVL72 points, checks the model against the others, and prints the table
 kept in docs/CALIBRATION.md. The constants in model/decode.py are set from its output.
 """
@@ -11,10 +11,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .collectives import deepseek_decode_bound
-from .decode import ETA_HBM, MFU_DECODE, curve, fabric_view, throughput_at
-from .fabrics import GB200_NVL72
-from .workloads import B200, DEEPSEEK_R1
+from model.fabric.presets import GB200_NVL72
+from model.workloads.collectives import deepseek_decode_bound
+from model.workloads.decode import ETA_HBM, MFU_DECODE, curve, fabric_view, throughput_at
+from model.workloads.models import B200, DEEPSEEK_R1
 
 # [M] ~80-90% acceptance of one MTP draft: ~1.8 tokens per step (research/perf_models.md §7).
 MTP_TOKENS_PER_STEP = 1.8

@@ -19,9 +19,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .collectives import wire_time
-from .fabrics import NVLINK_LATENCY_US, Fabric
-from .workloads import MoEModel
+from model.fabric.presets import NVLINK_LATENCY_US, Fabric
+from model.workloads.collectives import wire_time
+from model.workloads.models import MoEModel
 
 # FACTS.md §4 [M]: TensorRT-LLM one-sided all-to-all floor on GB200 NVL72, batch 1-16.
 ALPHA_DISPATCH_S = 18e-6
@@ -41,7 +41,7 @@ CONTEXT_TOKENS = 2048
 # [A] share of HBM left for the KV cache after weights and activations.
 HBM_USABLE = 0.9
 # Calibrated once against FACTS.md §5's published points (docs/CALIBRATION.md,
-# `python -m model.calibrate`): the free efficiency parameters.
+# `python -m model.workloads.calibrate`): the free efficiency parameters.
 MFU_DECODE = 0.14
 ETA_HBM = 0.21
 # Reference interactivity at which a single decode figure is quoted [A]: a responsive

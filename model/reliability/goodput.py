@@ -29,14 +29,14 @@ from functools import lru_cache
 
 import numpy as np
 
-from . import fate, metrics
-from .control import LEADER_HOME_TRAY
-from .errors import ScenarioError
-from .faults import build_state
-from .features import FEATURE_KEYS, default_features
-from .reliability import DEFAULT_RATES, HOURS_PER_YEAR, Rates
-from .scenario import Scenario, parse_query
-from .workloads import DEFAULT_WORKLOAD
+from model.errors import ScenarioError
+from model.fabric import fate, metrics
+from model.fabric.control import LEADER_HOME_TRAY
+from model.fabric.features import FEATURE_KEYS, default_features
+from model.fabric.state import build_state
+from model.reliability.rates import DEFAULT_RATES, HOURS_PER_YEAR, Rates
+from model.scenario import Scenario, parse_query
+from model.workloads.models import DEFAULT_WORKLOAD
 
 CAUSES = ("restarts", "lost_work", "checkpoints", "degraded", "maintenance", "repair_wait")
 _RESTARTS, _REPAIR_WAIT, _MAINTENANCE = 0, 1, 2  # codes for the Monte Carlo's down time

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .fabrics import Fabric
+from model.fabric.presets import Fabric
 
 LEADER_HOME_TRAY = 1  # st1.mc hosts the leader
 

@@ -6,8 +6,8 @@ import math
 
 import numpy as np
 
-from .faults import FabricState
-from .params import LATENCY_MESSAGE_BYTES, MAX_UTILISATION, OFFERED_LOAD
+from model.fabric.state import FabricState
+from model.params import LATENCY_MESSAGE_BYTES, MAX_UTILISATION, OFFERED_LOAD
 
 
 def per_gpu_tbs(st: FabricState) -> np.ndarray:

@@ -15,8 +15,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, fields, replace
 
-from .errors import ScenarioError
-from .fabrics import Fact
+from model.errors import ScenarioError
+from model.fabric.presets import Fact
 
 HOURS_PER_YEAR = 8766.0  # [D] 365.25 days x 24 h
 

@@ -12,13 +12,13 @@ from functools import lru_cache
 
 import numpy as np
 
-from . import decode, training
-from .decode import REFERENCE_TOKENS_PER_S_PER_USER, FabricView
-from .fabrics import ETH_X72, Fabric
-from .faults import FabricState
-from .metrics import per_gpu_tbs
-from .scenario import Scenario
-from .workloads import GPUS, moe_model
+from model.fabric.metrics import per_gpu_tbs
+from model.fabric.presets import ETH_X72, Fabric
+from model.fabric.state import FabricState
+from model.scenario import Scenario
+from model.workloads import decode, training
+from model.workloads.decode import REFERENCE_TOKENS_PER_S_PER_USER, FabricView
+from model.workloads.models import GPUS, moe_model
 
 
 def usable_mask(st: FabricState, part: dict) -> np.ndarray:
@@ -183,9 +183,9 @@ def _points(c: dict) -> list[dict]:
 
 def decode_curves(s: Scenario) -> dict:
     """The /api/v1/decode answer: three curves and the scenario-to-eth-x72 ratio along them."""
-    from .fate import job, partition
-    from .faults import build_state
-    from .metrics import bandwidth
+    from model.fabric.fate import job, partition
+    from model.fabric.metrics import bandwidth
+    from model.fabric.state import build_state
 
     st = build_state(s)
     part = partition(st)

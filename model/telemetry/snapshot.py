@@ -32,12 +32,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .errors import ScenarioError
-from .fabrics import Fabric
-from .faults import FabricState, build_state
-from .ids import Component, chip_id, format_id, gpu_id, link_id, parse_id, plane_of
-from .params import FLAKY_LINK_EFFICIENCY, OFFERED_LOAD
-from .scenario import Scenario
+from model.errors import ScenarioError
+from model.fabric.presets import Fabric
+from model.fabric.state import FabricState, build_state
+from model.ids import Component, chip_id, format_id, gpu_id, link_id, parse_id, plane_of
+from model.params import FLAKY_LINK_EFFICIENCY, OFFERED_LOAD
+from model.scenario import Scenario
 
 # --- counter names (FACTS.md §3: DCGM names; NVML for BER and state) -------------------------
 BANDWIDTH = "NVLINK_BANDWIDTH_TOTAL"

@@ -9,9 +9,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .errors import ScenarioError
-from .fabrics import VR_NVL72, Fabric
-from .ids import KIND_ORDER, Component, parse_id
+from model.errors import ScenarioError
+from model.fabric.presets import VR_NVL72, Fabric
+from model.ids import KIND_ORDER, Component, parse_id
 
 L2_PORTS = 144  # [A] the 144-port configuration of the same switch chip
 TRUNKS_PER_L1 = 72  # [A] as many trunk ports as GPU ports: non-blocking

@@ -1,0 +1,1 @@
+"""The fabric: presets, feature switches, fault state, bandwidth and latency, control plane, partition and job fate."""

@@ -1,0 +1,1 @@
+"""Reliability: failure rates, lifetime goodput and the story of one fault."""

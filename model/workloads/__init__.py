@@ -1,0 +1,1 @@
+"""Workloads: the models and GPUs, collectives, MoE decode, the training step."""
