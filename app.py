@@ -16,13 +16,14 @@ import diskcache
 from dash import Dash, DiskcacheManager
 
 import config
-from dashboard import callbacks, fleet, security
-from dashboard.api import api
-from dashboard.cache import SharedCache
 from dashboard.layout import layout
-from dashboard.prometheus import prom
-from dashboard.results import CACHE_EXTENSION
+from dashboard.panels import callbacks, fleet
 from dashboard.warm import warm
+from dashboard.web import security
+from dashboard.web.api import api
+from dashboard.web.cache import SharedCache
+from dashboard.web.metrics import prom
+from dashboard.web.results import CACHE_EXTENSION
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SETTINGS = config.settings()

@@ -107,7 +107,7 @@ def bench_click() -> None:
     """A click, server side: the rack's Patch callback through the Flask test client."""
     from app import app, server
     from bench.dash_calls import body
-    from dashboard.rack_figure import point_ids
+    from dashboard.figures.rack import point_ids
 
     c = server.test_client()
     rng = random.Random(9)

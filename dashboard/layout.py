@@ -6,6 +6,10 @@ from __future__ import annotations
 
 from dash import dcc, html
 
+from dashboard import ids
+from dashboard.figures import rack as rack_figure
+from dashboard.panels import fleet
+from dashboard.state import PRESETS
 from model import telemetry
 from model.fabric.features import FEATURES
 from model.fabric.presets import DEFAULT_FABRIC, FABRICS
@@ -14,9 +18,6 @@ from model.params import PARAM_FACTS
 from model.reliability.rates import RELIABILITY_FACTS
 from model.workloads.decode import ASSUMPTIONS as DECODE_ASSUMPTIONS
 from model.workloads.models import WORKLOADS
-
-from . import fleet, ids, rack_figure
-from .state import PRESETS
 
 TICK_MS = 3000  # the simulated clock ticks every three seconds
 CLOCK_STEP_S = 1800.0  # and moves half a simulated hour a tick

@@ -8,10 +8,10 @@ Nothing here is per-user state: the same pure functions, computed earlier.
 
 from __future__ import annotations
 
+from dashboard.figures import rack as rack_figure
+from dashboard.panels import callbacks
 from model import evaluate, parse_query
 from model.fabric.presets import FABRICS
-
-from . import callbacks, rack_figure
 
 
 def warm() -> None:

@@ -8,7 +8,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from playwright.sync_api import expect
 
-from dashboard.rack_figure import point_ids
+from dashboard.figures.rack import point_ids
 from tests.e2e.conftest import ARTIFACTS, PageLog
 
 pytestmark = pytest.mark.e2e

@@ -21,7 +21,7 @@ import psutil
 import pytest
 from playwright.sync_api import expect
 
-from dashboard import fleet
+from dashboard.panels import fleet
 
 pytestmark = pytest.mark.e2e
 

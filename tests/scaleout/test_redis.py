@@ -9,7 +9,7 @@ import urllib.request
 import pytest
 from playwright.sync_api import expect
 
-from dashboard.results import VERSION
+from dashboard.web.results import VERSION
 from tests.e2e.conftest import log_path
 
 pytestmark = pytest.mark.scaleout

@@ -1,5 +1,5 @@
 """Scale-out: a Celery worker that dies mid-study is reported on the page within a bound, the
-job is really cancelled, and the page keeps working (dashboard/fleet.py's watchdog).
+job is really cancelled, and the page keeps working (dashboard/panels/fleet.py's watchdog).
 
 Its own redis-server, Celery worker (the Procfile's command) and web process (the Procfile's,
 two gunicorn workers), so that killing the worker does not touch the session's, and no other
@@ -34,7 +34,7 @@ import redis
 from celery import Celery
 from playwright.sync_api import expect
 
-from dashboard import fleet
+from dashboard.panels import fleet
 from tests.e2e.conftest import ARTIFACTS, start_server, stop_server
 from tests.e2e.test_fleet_watchdog import ENDED_BOUND_S, ERROR, run_big_study
 from tests.scaleout.conftest import own_redis_server, start_celery_worker

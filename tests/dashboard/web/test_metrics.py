@@ -10,7 +10,7 @@ import pytest
 from prometheus_client.metrics_core import Metric
 from prometheus_client.parser import text_string_to_metric_families
 
-from dashboard.prometheus import (
+from dashboard.web.metrics import (
     CONTENT_TYPE,
     LINK_FAMILIES,
     LINK_LABELS,

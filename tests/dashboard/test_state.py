@@ -59,7 +59,7 @@ def test_features_and_update_and_presets():
 
 
 def test_export_json_and_csv(monkeypatch):
-    from dashboard import callbacks
+    from dashboard.panels import callbacks
 
     class Ctx:
         triggered_id = "export-json"

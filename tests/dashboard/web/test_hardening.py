@@ -6,7 +6,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dashboard import security, view
+from dashboard import view
+from dashboard.web import security
 
 ENDPOINTS = ("evaluate", "decode", "goodput", "telemetry", "timeline", "topology")
 TOKENS = st.sampled_from(

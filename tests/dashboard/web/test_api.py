@@ -136,8 +136,8 @@ def test_cli_prints_the_same_json(client):
 
 
 def test_summary_callback_renders_counts_and_drops_bad_tokens():
-    from dashboard.callbacks import summary, versus
-    from dashboard.results import decode
+    from dashboard.panels.callbacks import summary, versus
+    from dashboard.web.results import decode
 
     msgs, scen, cards, counts, events, qa, ready = summary("?fail=st3,st10")
     assert ready == "?fail=st3,st10"

@@ -44,7 +44,7 @@ from functools import lru_cache
 import numpy as np
 from flask import Blueprint, Response
 
-from dashboard.api import bad_request, raw_query, split_query
+from dashboard.web.api import bad_request, raw_query, split_query
 from model import Scenario, ScenarioError, parse_query, telemetry
 from model.evaluate import TELEMETRY_READ_S
 from model.fabric.presets import FABRICS, Fabric

@@ -10,7 +10,7 @@ import plotly.graph_objects as go
 import pytest
 from plotly.io.json import to_json_plotly
 
-from dashboard import rack_figure as rf
+from dashboard.figures import rack as rf
 from model.fabric.presets import FABRICS
 from model.fabric.topology import topology
 from model.ids import chip_id, gpu_id

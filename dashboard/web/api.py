@@ -6,7 +6,7 @@ from urllib.parse import unquote_plus
 
 from flask import Blueprint, Response, jsonify, request
 
-from dashboard import results
+from dashboard.web import results
 from model import Scenario, ScenarioError, parse_query, telemetry
 from model.evaluate import TELEMETRY_READ_S
 from model.fabric.presets import DEFAULT_FABRIC, FABRICS

@@ -1,7 +1,7 @@
 """The chart figure builders on real model outputs: SVG traces only, unit-bearing axis titles,
 data equal to the model's, 'no data' states as empty figures, and small JSON.
 
-The builders return plain dicts (dashboard/figdraft.py); as_go wraps each in go.Figure, so
+The builders return plain dicts (dashboard/figures/figdraft.py); as_go wraps each in go.Figure, so
 plotly validates every property of every figure a test builds, and checks that the dict as
 sent is what plotly makes of it (no property plotly would rename, expand or coerce)."""
 
@@ -17,7 +17,8 @@ import pytest
 from plotly.io.json import to_json_plotly
 from plotly.subplots import make_subplots
 
-from dashboard import charts, results
+from dashboard.figures import charts
+from dashboard.web import results
 from model import parse_query
 from model import telemetry as tm
 from model.fabric.metrics import latency, latency_distribution
@@ -27,7 +28,7 @@ from model.reliability.goodput import comparison
 from model.reliability.timeline import timeline
 from model.workloads.decode import REFERENCE_TOKENS_PER_S_PER_USER
 from model.workloads.throughput import decode_curves
-from tests.unit.test_figdraft import lists
+from tests.dashboard.figures.test_figdraft import lists
 
 SCENARIOS = [
     "",
@@ -403,7 +404,7 @@ def test_heatmap_shows_links_drained_for_an_update_apart_from_failed_ones():
 
 # --- every builder: a plain dict, what the go-built figures were -------------------------------
 def realistic() -> dict:
-    """Each builder on the inputs dashboard/callbacks.py gives it for '?fail=st3'."""
+    """Each builder on the inputs dashboard/panels/callbacks.py gives it for '?fail=st3'."""
     s = scenario("fail=st3")
     rows_ = rows()
     dists = [lat("fail=st3"), healthy_of("fail=st3"), lat("fabric=eth-x72")]

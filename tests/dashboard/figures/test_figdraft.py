@@ -1,4 +1,4 @@
-"""dashboard.figdraft against plotly itself: the same calls on a go.Figure and on a Draft give
+"""dashboard.figures.figdraft against plotly itself: the same calls on a go.Figure and on a Draft give
 the same figure, property for property (plotly 7.1's add_vline, make_subplots, updates...)."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import pytest
 from plotly.io.json import to_json_plotly
 from plotly.subplots import make_subplots
 
-from dashboard import figdraft as fd
-from dashboard.figdraft import Draft
+from dashboard.figures import figdraft as fd
+from dashboard.figures.figdraft import Draft
 
 
 def lists(o):

@@ -22,20 +22,20 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from model.telemetry import snapshot as T
 from model.errors import ScenarioError
 from model.fabric.state import build_state
 from model.fabric.topology import topology
 from model.ids import Component, format_id, parse_id, plane_of
 from model.params import OFFERED_LOAD
 from model.scenario import Scenario, parse_query
+from model.telemetry import snapshot as T
 
 READ_AT = 3600.0  # an hour in: after the faults strike (onset 0), days before a flaky failure
 FABRIC_QUERIES = {  # telemetry is off by default on gb200-nvl72: turn it on to attribute
     "vr-nvl72": "fabric=vr-nvl72",
     "gb200-nvl72": "fabric=gb200-nvl72&on=telemetry",
 }
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def sc(query: str) -> Scenario:

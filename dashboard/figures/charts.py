@@ -15,7 +15,7 @@ numbers come from. Inputs are the model's own answers:
     empty_figure          any 'no data' state, in the same template
 
 Each is a plain dict {"data": [...], "layout": {...}} (numpy arrays as values), built with
-dashboard/figdraft.py's go.Figure look-alike: a go.Figure validates every property on every
+dashboard/figures/figdraft.py's go.Figure look-alike: a go.Figure validates every property on every
 call (10-30 ms a chart); the dict costs well under 1 ms. tests/unit/test_charts.py has
 plotly validate each one. Nothing here holds state; no figure depends on anything but its
 arguments.
@@ -30,6 +30,8 @@ from dataclasses import replace
 
 import numpy as np
 
+from dashboard.figures.claims import VENDOR_DECODE_RATIO
+from dashboard.figures.figdraft import Draft, bar, heatmap, make_subplots, scatter
 from model import telemetry as tm
 from model.ids import chip_id, gpu_id
 from model.reliability.goodput import CAUSES
@@ -37,9 +39,6 @@ from model.reliability.timeline import goodput_at
 from model.scenario import Scenario
 from model.workloads.decode import REFERENCE_TOKENS_PER_S_PER_USER
 from model.workloads.models import DEFAULT_WORKLOAD
-
-from .claims import VENDOR_DECODE_RATIO
-from .figdraft import Draft, bar, heatmap, make_subplots, scatter
 
 # --- the shared look -------------------------------------------------------------------------
 BG = "#1a222c"

@@ -1,5 +1,5 @@
 """The model's answers for the view and the API, memoised on the scenario's canonical key in
-the shared cache (dashboard/cache.py), so a scenario is computed once for every worker.
+the shared cache (dashboard/web/cache.py), so a scenario is computed once for every worker.
 
 The cache holds JSON text: every caller gets its own copy and nothing shared can change; the
 model is deterministic, so every worker would compute the same text anyway.

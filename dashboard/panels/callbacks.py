@@ -12,15 +12,17 @@ import json
 
 from dash import Dash, Input, Output, State, ctx, dcc, html, no_update
 
+from dashboard import ids, state, view
+from dashboard.figures import charts
+from dashboard.figures import rack as rack_figure
+from dashboard.figures.claims import VENDOR_DECODE_RATIO, where_ratio_passes
+from dashboard.layout import CLOCK_START_S, CLOCK_STEP_S
+from dashboard.panels.cards import DOMAIN_COUNT_ROWS, cards, counts_table, domain_cards
+from dashboard.panels.questions import answers
+from dashboard.web import results
 from model import telemetry
 from model.errors import ScenarioError
 from model.scenario import parse_query
-
-from . import charts, ids, rack_figure, results, state, view
-from .cards import DOMAIN_COUNT_ROWS, cards, counts_table, domain_cards
-from .claims import VENDOR_DECODE_RATIO, where_ratio_passes
-from .layout import CLOCK_START_S, CLOCK_STEP_S
-from .questions import answers
 
 
 def _features(s) -> list[str]:

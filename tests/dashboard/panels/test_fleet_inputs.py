@@ -2,7 +2,7 @@
 
 import pytest
 
-from dashboard.fleet import study_size
+from dashboard.panels.fleet import study_size
 from model.errors import ScenarioError
 
 

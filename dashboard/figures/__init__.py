@@ -1,0 +1,1 @@
+"""Figures: pure functions, model answers in, figure dicts or Patches out."""

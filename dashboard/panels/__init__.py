@@ -1,0 +1,1 @@
+"""Panels of the page: each one's layout, callbacks and component IDs together."""
