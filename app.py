@@ -20,9 +20,8 @@ from dashboard.layout import layout
 from dashboard.panels import callbacks, fleet
 from dashboard.warm import warm
 from dashboard.web import security
-from dashboard.web.api import api
+from dashboard.web.blueprint import web
 from dashboard.web.cache import SharedCache
-from dashboard.web.metrics import prom
 from dashboard.web.results import CACHE_EXTENSION
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -69,8 +68,7 @@ def create_app(s: config.Settings = SETTINGS) -> Dash:
     app.layout = layout
     callbacks.register(app)
     fleet.register(app, BACKGROUND)
-    app.server.register_blueprint(api)
-    app.server.register_blueprint(prom)
+    app.server.register_blueprint(web)  # the API and /metrics, with their error handlers
     app.server.add_url_rule(
         "/healthz", "healthz", lambda: ("ok\n", 200, {"Content-Type": "text/plain"})
     )

@@ -1,13 +1,16 @@
-"""The JSON API (/api/v1) and the health endpoint, as a Flask blueprint."""
+"""The JSON API (/api/v1) as a Flask blueprint: each route declares its own parameters and
+reads its scenario through dashboard/web/request.py; errors are handled once, for this and
+/metrics, in dashboard/web/blueprint.py."""
 
 from __future__ import annotations
 
 from urllib.parse import unquote_plus
 
-from flask import Blueprint, Response, jsonify, request
+from flask import Blueprint, Response, jsonify
 
 from dashboard.web import results
-from model import Scenario, ScenarioError, parse_query, telemetry
+from dashboard.web.request import Number, Param, Text, query_text, scenario_request, split_query
+from model import ScenarioError, telemetry
 from model.evaluate import TELEMETRY_READ_S
 from model.fabric.presets import DEFAULT_FABRIC, FABRICS
 from model.fabric.topology import domain_topology, topology
@@ -15,117 +18,51 @@ from model.multirack.domains import DOMAINS
 from model.reliability import goodput
 from model.reliability.rates import DEFAULT_RATES, FAILURE_RATE_FIELDS, rate_facts
 from model.reliability.timeline import timeline
-from model.scenario import MAX_QUERY_LENGTH
 
 api = Blueprint("api", __name__, url_prefix="/api/v1")
 
 
-def raw_query() -> str:
-    """The request's query string, bounded and decoded; a ScenarioError names what is wrong."""
-    raw = request.query_string
-    if len(raw) > MAX_QUERY_LENGTH:
-        raise ScenarioError(
-            f"the query is {len(raw)} bytes long; at most {MAX_QUERY_LENGTH}", token="query"
-        )
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise ScenarioError("the query is not valid UTF-8", token="query") from e
-
-
-def split_query(
-    raw: str, own: dict[str, tuple[float, float] | None]
-) -> tuple[str, dict[str, float | str]]:
-    """Take an endpoint's own parameters out of the query; the rest is the scenario.
-
-    own: name -> (lowest, highest) for a number, or None for a text value (checked by the
-    model). A number out of range or not a number, or a key given twice, is a ScenarioError.
-    """
-    rest, params = [], {}
-    for part in raw.split("&") if raw else []:
-        raw_key, _, value = part.partition("=")
-        key = unquote_plus(raw_key)  # 't%5Fs' is t_s, as the scenario parser reads keys
-        if key not in own:
-            rest.append(part)
-            continue
-        if key in params:
-            raise ScenarioError(f"key '{key}' is given twice", token=key)
-        if own[key] is None:
-            params[key] = unquote_plus(value)
-            continue
-        lo, hi = own[key]
-        try:
-            v = float(value)
-        except ValueError:
-            v = float("nan")
-        if not lo <= v <= hi:
-            raise ScenarioError(f"{key} '{value}' must be a number from {lo:g} to {hi:g}", key)
-        params[key] = v
-    return "&".join(rest), params
-
-
-def single_rack(s: Scenario) -> Scenario:
-    """Multi-rack domains have their data plane only (GET /api/v1/evaluate): say so."""
-    if s.multirack:
-        s.spec()  # raises the ScenarioError that names the fabric and what to use instead
-    return s
-
-
-def bad_request(e: ScenarioError) -> tuple[Response, int]:
-    """400 with the message and the offending token; never a traceback."""
-    return jsonify({"error": e.message, "token": e.token}), 400
-
-
-@api.errorhandler(ScenarioError)
-def _scenario_error(e: ScenarioError) -> tuple[Response, int]:
-    return bad_request(e)
-
-
 @api.get("/evaluate")
 def evaluate_route() -> Response:
-    """GET /api/v1/evaluate?<scenario>: the model's result for that scenario."""
-    parsed = parse_query(raw_query(), strict=True)
-    out = results.result(parsed.scenario)
-    out["notices"] = parsed.notices
+    """GET /api/v1/evaluate?<scenario>: the model's result for that scenario (any domain)."""
+    q = scenario_request(multirack=True)
+    out = results.result(q.scenario)
+    out["notices"] = list(q.notices)
     return jsonify(out)
 
 
 @api.get("/decode")
 def decode_route() -> Response:
     """GET /api/v1/decode?<scenario>: throughput-vs-interactivity curves and the ratio."""
-    parsed = parse_query(raw_query(), strict=True)
-    return jsonify(results.decode(single_rack(parsed.scenario)))
+    return jsonify(results.decode(scenario_request().scenario))
 
 
-GOODPUT_PARAMS: dict[str, tuple[float, float] | None] = {
-    "years": (0.01, 100.0),
-    "racks": (1, 10_000),
-    "checkpoint_min": (0.1, 10_080.0),
-    "compare": (0, 1),
-    **{k: (0.0, 1e9) for k in (*FAILURE_RATE_FIELDS, "kappa", "restart_s", "checkpoint_write_s")},
+RATE_PARAMS: dict[str, Param] = {
+    k: Number(0.0, 1e9) for k in (*FAILURE_RATE_FIELDS, "kappa", "restart_s", "checkpoint_write_s")
+}
+GOODPUT_PARAMS: dict[str, Param] = {
+    "years": Number(0.01, 100.0, default=1.0),
+    "racks": Number(1, 10_000, default=1, whole=True),
+    "checkpoint_min": Number(0.1, 10_080.0),
+    "compare": Number(0, 1, default=0),
+    **RATE_PARAMS,
 }
 
 
 @api.get("/goodput")
 def goodput_route() -> Response:
     """GET /api/v1/goodput?<scenario>[&years&racks&checkpoint_min&compare&<rate>=...]."""
-    rest, own = split_query(raw_query(), GOODPUT_PARAMS)
-    parsed = parse_query(rest, strict=True)
-    single_rack(parsed.scenario)
-    years = float(own.pop("years", 1.0))
-    racks = own.pop("racks", 1.0)
-    if racks != int(racks):
-        raise ScenarioError(f"racks '{racks:g}' must be a whole number", token="racks")
-    interval = own.pop("checkpoint_min", None)
-    compare = bool(own.pop("compare", 0))
-    rates = DEFAULT_RATES.with_overrides(**own)
-    kw = {"years": years, "racks": int(racks)}
-    if interval is not None:
-        kw["checkpoint_interval_s"] = float(interval) * 60
-    cf = goodput.closed_form(parsed.scenario, rates, **kw)
-    mc = goodput.monte_carlo(parsed.scenario, rates, key=parsed.scenario.key(), **kw)
+    q = scenario_request(GOODPUT_PARAMS)
+    s, own = q.scenario, q.params
+    years, racks = float(own["years"]), int(own["racks"])
+    rates = DEFAULT_RATES.with_overrides(**{k: v for k, v in own.items() if k in RATE_PARAMS})
+    kw = {"years": years, "racks": racks}
+    if "checkpoint_min" in own:
+        kw["checkpoint_interval_s"] = float(own["checkpoint_min"]) * 60
+    cf = goodput.closed_form(s, rates, **kw)
+    mc = goodput.monte_carlo(s, rates, key=s.key(), **kw)
     out = {
-        "scenario": parsed.scenario.key(),
+        "scenario": s.key(),
         "fraction": cf["fraction"],
         "badput": cf["badput"],
         "badput_hours_per_rack_year": cf["badput_hours_per_rack_year"],
@@ -136,34 +73,36 @@ def goodput_route() -> Response:
             for f in rate_facts(rates)
         ],
     }
-    if compare:
-        out["comparison"] = goodput.comparison(rates, years=years, racks=int(racks))
+    if own["compare"]:
+        out["comparison"] = goodput.comparison(rates, years=years, racks=racks)
     return jsonify(out)
+
+
+TELEMETRY_PARAMS: dict[str, Param] = {
+    "t_s": Number(0.0, telemetry.MAX_T_S, default=TELEMETRY_READ_S),
+    "cables": Number(0, 1, default=0),
+    "link": Text(),
+    "t0_s": Number(0.0, telemetry.MAX_T_S, default=0.0),
+    "t1_s": Number(0.0, telemetry.MAX_T_S),
+    "step_s": Number(1.0, telemetry.MAX_T_S),
+}
 
 
 @api.get("/telemetry")
 def telemetry_route() -> Response:
     """GET /api/v1/telemetry?<scenario>[&t_s&cables&link&t0_s&t1_s&step_s]: DCGM-named
     counters per link (and cable), the attribution they allow, and one link's series."""
-    own_spec = {
-        "t_s": (0.0, telemetry.MAX_T_S),
-        "cables": (0, 1),
-        "link": None,
-        "t0_s": (0.0, telemetry.MAX_T_S),
-        "t1_s": (0.0, telemetry.MAX_T_S),
-        "step_s": (1.0, telemetry.MAX_T_S),
-    }
-    rest, own = split_query(raw_query(), own_spec)
-    s = single_rack(parse_query(rest, strict=True).scenario)
-    t = float(own.get("t_s", TELEMETRY_READ_S))
+    q = scenario_request(TELEMETRY_PARAMS)
+    s, own = q.scenario, q.params
+    t = float(own["t_s"])
     snap = telemetry.counters(s, t)
     out = {
-        "counters": snap.to_json(cables=bool(own.get("cables", 0))),
+        "counters": snap.to_json(cables=bool(own["cables"])),
         "attribution": telemetry.attribution(snap).to_json(),
         "health_rule": telemetry.health_rule(s, t),
     }
     if "link" in own:
-        t0 = float(own.get("t0_s", 0.0))
+        t0 = float(own["t0_s"])
         t1 = float(own.get("t1_s", t))
         step = float(own.get("step_s", max(1.0, (t1 - t0) / 240)))
         try:
@@ -175,26 +114,29 @@ def telemetry_route() -> Response:
     return jsonify(out)
 
 
+TIMELINE_PARAMS: dict[str, Param] = {
+    "fault": Text(),
+    "checkpoint_min": Number(0.1, 1440.0, default=60.0),
+}
+
+
 @api.get("/timeline")
 def timeline_route() -> Response:
     """GET /api/v1/timeline?<scenario>&fault=<id>: the story of one fault, and its series."""
-    rest, own = split_query(raw_query(), {"fault": None, "checkpoint_min": (0.1, 1440.0)})
-    parsed = parse_query(rest, strict=True)
-    single_rack(parsed.scenario)
-    interval = own.get("checkpoint_min", 60.0) * 60
-    return jsonify(
-        timeline(parsed.scenario, own.get("fault") or None, checkpoint_interval_s=interval)
-    )
+    q = scenario_request(TIMELINE_PARAMS)
+    interval = float(q.params["checkpoint_min"]) * 60
+    fault = str(q.params.get("fault", "")) or None
+    return jsonify(timeline(q.scenario, fault, checkpoint_interval_s=interval))
 
 
 @api.get("/topology")
 def topology_route() -> Response:
     """GET /api/v1/topology?fabric=...: every component with ID, kind, parent, position."""
-    args = request.args.to_dict(flat=False)
-    for key in args:
-        if key != "fabric":
-            raise ScenarioError(f"unknown key '{key}' (topology takes only 'fabric')", key)
-    fab = request.args.get("fabric", DEFAULT_FABRIC) or DEFAULT_FABRIC
+    rest, own = split_query(query_text(), {"fabric": Text()})
+    for part in filter(None, rest.split("&")):
+        key = unquote_plus(part.partition("=")[0])
+        raise ScenarioError(f"unknown key '{key}' (topology takes only 'fabric')", key)
+    fab = str(own.get("fabric", "")) or DEFAULT_FABRIC
     if fab in DOMAINS:
         return jsonify(domain_topology(DOMAINS[fab]))
     if fab not in FABRICS:
@@ -206,26 +148,3 @@ def topology_route() -> Response:
 def _not_found(rest: str) -> tuple[Response, int]:
     """Dash serves its page on every other path; under /api/v1 an unknown path is a 404."""
     return jsonify({"error": f"no such endpoint: /api/v1/{rest}", "token": rest}), 404
-
-
-@api.app_errorhandler(405)
-def _bad_method(e: Exception) -> tuple[Response, int] | Exception:
-    if request.path.startswith(("/api/", "/metrics")):
-        msg = f"{request.method} is not allowed on {request.path}; use GET"
-        return jsonify({"error": msg, "token": request.method}), 405
-    return e
-
-
-@api.app_errorhandler(500)
-def _server_error(e: Exception) -> tuple[Response, int]:
-    """Never a traceback to the client. A callback request Dash cannot read (a hand-made or
-    garbage body) is the client's error: 400, saying so."""
-    cause = getattr(e, "original_exception", None)
-    if request.path == "/_dash-update-component" and isinstance(
-        cause, KeyError | TypeError | ValueError | AttributeError | IndexError
-    ):
-        msg = f"malformed callback request: {type(cause).__name__}"
-        return jsonify({"error": msg, "token": "_dash-update-component"}), 400
-    return jsonify(
-        {"error": "internal error; the scenario is kept in your URL", "token": None}
-    ), 500

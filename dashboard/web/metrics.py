@@ -1,5 +1,9 @@
 """GET /metrics: the scenario's link and switch telemetry in the Prometheus text format.
 
+Every family is a row of a table (TWIN_FAMILIES, LINK_FAMILIES, SWITCH_FAMILIES: name,
+type, HELP, whose label sets, where its values come from); render() writes them in that
+order through dashboard/web/promtext.py.
+
 GET /metrics?<scenario query>[&t_s=<simulated seconds>] answers in the text exposition
 format 0.0.4 (Content-Type: text/plain; version=0.0.4; charset=utf-8), read at simulated
 time t_s (default: model.evaluate.TELEMETRY_READ_S, as the JSON API). A bad query is HTTP 400
@@ -30,75 +34,39 @@ With the 'telemetry' feature off only link up/down (the GPU host sees it) and th
 state are exported, and fabric_twin_link_counters_available is 0. A tray whose controller is
 down keeps its chips' counters at their last reported values (model.telemetry): they are
 exported as they are, and nmx_telemetry_stale marks those chips. BER is NaN on a link that
-carries nothing. Every value comes from model.telemetry.snapshot(scenario, t_s) and
-model.faults.build_state(scenario); the scenario's faults are in force from t = 0.
+carries nothing. Every value comes from model.telemetry.counters(scenario, t_s) and
+model.fabric.state.build_state(scenario) (read()); the scenario's faults are in force from t = 0.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
+from typing import Literal
 
 import numpy as np
 from flask import Blueprint, Response
 
-from dashboard.web.api import bad_request, raw_query, split_query
+from dashboard.web.promtext import (
+    CONTENT_TYPE,
+    escape_label_value,
+    family_text,
+    label_set,
+    prefixes,
+)
+from dashboard.web.request import Number, scenario_request
 from model import Scenario, ScenarioError, parse_query, telemetry
 from model.evaluate import TELEMETRY_READ_S
 from model.fabric.presets import FABRICS, Fabric
-from model.fabric.state import build_state
+from model.fabric.state import FabricState, build_state
 from model.ids import chip_id, compute_tray_of_gpu, link_id
 
 prom = Blueprint("prom", __name__)
 
-CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 LINK_LABELS = ("gpu", "link", "chip", "tray", "compute_tray", "fabric")
 T_PARAM = "t_s"
-
-
-# --- the text format -------------------------------------------------------------------------
-def escape_label_value(value: str) -> str:
-    """A label value as the text format wants it: backslash, double quote and newline escaped."""
-    return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
-
-
-def escape_help(text: str) -> str:
-    """HELP text as the text format wants it: backslash and newline escaped."""
-    return text.replace("\\", "\\\\").replace("\n", "\\n")
-
-
-def label_set(labels: dict[str, str]) -> str:
-    """'{a="x",b="y"}' with the values escaped ('' when there are no labels)."""
-    if not labels:
-        return ""
-    inner = ",".join(f'{k}="{escape_label_value(v)}"' for k, v in labels.items())
-    return "{" + inner + "}"
-
-
-def format_values(values: np.ndarray) -> list[str]:
-    """Sample values as text: integers exact, floats shortest round-trip, NaN and +/-Inf spelt
-    as Prometheus spells them."""
-    flat = values.ravel()
-    if flat.dtype.kind in "biu":
-        return list(map(str, flat.astype(np.int64).tolist()))
-    out = list(map(repr, flat.astype(float).tolist()))
-    bad = ~np.isfinite(flat)
-    if bad.any():
-        for i in np.flatnonzero(bad).tolist():
-            x = float(flat[i])
-            out[i] = "NaN" if math.isnan(x) else ("+Inf" if x > 0 else "-Inf")
-    return out
-
-
-def family_text(
-    name: str, kind: str, help_text: str, prefixes: Sequence[str], values: np.ndarray
-) -> str:
-    """One family: HELP, TYPE and a line per series. prefixes[i] is 'name{labels} '."""
-    head = f"# HELP {name} {escape_help(help_text)}\n# TYPE {name} {kind}\n"
-    body = "\n".join(map(str.__add__, prefixes, format_values(values)))
-    return head + body + "\n" if body else head
+PARAMS = {T_PARAM: Number(0.0, telemetry.MAX_T_S, default=TELEMETRY_READ_S)}
 
 
 # --- label sets, built once per fabric shape -------------------------------------------------
@@ -151,92 +119,244 @@ def labels_for(f: Fabric) -> Labels:
     return _labels(FABRICS[f.key])
 
 
-@lru_cache(maxsize=256)
-def _prefixes(name: str, labels: tuple[str, ...]) -> tuple[str, ...]:
-    return tuple(f"{name}{lab} " for lab in labels)
+# --- what a scrape reads ---------------------------------------------------------------------
+@dataclass(frozen=True)
+class Reading:
+    """One scenario read at simulated time t_s: its telemetry snapshot and fabric state, and
+    the switch-side numbers more than one family needs (computed once, on first use)."""
+
+    snap: telemetry.Counters
+    state: FabricState
+
+    @property
+    def fabric(self) -> Fabric:
+        return self.snap.fabric
+
+    @cached_property
+    def chip_up(self) -> np.ndarray:
+        """bool[P]: the chip has not failed (a drained chip is up)."""
+        return ~self.state.chip_failed
+
+    @cached_property
+    def tray_up(self) -> np.ndarray:
+        """bool[T]: some chip of the tray, or its controller, is up."""
+        k = self.fabric.chips_per_tray
+        return self.chip_up.reshape(-1, k).any(axis=1) | self.state.mc_alive
+
+
+def read(s: Scenario, t_s: float) -> Reading:
+    """Everything a scrape of scenario s at t_s reports (t_s already checked in range)."""
+    return Reading(telemetry.counters(s, t_s), build_state(s))
 
 
 # --- the families ----------------------------------------------------------------------------
+Series = Literal["link", "chip", "tray", "controller", "scenario", "one"]
+
+
 @dataclass(frozen=True)
-class LinkFamily:
-    """A per-link family: name, Prometheus type, HELP (with the unit) and where its [G, P]
-    values come from in a telemetry snapshot."""
+class Family:
+    """One metric family: name, Prometheus type, HELP (with the unit), whose series it has
+    (a label set each: every link, chip, tray or controller; the scenario; or one unlabelled
+    series) and where its values, in that order, come from in a Reading."""
 
     name: str
     kind: str
     help: str
-    values: Callable[[telemetry.Counters], np.ndarray]
-    needs_telemetry: bool = True
+    values: Callable[[Reading], np.ndarray | Sequence[float]]
+    needs_telemetry: bool = True  # exported only with the 'telemetry' feature on
+    series: Series = "link"
 
 
-def _counter(metric: str) -> Callable[[telemetry.Counters], np.ndarray]:
-    return lambda snap: snap.link[metric]  # type: ignore[index]
+def _counter(metric: str) -> Callable[[Reading], np.ndarray]:
+    return lambda r: r.snap.link[metric]  # type: ignore[index]
 
 
-LINK_FAMILIES: tuple[LinkFamily, ...] = (
-    LinkFamily(
+def _int(values: Callable[[Reading], np.ndarray]) -> Callable[[Reading], np.ndarray]:
+    return lambda r: values(r).astype(np.int64)
+
+
+TWIN_FAMILIES: tuple[Family, ...] = (
+    Family(
+        "fabric_twin_info",
+        "gauge",
+        "The scenario these metrics describe (unit: always 1; the labels carry the "
+        "canonical scenario query and the fabric). Project name.",
+        lambda r: [1],
+        needs_telemetry=False,
+        series="scenario",
+    ),
+    Family(
+        "fabric_twin_simulated_time_seconds",
+        "gauge",
+        "The simulated clock the counters are read at (unit: seconds since the counters "
+        "were cleared). Project name.",
+        lambda r: [r.snap.t_s],
+        needs_telemetry=False,
+        series="one",
+    ),
+    Family(
+        "fabric_twin_link_counters_available",
+        "gauge",
+        "Whether per-link counters (CRC, replay, recovery, bandwidth, BER) are exported "
+        "(unit: 1 yes; 0 no: fine-grained link telemetry is off, so only link up/down and "
+        "switch state are visible). Project name.",
+        lambda r: [int(r.snap.telemetry)],
+        needs_telemetry=False,
+        series="one",
+    ),
+)
+
+LINK_FAMILIES: tuple[Family, ...] = (
+    Family(
         "DCGM_FI_DEV_NVLINK_CRC_FLIT_ERROR_COUNT_TOTAL",
         "counter",
         "Total number of NVLink flow-control CRC errors on this link (unit: flits that failed "
         "CRC, since the simulated clock's zero).",
         _counter(telemetry.CRC_FLIT),
     ),
-    LinkFamily(
+    Family(
         "DCGM_FI_DEV_NVLINK_CRC_DATA_ERROR_COUNT_TOTAL",
         "counter",
         "Total number of NVLink data CRC errors on this link (unit: errors, since the "
         "simulated clock's zero).",
         _counter(telemetry.CRC_DATA),
     ),
-    LinkFamily(
+    Family(
         "DCGM_FI_DEV_NVLINK_REPLAY_ERROR_COUNT_TOTAL",
         "counter",
         "Total number of NVLink retries on this link (unit: flit replays, since the simulated "
         "clock's zero).",
         _counter(telemetry.REPLAY),
     ),
-    LinkFamily(
+    Family(
         "DCGM_FI_DEV_NVLINK_RECOVERY_ERROR_COUNT_TOTAL",
         "counter",
         "Total number of NVLink recovery errors on this link (unit: link recovery/retraining "
         "events, since the simulated clock's zero).",
         _counter(telemetry.RECOVERY),
     ),
-    LinkFamily(
+    Family(
         "DCGM_FI_DEV_NVLINK_BANDWIDTH_TOTAL",
         "counter",
         "Total NVLink traffic on this link, all lanes (unit: bytes, both directions, since the "
         "simulated clock's zero).",
         _counter(telemetry.BANDWIDTH),
     ),
-    LinkFamily(
+    Family(
         "nvml_nvlink_up",
         "gauge",
         "NVML link state as the GPU host sees it (unit: 1 ACTIVE, 0 INACTIVE). Project name.",
-        lambda snap: (snap.state == telemetry.ACTIVE).astype(np.int64),
+        lambda r: (r.snap.state == telemetry.ACTIVE).astype(np.int64),
         needs_telemetry=False,
     ),
-    LinkFamily(
+    Family(
         "nvml_nvlink_ber",
         "gauge",
         "NVML bit error rate of this link, the 60 s reading covering t (unit: errored bits per "
         "bit, mean of the link's lanes; NaN: the link carries nothing). Project name.",
         _counter(telemetry.BER),
     ),
-    LinkFamily(
+    Family(
         "fabric_twin_nvlink_throughput_bytes_per_second",
         "gauge",
         "Traffic on this link now, both directions, at the model's offered load (unit: "
         "bytes/s). Project name.",
-        lambda snap: snap.link[telemetry.BANDWIDTH_GBS] * 1e9,  # type: ignore[index]
+        lambda r: r.snap.link[telemetry.BANDWIDTH_GBS] * 1e9,  # type: ignore[index]
     ),
 )
 
+# Switch side, as NMX-Telemetry / NMX-Manager would report it (names are this project's).
+SWITCH_FAMILIES: tuple[Family, ...] = (
+    Family(
+        "nmx_switch_chip_up",
+        "gauge",
+        "NVSwitch chip health (unit: 1 up, 0 failed; a drained chip is up). NMX-style name "
+        "of this project.",
+        _int(lambda r: r.chip_up),
+        needs_telemetry=False,
+        series="chip",
+    ),
+    Family(
+        "nmx_switch_chip_drained",
+        "gauge",
+        "NVSwitch chip drained on purpose, traffic moved off (unit: 1 drained for an "
+        "in-service update or a maintenance window, 0 not). NMX-style name of this project.",
+        _int(lambda r: r.snap.planned & r.chip_up),
+        needs_telemetry=False,
+        series="chip",
+    ),
+    Family(
+        "nmx_switch_chip_links_up",
+        "gauge",
+        "ACTIVE links on this NVSwitch chip's GPU-facing ports (unit: links, of one per "
+        "GPU). NMX-style name of this project.",
+        lambda r: (r.snap.state == telemetry.ACTIVE).sum(axis=0),
+        needs_telemetry=False,
+        series="chip",
+    ),
+    Family(
+        "nmx_switch_tray_up",
+        "gauge",
+        "Switch tray reachable (unit: 1 up, 0 down: every chip and the controller of the "
+        "tray are down). NMX-style name of this project.",
+        _int(lambda r: r.tray_up),
+        needs_telemetry=False,
+        series="tray",
+    ),
+    Family(
+        "nmx_controller_up",
+        "gauge",
+        "Switch tray management controller (NVOS CPU running NMX-Controller and "
+        "NMX-Telemetry) alive (unit: 1 up, 0 down; the data plane does not depend on it). "
+        "NMX-style name of this project.",
+        _int(lambda r: r.state.mc_alive),
+        needs_telemetry=False,
+        series="controller",
+    ),
+    Family(
+        "nmx_telemetry_stale",
+        "gauge",
+        "This chip's link counters are stale: its tray's NMX-Telemetry is silent, so "
+        "they hold their last reported values (unit: 1 stale, 0 fresh). NMX-style name "
+        "of this project.",
+        _int(lambda r: r.snap.stale),  # type: ignore[arg-type,return-value]
+        series="chip",
+    ),
+    Family(
+        "nmx_telemetry_last_seen_age_seconds",
+        "gauge",
+        "Age of this chip's newest telemetry report at the simulated time (unit: "
+        "seconds; 0 while reports flow). NMX-style name of this project.",
+        lambda r: r.snap.t_s - r.snap.last_seen_s,  # type: ignore[operator]
+        series="chip",
+    ),
+)
 
-def _family_lines(
-    name: str, kind: str, help_text: str, labels: tuple[str, ...], values: np.ndarray | list
-) -> str:
-    return family_text(name, kind, help_text, _prefixes(name, labels), np.asarray(values))
+FAMILIES: tuple[Family, ...] = (*TWIN_FAMILIES, *LINK_FAMILIES, *SWITCH_FAMILIES)
+
+
+def series_labels(r: Reading, series: Series) -> tuple[str, ...]:
+    """The escaped label set ('{...}', or '' unlabelled) of each series of a family."""
+    if series == "scenario":
+        return (label_set({"fabric": r.fabric.key, "scenario": r.snap.scenario_key}),)
+    if series == "one":
+        return ("",)
+    return getattr(labels_for(r.fabric), series)
+
+
+def exported(r: Reading) -> tuple[Family, ...]:
+    """The families a scrape of this reading has, in order (no counters with telemetry off)."""
+    return tuple(fam for fam in FAMILIES if r.snap.telemetry or not fam.needs_telemetry)
+
+
+def reading_text(r: Reading) -> str:
+    """The exposition text of a Reading: every exported family, in table order."""
+    parts = []
+    for fam in exported(r):
+        labs = series_labels(r, fam.series)
+        pre = prefixes(fam.name, labs) if len(labs) > 1 else (f"{fam.name}{labs[0]} ",)
+        parts.append(family_text(fam.name, fam.kind, fam.help, pre, np.asarray(fam.values(r))))
+    return "".join(parts)
 
 
 def render(scenario_query: str = "", t_s: float = TELEMETRY_READ_S) -> str:
@@ -248,147 +368,18 @@ def render(scenario_query: str = "", t_s: float = TELEMETRY_READ_S) -> str:
         raise ScenarioError(
             f"{T_PARAM} '{t_s:g}' must be a number from 0 to {telemetry.MAX_T_S:g}", T_PARAM
         )
-    s = parse_query(scenario_query, strict=True).scenario
-    return render_scenario(s, t_s)
+    return render_scenario(parse_query(scenario_query, strict=True).scenario, t_s)
 
 
 def render_scenario(s: Scenario, t_s: float) -> str:
-    """The exposition text of a parsed Scenario at simulated time t_s."""
-    snap = telemetry.counters(s, t_s)  # t_s in range: render checks it
-    st = build_state(s)
-    f = snap.fabric
-    lab = labels_for(f)
-    k = f.chips_per_tray
-    parts: list[str] = []
-    gauge = "gauge"
-
-    parts.append(
-        _family_lines(
-            "fabric_twin_info",
-            gauge,
-            "The scenario these metrics describe (unit: always 1; the labels carry the "
-            "canonical scenario query and the fabric). Project name.",
-            (label_set({"fabric": f.key, "scenario": snap.scenario_key}),),
-            [1],
-        )
-    )
-    parts.append(
-        _family_lines(
-            "fabric_twin_simulated_time_seconds",
-            gauge,
-            "The simulated clock the counters are read at (unit: seconds since the counters "
-            "were cleared). Project name.",
-            ("",),
-            [snap.t_s],
-        )
-    )
-    parts.append(
-        _family_lines(
-            "fabric_twin_link_counters_available",
-            gauge,
-            "Whether per-link counters (CRC, replay, recovery, bandwidth, BER) are exported "
-            "(unit: 1 yes; 0 no: fine-grained link telemetry is off, so only link up/down and "
-            "switch state are visible). Project name.",
-            ("",),
-            [int(snap.telemetry)],
-        )
-    )
-    for fam in LINK_FAMILIES:
-        if fam.needs_telemetry and not snap.telemetry:
-            continue
-        parts.append(_family_lines(fam.name, fam.kind, fam.help, lab.link, fam.values(snap)))
-
-    # Switch side, as NMX-Telemetry / NMX-Manager would report it (names are this project's).
-    chip_up = ~st.chip_failed
-    drained = snap.planned & chip_up
-    links_up = (snap.state == telemetry.ACTIVE).sum(axis=0)
-    mc_up = st.mc_alive
-    tray_up = chip_up.reshape(-1, k).any(axis=1) | mc_up
-    parts.append(
-        _family_lines(
-            "nmx_switch_chip_up",
-            gauge,
-            "NVSwitch chip health (unit: 1 up, 0 failed; a drained chip is up). NMX-style name "
-            "of this project.",
-            lab.chip,
-            chip_up.astype(np.int64),
-        )
-    )
-    parts.append(
-        _family_lines(
-            "nmx_switch_chip_drained",
-            gauge,
-            "NVSwitch chip drained on purpose, traffic moved off (unit: 1 drained for an "
-            "in-service update or a maintenance window, 0 not). NMX-style name of this project.",
-            lab.chip,
-            drained.astype(np.int64),
-        )
-    )
-    parts.append(
-        _family_lines(
-            "nmx_switch_chip_links_up",
-            gauge,
-            "ACTIVE links on this NVSwitch chip's GPU-facing ports (unit: links, of one per "
-            "GPU). NMX-style name of this project.",
-            lab.chip,
-            links_up,
-        )
-    )
-    parts.append(
-        _family_lines(
-            "nmx_switch_tray_up",
-            gauge,
-            "Switch tray reachable (unit: 1 up, 0 down: every chip and the controller of the "
-            "tray are down). NMX-style name of this project.",
-            lab.tray,
-            tray_up.astype(np.int64),
-        )
-    )
-    parts.append(
-        _family_lines(
-            "nmx_controller_up",
-            gauge,
-            "Switch tray management controller (NVOS CPU running NMX-Controller and "
-            "NMX-Telemetry) alive (unit: 1 up, 0 down; the data plane does not depend on it). "
-            "NMX-style name of this project.",
-            lab.controller,
-            mc_up.astype(np.int64),
-        )
-    )
-    if snap.telemetry:
-        parts.append(
-            _family_lines(
-                "nmx_telemetry_stale",
-                gauge,
-                "This chip's link counters are stale: its tray's NMX-Telemetry is silent, so "
-                "they hold their last reported values (unit: 1 stale, 0 fresh). NMX-style name "
-                "of this project.",
-                lab.chip,
-                snap.stale.astype(np.int64),  # type: ignore[union-attr]
-            )
-        )
-        parts.append(
-            _family_lines(
-                "nmx_telemetry_last_seen_age_seconds",
-                gauge,
-                "Age of this chip's newest telemetry report at the simulated time (unit: "
-                "seconds; 0 while reports flow). NMX-style name of this project.",
-                lab.chip,
-                snap.t_s - snap.last_seen_s,  # type: ignore[operator]
-            )
-        )
-    return "".join(parts)
+    """The exposition text of a parsed Scenario at simulated time t_s (in 0..MAX_T_S)."""
+    return reading_text(read(s, t_s))
 
 
 # --- the endpoint ----------------------------------------------------------------------------
-@prom.errorhandler(ScenarioError)
-def _scenario_error(e: ScenarioError) -> tuple[Response, int]:
-    return bad_request(e)
-
-
 @prom.get("/metrics")
 def metrics_route() -> Response:
     """GET /metrics?<scenario>[&t_s=<simulated seconds>]: Prometheus text format 0.0.4."""
-    rest, own = split_query(raw_query(), {T_PARAM: (0.0, telemetry.MAX_T_S)})
-    body = render(rest, float(own.get(T_PARAM, TELEMETRY_READ_S)))
+    q = scenario_request(PARAMS)
+    body = render_scenario(q.scenario, float(q.params[T_PARAM]))
     return Response(body, status=200, headers={"Content-Type": CONTENT_TYPE})

@@ -10,15 +10,9 @@ import pytest
 from prometheus_client.metrics_core import Metric
 from prometheus_client.parser import text_string_to_metric_families
 
-from dashboard.web.metrics import (
-    CONTENT_TYPE,
-    LINK_FAMILIES,
-    LINK_LABELS,
-    escape_label_value,
-    family_text,
-    label_set,
-    prom,
-)
+from dashboard.web.blueprint import web
+from dashboard.web.metrics import LINK_FAMILIES, LINK_LABELS
+from dashboard.web.promtext import CONTENT_TYPE, escape_label_value, family_text, label_set
 from model import parse_query, telemetry
 from model.evaluate import TELEMETRY_READ_S
 from model.fabric.presets import FABRICS
@@ -51,9 +45,10 @@ SWITCH_STATE = (
 
 @pytest.fixture(scope="module")
 def prom_client() -> flask.testing.FlaskClient:
-    """A fresh Flask app with only this blueprint: the tests do not depend on app.py."""
+    """A fresh Flask app with only the web layer's blueprint: the tests do not depend on app.py
+    (or Dash), and its one error handler is the one the real app has."""
     app = flask.Flask(__name__)
-    app.register_blueprint(prom)
+    app.register_blueprint(web)
     return app.test_client()
 
 
@@ -361,7 +356,7 @@ def test_special_values_are_spelt_as_prometheus_spells_them():
 def test_served_by_the_real_app():
     from app import server
 
-    assert "prom" in server.blueprints
+    assert "web.prom" in server.blueprints
     client = server.test_client()
     r = client.get("/metrics?fail=st3")
     assert r.status_code == 200
