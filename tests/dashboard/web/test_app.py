@@ -1,0 +1,73 @@
+"""create_app(settings) builds everything from the settings it is given: its own background
+callback manager and cache; the module-level app's stay the Procfile's."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from dataclasses import replace
+
+from dash import DiskcacheManager
+
+import config
+from dashboard.panels.fleet import RevokingCeleryManager
+from dashboard.web.background import background_manager, celery_app_of
+
+
+def _settings(tmp_path, **kw) -> config.Settings:
+    return replace(config.settings(), cache_dir=str(tmp_path), redis_url=None, **kw)
+
+
+def test_diskcache_manager_lives_in_the_settings_cache_dir(tmp_path):
+    m = background_manager(_settings(tmp_path))
+    assert isinstance(m, DiskcacheManager)
+    assert m.handle.directory == os.path.join(str(tmp_path), "background")
+    assert celery_app_of(m) is None
+
+
+def test_celery_manager_on_the_settings_redis(tmp_path):
+    url = "redis://127.0.0.1:6390/3"  # nothing listens: building it must not connect
+    m = background_manager(replace(_settings(tmp_path), redis_url=url))
+    assert isinstance(m, RevokingCeleryManager)
+    capp = celery_app_of(m)
+    assert capp is m.handle
+    assert capp.conf.broker_url == url and capp.conf.result_backend == url
+    assert capp.conf.task_acks_late and capp.conf.worker_prefetch_multiplier == 1
+
+
+def test_a_second_app_has_its_own_manager(tmp_path):
+    import app as module
+    from app import BACKGROUND_EXTENSION, create_app
+
+    other = create_app(_settings(tmp_path))
+    mine = other.server.extensions[BACKGROUND_EXTENSION]
+    theirs = module.server.extensions[BACKGROUND_EXTENSION]
+    assert mine is not theirs
+    assert mine.handle.directory == os.path.join(str(tmp_path), "background")
+    assert theirs.handle.directory != mine.handle.directory
+    # the fleet study (the background callback) is registered with this app's manager
+    backgrounds = [cb for cb in other.callback_map.values() if cb.get("manager")]
+    assert backgrounds and all(cb["manager"] is mine for cb in backgrounds)
+    assert other.server.test_client().get("/api/v1/evaluate?fail=st3").status_code == 200
+
+
+def test_the_worker_line_finds_its_celery_app(tmp_path):
+    """`celery -A app:celery_app` imports app with REDIS_URL set: celery_app is the Celery
+    app the module-level app's manager runs on, with the fleet study's task registered."""
+    code = (
+        "import app; from app import BACKGROUND_EXTENSION as B; "
+        "m = app.server.extensions[B]; assert app.celery_app is m.handle; "
+        "names = [n for n in app.celery_app.tasks if n.startswith('background_callback_')]; "
+        "assert names, sorted(app.celery_app.tasks); print(app.celery_app.conf.broker_url)"
+    )
+    env = {
+        **os.environ,
+        "REDIS_URL": "redis://127.0.0.1:6390/5",
+        "CACHE_DIR": str(tmp_path),
+        "LOG_LEVEL": "WARNING",
+    }
+    cmd = [sys.executable, "-c", code]
+    out = subprocess.run(cmd, check=False, env=env, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip() == "redis://127.0.0.1:6390/5"
