@@ -152,6 +152,93 @@ def bench_first_page() -> None:
     report("first page: every callback's response, uncompressed", total / 1000, "KB", 600)
 
 
+def bench_metrics() -> None:
+    """GET /metrics of vr-nvl72 with telemetry on (~21,000 samples) as served (hand-written
+    text format, dashboard/web/promtext.py), against the same families and values written by
+    prometheus_client (a Collector of Metric objects and exposition.generate_latest)."""
+    from functools import cache
+
+    import flask
+    import numpy as np
+    from prometheus_client.core import CollectorRegistry, Metric
+    from prometheus_client.exposition import generate_latest
+    from prometheus_client.parser import text_string_to_metric_families
+
+    from dashboard.web import metrics as m
+    from dashboard.web.blueprint import web
+    from model import parse_query
+    from model.evaluate import TELEMETRY_READ_S
+
+    app = flask.Flask(__name__)
+    app.register_blueprint(web)
+    c = app.test_client()
+    qs = [f"flaky=gpu{g:02d}-st{1 + g % 9}.sw{g % 4}" for g in range(40)]
+    scrapes = iter(qs * 2)
+    c.get("/metrics?" + qs[0])
+    report(
+        "/metrics: vr-nvl72 scrape, telemetry on (21k samples), median",
+        _median_ms(lambda: c.get("/metrics?" + next(scrapes)), 80),
+        "ms",
+        50.0,
+    )
+
+    @cache
+    def dicts(labels: tuple[str, ...]) -> tuple[dict[str, str], ...]:  # built once, as ours
+        return tuple(
+            {k: v.strip('"') for k, v in (kv.split("=", 1) for kv in lab[1:-1].split(","))}
+            if lab
+            else {}
+            for lab in labels
+        )
+
+    class Families:
+        def __init__(self, r: m.Reading) -> None:
+            self.r = r
+
+        def collect(self):
+            for fam in m.exported(self.r):
+                out = Metric(fam.name, fam.help, fam.kind)
+                values = np.asarray(fam.values(self.r)).ravel().tolist()
+                labs = dicts(m.series_labels(self.r, fam.series))
+                for lab, v in zip(labs, values, strict=True):
+                    out.add_sample(fam.name, lab, v)
+                yield out
+
+    def with_client(q: str) -> bytes:
+        reg = CollectorRegistry(auto_describe=False)
+        reg.register(Families(m.read(parse_query(q).scenario, TELEMETRY_READ_S)))
+        return generate_latest(reg)
+
+    # Like for like: the same gauge samples (its counters' HELP/TYPE become *_TOTAL_total).
+    ours = text_string_to_metric_families(c.get("/metrics?" + qs[0]).get_data(as_text=True))
+    theirs = text_string_to_metric_families(with_client(qs[0]).decode())
+
+    def gauges(fams) -> list:
+        return [
+            (f.name, [(x.name, x.labels, repr(float(x.value))) for x in f.samples])  # NaN == NaN
+            for f in fams
+            if f.type == "gauge"
+        ]
+
+    assert gauges(ours) == gauges(theirs), "prometheus_client wrote other gauge samples"
+    it = iter(qs * 2)
+    ms_client = _median_ms(lambda: with_client(next(it)), 20)
+    it = iter(qs * 2)
+    ms_ours = _median_ms(
+        lambda: m.render_scenario(parse_query(next(it)).scenario, TELEMETRY_READ_S), 20
+    )
+    print(
+        f"     (the same scrape: hand-written {ms_ours:.1f} ms, prometheus_client {ms_client:.1f} ms)"
+    )
+    report(
+        "/metrics: hand-written text vs prometheus_client's writer",
+        ms_client / ms_ours,
+        "x faster",
+        1.0,
+        False,
+    )
+
+
 def bench_mc() -> None:
     """Monte Carlo goodput: rack-years a second on one core."""
     from model import parse_query
@@ -328,6 +415,7 @@ BENCHES = {
     "model": bench_model,
     "click": bench_click,
     "page": bench_first_page,
+    "metrics": bench_metrics,
     "mc": bench_mc,
     "browser": bench_browser,
     "load": bench_load,
