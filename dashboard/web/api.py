@@ -9,7 +9,14 @@ from urllib.parse import unquote_plus
 from flask import Blueprint, Response, jsonify
 
 from dashboard.web import results
-from dashboard.web.request import Number, Param, Text, query_text, scenario_request, split_query
+from dashboard.web.request import (
+    Number,
+    Text,
+    declare,
+    query_text,
+    scenario_request,
+    split_query,
+)
 from model import ScenarioError, telemetry
 from model.evaluate import TELEMETRY_READ_S
 from model.fabric.presets import DEFAULT_FABRIC, FABRICS
@@ -37,16 +44,19 @@ def decode_route() -> Response:
     return jsonify(results.decode(scenario_request().scenario))
 
 
-RATE_PARAMS: dict[str, Param] = {
-    k: Number(0.0, 1e9) for k in (*FAILURE_RATE_FIELDS, "kappa", "restart_s", "checkpoint_write_s")
-}
-GOODPUT_PARAMS: dict[str, Param] = {
-    "years": Number(0.01, 100.0, default=1.0),
-    "racks": Number(1, 10_000, default=1, whole=True),
-    "checkpoint_min": Number(0.1, 10_080.0),
-    "compare": Number(0, 1, default=0),
+RATE_PARAMS = declare(
+    **{
+        k: Number(0.0, 1e9)
+        for k in (*FAILURE_RATE_FIELDS, "kappa", "restart_s", "checkpoint_write_s")
+    }
+)
+GOODPUT_PARAMS = declare(
+    years=Number(0.01, 100.0, default=1.0),
+    racks=Number(1, 10_000, default=1, whole=True),
+    checkpoint_min=Number(0.1, 10_080.0),
+    compare=Number(0, 1, default=0),
     **RATE_PARAMS,
-}
+)
 
 
 @api.get("/goodput")
@@ -78,14 +88,14 @@ def goodput_route() -> Response:
     return jsonify(out)
 
 
-TELEMETRY_PARAMS: dict[str, Param] = {
-    "t_s": Number(0.0, telemetry.MAX_T_S, default=TELEMETRY_READ_S),
-    "cables": Number(0, 1, default=0),
-    "link": Text(),
-    "t0_s": Number(0.0, telemetry.MAX_T_S, default=0.0),
-    "t1_s": Number(0.0, telemetry.MAX_T_S),
-    "step_s": Number(1.0, telemetry.MAX_T_S),
-}
+TELEMETRY_PARAMS = declare(
+    t_s=Number(0.0, telemetry.MAX_T_S, default=TELEMETRY_READ_S),
+    cables=Number(0, 1, default=0),
+    link=Text(),
+    t0_s=Number(0.0, telemetry.MAX_T_S, default=0.0),
+    t1_s=Number(0.0, telemetry.MAX_T_S),
+    step_s=Number(1.0, telemetry.MAX_T_S),
+)
 
 
 @api.get("/telemetry")
@@ -114,10 +124,8 @@ def telemetry_route() -> Response:
     return jsonify(out)
 
 
-TIMELINE_PARAMS: dict[str, Param] = {
-    "fault": Text(),
-    "checkpoint_min": Number(0.1, 1440.0, default=60.0),
-}
+TIMELINE_PARAMS = declare(fault=Text(), checkpoint_min=Number(0.1, 1440.0, default=60.0))
+TOPOLOGY_PARAMS = declare(fabric=Text())
 
 
 @api.get("/timeline")
@@ -132,7 +140,7 @@ def timeline_route() -> Response:
 @api.get("/topology")
 def topology_route() -> Response:
     """GET /api/v1/topology?fabric=...: every component with ID, kind, parent, position."""
-    rest, own = split_query(query_text(), {"fabric": Text()})
+    rest, own = split_query(query_text(), TOPOLOGY_PARAMS)
     for part in filter(None, rest.split("&")):
         key = unquote_plus(part.partition("=")[0])
         raise ScenarioError(f"unknown key '{key}' (topology takes only 'fabric')", key)

@@ -55,7 +55,7 @@ from dashboard.web.promtext import (
     label_set,
     prefixes,
 )
-from dashboard.web.request import Number, scenario_request
+from dashboard.web.request import Number, declare, scenario_request
 from model import Scenario, ScenarioError, parse_query, telemetry
 from model.evaluate import TELEMETRY_READ_S
 from model.fabric.presets import FABRICS, Fabric
@@ -66,7 +66,7 @@ prom = Blueprint("prom", __name__)
 
 LINK_LABELS = ("gpu", "link", "chip", "tray", "compute_tray", "fabric")
 T_PARAM = "t_s"
-PARAMS = {T_PARAM: Number(0.0, telemetry.MAX_T_S, default=TELEMETRY_READ_S)}
+PARAMS = declare(**{T_PARAM: Number(0.0, telemetry.MAX_T_S, default=TELEMETRY_READ_S)})
 
 
 # --- label sets, built once per fabric shape -------------------------------------------------

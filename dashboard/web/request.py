@@ -1,7 +1,7 @@
 """One request parser for every route that reads a scenario (the JSON API and /metrics).
 
-A route declares its own parameters, name -> Number(lo, hi) or Text(), and calls
-`scenario_request(params)`; it gets back the Scenario, its own parameters parsed (or their
+A route declares its own parameters, `declare(years=Number(0.01, 100), fault=Text())`, and
+calls `scenario_request(params)`; it gets back the Scenario, its own parameters parsed (or their
 defaults) and the parser's notices. Whatever is wrong with the request raises ScenarioError
 naming the offending token, which the one error handler (dashboard/web/blueprint.py) turns
 into HTTP 400 {"error", "token"}. The checks run in one order for every route: the query's
@@ -42,6 +42,11 @@ class Text:
 
 Param = Number | Text
 Value = float | int | str
+
+
+def declare(**params: Param) -> Mapping[str, Param]:
+    """A route's own parameters, name -> Number or Text, as a read-only mapping."""
+    return MappingProxyType(params)
 
 
 @dataclass(frozen=True)
