@@ -54,7 +54,7 @@ def create_app(s: config.Settings | None = None) -> Dash:
     )
     app.server.extensions[CACHE_EXTENSION] = SharedCache(app.server, s)
     app.server.extensions[BACKGROUND_EXTENSION] = manager
-    security.install(app)
+    security.install(app, s.frame_ancestors)
     # plotly/dash#3971: _setup_server() sets its guard before it fills the component registry,
     # so concurrent first requests in a fresh worker can get HTTP 500 on the JS bundles. Run it
     # here, at import, so every worker (and the --preload master) is set up before it serves.

@@ -8,6 +8,8 @@ from dataclasses import dataclass
 
 
 def _int(name: str, default: int, lo: int, hi: int) -> int:
+    """The whole number in environment variable `name` (default if unset), within lo..hi;
+    anything else stops the process with a message naming the variable."""
     raw = os.environ.get(name, "")
     try:
         v = int(raw) if raw else default
@@ -20,16 +22,20 @@ def _int(name: str, default: int, lo: int, hi: int) -> int:
 
 @dataclass(frozen=True)
 class Settings:
+    """Everything the app is configured by (README "Configuration"); create_app(settings)
+    builds the app, its cache and its background manager from these alone."""
+
     port: int
-    redis_url: str | None
-    cache_dir: str
+    redis_url: str | None  # set: the cache and background jobs on Redis and Celery
+    cache_dir: str  # the file-system cache and the diskcache of background jobs
     cache_timeout_s: int
     log_level: str
-    debug: bool
+    debug: bool  # Dash's dev tools, for `python app.py` only
+    frame_ancestors: str = "'self'"  # the CSP's frame-ancestors: who may embed the page
 
 
 def settings() -> Settings:
-    """Read the environment (called once per process by create_app)."""
+    """Read the environment: once per process (app.py), or by create_app() given none."""
     level = os.environ.get("LOG_LEVEL", "INFO").upper()
     if level not in ("DEBUG", "INFO", "WARNING", "ERROR"):
         raise SystemExit(f"LOG_LEVEL={level!r}: use DEBUG, INFO, WARNING or ERROR")
@@ -42,4 +48,5 @@ def settings() -> Settings:
         log_level=level,
         # The Dash dev tools and the Werkzeug debugger only on an explicit DASH_DEBUG=1.
         debug=os.environ.get("DASH_DEBUG", "") == "1",
+        frame_ancestors=os.environ.get("FRAME_ANCESTORS", "").strip() or "'self'",
     )

@@ -2,22 +2,20 @@
 
 The Content-Security-Policy allows scripts only from this origin plus Dash's own inline
 renderer bootstrap (by hash), so markup smuggled into a URL cannot run even if it were ever
-rendered. Plotly needs inline styles and blob: workers for WebGL. FRAME_ANCESTORS says who
-may embed the demo (default: only this origin); set it to e.g. "https://slides.example.com"
-to embed on purpose.
+rendered. Plotly needs inline styles and blob: workers for WebGL. The settings' frame_ancestors
+(FRAME_ANCESTORS in the environment, config.py) says who may embed the demo (default: only
+this origin); set it to e.g. "https://slides.example.com" to embed on purpose.
 """
 
 from __future__ import annotations
-
-import os
 
 from dash import Dash
 from flask import Response
 
 
-def policy(app: Dash) -> str:
-    """The CSP header value for this app."""
-    ancestors = os.environ.get("FRAME_ANCESTORS", "'self'").strip() or "'self'"
+def policy(app: Dash, frame_ancestors: str = "'self'") -> str:
+    """The CSP header value for this app, framed only by `frame_ancestors`."""
+    ancestors = frame_ancestors.strip() or "'self'"
     hashes = " ".join(app.csp_hashes())  # already quoted: 'sha256-...'
     return "; ".join(
         [
@@ -39,9 +37,10 @@ def policy(app: Dash) -> str:
     )
 
 
-def install(app: Dash) -> None:
-    """Add the headers to every response (call after every callback is registered)."""
-    csp = policy(app)
+def install(app: Dash, frame_ancestors: str = "'self'") -> None:
+    """Add the headers to every response (call after every callback is registered: the CSP
+    carries the hashes of Dash's inline scripts)."""
+    csp = policy(app, frame_ancestors)
 
     @app.server.after_request
     def _headers(resp: Response) -> Response:

@@ -1,5 +1,5 @@
 """create_app(settings) builds everything from the settings it is given: its own background
-callback manager and cache; the module-level app's stay the Procfile's."""
+callback manager, cache and security headers; the module-level app's stay the Procfile's."""
 
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ def test_a_second_app_has_its_own_manager(tmp_path):
     import app as module
     from app import BACKGROUND_EXTENSION, create_app
 
-    other = create_app(_settings(tmp_path))
+    other = create_app(_settings(tmp_path, frame_ancestors="https://slides.example.org"))
     mine = other.server.extensions[BACKGROUND_EXTENSION]
     theirs = module.server.extensions[BACKGROUND_EXTENSION]
     assert mine is not theirs
@@ -49,7 +49,14 @@ def test_a_second_app_has_its_own_manager(tmp_path):
     # the fleet study (the background callback) is registered with this app's manager
     backgrounds = [cb for cb in other.callback_map.values() if cb.get("manager")]
     assert backgrounds and all(cb["manager"] is mine for cb in backgrounds)
-    assert other.server.test_client().get("/api/v1/evaluate?fail=st3").status_code == 200
+    r = other.server.test_client().get("/api/v1/evaluate?fail=st3")
+    assert r.status_code == 200
+    # ... and its headers from its own settings, not the environment's
+    assert r.headers["Content-Security-Policy"].endswith(
+        "frame-ancestors https://slides.example.org"
+    )
+    csp = module.server.test_client().get("/healthz").headers["Content-Security-Policy"]
+    assert csp.endswith("frame-ancestors 'self'")
 
 
 def test_the_worker_line_finds_its_celery_app(tmp_path):

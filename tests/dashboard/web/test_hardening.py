@@ -113,10 +113,17 @@ def test_security_headers_on_every_kind_of_response(client):
 
 
 def test_frame_ancestors_is_configurable(monkeypatch):
+    import config
     from app import app
 
-    monkeypatch.setenv("FRAME_ANCESTORS", "https://slides.example.org")
-    assert "frame-ancestors https://slides.example.org" in security.policy(app)
+    assert "frame-ancestors 'self'" in security.policy(app)
+    assert "frame-ancestors https://slides.example.org" in security.policy(
+        app, "https://slides.example.org"
+    )
+    monkeypatch.setenv("FRAME_ANCESTORS", " https://slides.example.org ")
+    assert config.settings().frame_ancestors == "https://slides.example.org"
+    monkeypatch.setenv("FRAME_ANCESTORS", "")
+    assert config.settings().frame_ancestors == "'self'"
 
 
 def test_no_debugger_no_dev_tools(client):
