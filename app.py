@@ -17,8 +17,8 @@ import sys
 from dash import Dash
 
 import config
+from dashboard import panels
 from dashboard.layout import layout
-from dashboard.panels import callbacks, fleet
 from dashboard.warm import warm
 from dashboard.web import security
 from dashboard.web.background import background_manager, celery_app_of
@@ -46,8 +46,7 @@ def create_app(s: config.Settings | None = None) -> Dash:
         background_callback_manager=manager,
     )
     app.layout = layout
-    callbacks.register(app)
-    fleet.register(app, manager)
+    panels.register(app, manager)
     app.server.register_blueprint(web)
     app.server.add_url_rule(
         "/healthz", "healthz", lambda: ("ok\n", 200, {"Content-Type": "text/plain"})

@@ -28,8 +28,9 @@ def body(app, output_id: str, values: dict[str, object], changed: str) -> dict:
 
     return {
         "output": name,
+        # a list for a multi-output callback (named "..a.b..", as every dict-output one is)
         "outputs": [{"id": o.component_id, "property": o.component_property} for o in outs]
-        if len(outs) > 1
+        if name.startswith("..")
         else {"id": outs[0].component_id, "property": outs[0].component_property},
         "inputs": [dep(d) for d in cb["inputs"]],
         "state": [dep(d) for d in cb.get("state", [])],

@@ -411,9 +411,61 @@ def bench_scale() -> None:
         report(f"scale: its peak memory ({gpus} GPUs)", peak, "MB", 64)
 
 
+def bench_figures() -> None:
+    """Each chart's figure built from the model's answers for '?fail=st3' (the inputs the
+    page gives it), and the rack's overlay, median of 200 builds; the model's answers are
+    computed once beforehand, so this is the figure code alone."""
+    from dataclasses import replace
+
+    from dashboard import figures as fig
+    from model import parse_query
+    from model import telemetry as tm
+    from model.fabric.metrics import latency_distribution
+    from model.fabric.state import build_state
+    from model.reliability.goodput import comparison
+    from model.reliability.timeline import timeline
+    from model.workloads.throughput import decode_curves
+
+    s = parse_query("fail=st3").scenario
+    healthy = replace(s, fail=())
+    rows = comparison()
+    label = fig.comparison_label(rows, s)
+    dists = [
+        latency_distribution(build_state(x))
+        for x in (s, healthy, parse_query("fabric=eth-x72").scenario)
+    ]
+    curves = decode_curves(s)
+    tl = timeline(s)
+    snap = tm.counters(s, 10800.0)
+    ser = tm.link_series(s, "gpu07-st3.sw2", 0.0, 10800.0, 60.0)
+    builds = {
+        "decode": lambda: fig.decode_figure(curves),
+        "goodput": lambda: fig.goodput_figure(rows, label),
+        "latency": lambda: fig.latency_figure(*dists),
+        "heatmap": lambda: fig.counters_heatmap_figure(snap, tm.REPLAY),
+        "link series": lambda: fig.link_series_figure(ser, tm.REPLAY),
+        "timeline": lambda: fig.timeline_figure(tl, now_s=7200.0),
+    }
+    total = 0.0
+    for name, build in builds.items():
+        build()
+        ms = _median_ms(build, 200)
+        total += ms
+        report(f"figure: {name}, median build", ms, "ms", 3.0)
+    report("figure: the six charts of a page, sum of medians", total, "ms", 10.0)
+    fig.rack.overlay_patch(s)
+    report(
+        "figure: the rack's overlay Patch for fail=st3, median",
+        _median_ms(lambda: fig.rack.overlay_patch(s), 200),
+        "ms",
+        5.0,
+    )
+
+
 BENCHES = {
     "model": bench_model,
     "click": bench_click,
+    "figures": bench_figures,
     "page": bench_first_page,
     "metrics": bench_metrics,
     "mc": bench_mc,

@@ -1,19 +1,15 @@
-"""Dash component IDs, in one place."""
+"""Dash component IDs, in one place: every panel's layout and callbacks name them from here,
+so a typo is an AttributeError at import, not a callback that silently never fires.
 
+Grouped by the panel (dashboard/panels/<panel>.py) whose layout holds the component.
+"""
+
+# the page (dashboard/layout.py) and the scenario's owner (panels/scenario.py)
 URL = "url"
 MESSAGES = "messages"
 ACTION = "action-message"
-CARDS = "cards"
-COUNTS = "counts"
-EVENTS = "events"
-SCENARIO = "scenario-text"
-VERSUS = "versus"
-QUESTIONS = "questions"
-
-RACK = "rack"
-RACK_FABRIC = "rack-fabric"
-HOVER = "hover-details"
-
+VIEW_MESSAGE = "view-message"
+READY = "ready"  # the search string, once the cards for it are out
 FABRIC = "fabric"
 WORKLOAD = "workload"
 FEATURES = "features"
@@ -24,28 +20,57 @@ ID_INPUT = "id-input"
 FAIL_BTN = "fail-button"
 REPAIR_ALL = "repair-all"
 
+# panels/cards.py: headline cards, what happened, the readers' questions, counts
+CARDS = "cards"
+COUNTS = "counts"
+EVENTS = "events"
+SCENARIO = "scenario-text"
+QUESTIONS = "questions"
+
+# panels/rack.py: the rack and its spine, the L2 tier of a domain, the hovered part
+RACK = "rack"
+RACK_FABRIC = "rack-fabric"
+RACK_SELECT = "rack-select"
+RACK_SELECT_BOX = "rack-select-box"
+L2 = "l2-chart"
+HOVER = "hover-details"
+
+# panels/costs.py: decode, goodput, latency, the newest fault's timeline
 DECODE = "decode-chart"
+VERSUS = "versus"
 GOODPUT = "goodput-chart"
 LATENCY = "latency-chart"
 TIMELINE = "timeline-chart"
+
+# panels/telemetry.py and panels/clock.py: counters, one link, the simulated clock
 HEATMAP = "heatmap-chart"
 SERIES = "series-chart"
 COUNTER = "counter"
 LINK_INPUT = "link-input"
-
 TICK = "tick"
 CLOCK = "clock"
 CLOCK_TEXT = "clock-text"
 PAUSE = "pause"
 
+# panels/compare.py, panels/export.py, panels/assumptions.py
 COMPARE_INPUT = "compare-input"
 COMPARE = "compare-table"
-
 EXPORT_JSON = "export-json"
 EXPORT_CSV = "export-csv"
 DOWNLOAD = "download"
 ASSUMPTIONS = "assumptions"
-VIEW_MESSAGE = "view-message"
-READY = "ready"  # the search string, once the cards for it are out
-RACK_SELECT = "rack-select"
-L2 = "l2-chart"
+
+# panels/fleet.py: the fleet study and its watchdog (see fleet.py's docstring)
+FLEET_RUN = "fleet-run"
+FLEET_CANCEL = "fleet-cancel"
+FLEET_RACKS = "fleet-racks"
+FLEET_YEARS = "fleet-years"
+FLEET_PROGRESS = "fleet-progress"
+FLEET_PROGRESS_TEXT = "fleet-progress-text"
+FLEET_RESULT = "fleet-result"
+FLEET_BEAT = "fleet-beat"  # progress: "<token>:<count>", new every BEAT_S while the job lives
+FLEET_LIVE = "fleet-live"  # running: True while Dash polls the job, False once its loop ends
+FLEET_DONE = "fleet-done"  # output: the run (n_clicks) whose result arrived
+FLEET_STOP = "fleet-stop"  # a cancel input: the watchdog writes it to cancel through Dash
+FLEET_WATCH = "fleet-watch"  # the Interval: enabled only while a run is watched
+FLEET_WATCH_STATE = "fleet-watch-state"

@@ -9,18 +9,19 @@ Nothing here is per-user state: the same pure functions, computed earlier.
 from __future__ import annotations
 
 from dashboard.figures import rack as rack_figure
-from dashboard.panels import callbacks
+from dashboard.panels import cards, costs, telemetry
 from model import evaluate, parse_query
 from model.fabric.presets import FABRICS
 
 
 def warm() -> None:
+    """Every fabric's base rack figure and one scenario's panels, computed once."""
     for key in FABRICS:
         s = parse_query(f"fabric={key}&fail=st3").scenario
         evaluate(s)
         rack_figure.base_figure(key)
     q = "?fail=st3"
-    callbacks.cost_charts(q)
-    callbacks.timeline_chart(q, 3600.0)
-    callbacks.telemetry_charts(q, "NVLINK_REPLAY_ERROR_COUNT_TOTAL", "gpu07-st3.sw2", 3600.0)
-    callbacks.summary(q)
+    costs.cost_charts(q)
+    costs.timeline_chart(q, 3600.0)
+    telemetry.telemetry_charts(q, "NVLINK_REPLAY_ERROR_COUNT_TOTAL", "gpu07-st3.sw2", 3600.0)
+    cards.summary(q)

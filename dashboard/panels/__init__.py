@@ -1,1 +1,39 @@
-"""Panels of the page: each one's layout, callbacks and component IDs together."""
+"""Panels of the page: each one's layout, callbacks and component IDs (dashboard/ids.py)
+together, one module a panel.
+
+    scenario     the controls and the one callback that writes the URL (and its #fragment)
+    cards        the headline cards, what happened, the readers' questions, the counts
+    rack         the rack and its spine (a Patch a click), a domain's L2 tier, the hover line
+    costs        decode, goodput, latency, the newest fault's timeline
+    telemetry    the counter heatmap and one link's series
+    clock        the simulated clock they read
+    compare      a second scenario beside this one
+    fleet        the fleet study, a background callback (its watchdog: fleet_watchdog)
+    export       results as JSON or CSV
+    assumptions  every constant on the page and its source (static)
+
+dashboard/layout.py composes their layouts; `register` wires every callback.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dash import Dash
+
+from dashboard.panels import cards, clock, compare, costs, export, fleet, rack, scenario, telemetry
+
+__all__ = ["register"]
+
+
+def register(app: Dash, background_manager: Any) -> None:
+    """Every panel's callbacks on `app`; the fleet study's on the background manager."""
+    scenario.register(app)
+    cards.register(app)
+    rack.register(app)
+    costs.register(app)
+    telemetry.register(app)
+    clock.register(app)
+    compare.register(app)
+    export.register(app)
+    fleet.register(app, background_manager)

@@ -1,115 +1,54 @@
 """The fleet study: lifetime goodput of many racks over years for every feature set, by seeded
 Monte Carlo. Heavy enough to run as a Dash background callback, with progress and cancel:
-on diskcache by default, on Celery workers when REDIS_URL is set.
+on diskcache by default, on Celery workers when REDIS_URL is set. The results are a pandas
+DataFrame (a row a configuration), shown as a table.
 
-The watchdog: a study whose worker dies is reported on the page within a bound.
-
-Dash's background callbacks have no time limit: the page polls the job once a second for as
-long as the manager says the job is running. When the process running the job dies:
-
-- Celery, the whole worker killed (SIGKILL to its process group, the machine lost, OOM kill of
-  the main process): nothing is written anywhere. The task keeps the state it had in the result
-  backend (PENDING: this app does not track STARTED), and with task_acks_late its message stays
-  unacknowledged in Redis until the broker's visibility timeout (an hour) redelivers it. Dash
-  keeps polling a PENDING job forever, and Dash's Cancel alone does not help either: it is a
-  revoke broadcast, which a dead worker never receives, so the task stays PENDING.
-- Celery, only the pool process running the job killed: the worker records the task as FAILURE
-  (WorkerLostError). Dash then sees a job that is not running and has no result, and ends the
-  poll without an update: the Run button comes back, the page says nothing.
-- diskcache, the job process killed: the same silent end (the pid is gone or a zombie).
-
-So the study and the page each do their part:
-
-1. The job beats. `_Heartbeat` reports progress after each row as before, and repeats the last
-   report every BEAT_S (2 s) from a thread of the job's process, tagged with a fresh token and
-   a counter (the fourth progress output, the store fleet-beat). The beat says "the process
-   running this job is alive", however long a row takes; it stops when that process dies.
-2. The page watches. A dcc.Interval (fleet-watch, every WATCH_MS = 3 s) is enabled by the Run
-   click and disabled again as soon as the run ends (result, Cancel, or the watchdog firing):
-   it ticks only while a run is watched, one small request per tick. The watch callback keeps
-   its state in a dcc.Store (fleet-watch-state: the run, the last beat seen, the server time
-   it was first seen), so any web process can serve any tick: there is no state in the web
-   process. Each tick it decides:
-   - the result of this run arrived (fleet-done holds this run's n_clicks), or the user
-     cancelled it (Cancel clicked since Run): stop watching;
-   - Dash's poll loop ended (fleet-live, a `running` output, is False) without a result, on
-     two ticks in a row (one tick of grace, as the renderer ends the loop a moment before it
-     applies the result): "the background job ended without a result";
-   - no new beat for STALL_S (30 s) after the last new one (PICKUP_S, 60 s, before the first
-     one: the job may be queued behind others), on at least two ticks in a row: "the
-     background worker stopped responding". The watchdog then cancels the job for real,
-     through Dash's own cancel: it writes fleet-stop, one of the callback's cancel inputs, so
-     the renderer sends the signed job handle and Dash calls the manager's terminate_job.
-   Either way it writes the error into fleet-result, and enables Run (disables Cancel) itself
-   as well as through Dash's `running` outputs.
-3. Cancel is made to work on a dead Celery worker. The study is registered with
-   `RevokingCeleryManager`, a CeleryManager whose terminate_job also records the task as
-   REVOKED in the result backend when it is not finished yet (Dash's Cancel, the watchdog's,
-   and a new Run replacing an old job all go through it). Dash's next poll then sees a job that
-   is not running and ends the loop. The revoke is still broadcast, so a live worker drops the
-   task, and a job whose message comes back after its worker died finds itself REVOKED and
-   does not run (`_revoked_before_start`).
-
-The bound: the page shows the error within 40 s of the death of a job's process that had
-started (28 to 37 s plus request latency: the last beat, written at most BEAT_S before the
-death, reaches the page within a poll (1 s) and the watchdog within a tick (3 s); then STALL_S;
-then up to a tick), and within 65 s of the Run click when no worker ever started the job. A
-silently ended loop (a killed pool process, a killed diskcache job) is reported within three
-ticks, about 10 s. Measured (tests/scaleout/test_worker_death.py, tests/e2e/
-test_fleet_watchdog.py): 32-35 s for a killed or frozen worker, 5 s for a killed process.
-Why 30 s: the beat comes from its own thread, so it does not depend on how long a row takes
-(a whole study of 10,000 racks x 10 years takes ~10 s here), and 30 s is fifteen beats: a
-lost beat or two (a Redis blip, a CPU-starved worker, a slow request) is far from a false
-alarm, yet a user waiting on a dead job is told in half a minute. 60 s before the first beat,
-as a job may wait in the queue behind other studies. The "two ticks in a row" rule keeps a
-browser tab that throttles its timers to one a minute (hidden for long) from raising a false
-alarm on one tick that read the page before the poll's answer landed. Times are the web
-servers' clocks (time.time()); across machines they differ by NTP's milliseconds.
-
-Not covered: a job that hangs with its process alive keeps beating (Celery's task_time_limit
-would end it, and the watchdog then reports the ended loop).
+Its watchdog (a study whose worker dies is reported on the page within a bound) is
+fleet_watchdog.py; the IDs of both are in dashboard/ids.py.
 """
 
 from __future__ import annotations
 
-import logging
 import math
-import secrets
-import sys
-import threading
-import time
-from typing import Self
+from collections.abc import Callable
+from typing import Any
 
-from dash import CeleryManager, Dash, Input, Output, State, ctx, dcc, html, no_update
+import pandas as pd
+from dash import Dash, Input, Output, State, dcc, html
 from dash.exceptions import PreventUpdate
 
+from dashboard import ids
+from dashboard.panels.fleet_watchdog import (
+    BEAT_S,
+    PICKUP_S,
+    STALL_S,
+    WATCH_MS,
+    Heartbeat,
+    RevokingCeleryManager,
+    revoked_before_start,
+    watch,
+    watch_outputs,
+)
+from dashboard.panels.tables import html_table
 from model.errors import ScenarioError
 from model.reliability import goodput
 
-RUN = "fleet-run"
-CANCEL = "fleet-cancel"
-RACKS = "fleet-racks"
-YEARS = "fleet-years"
-PROGRESS = "fleet-progress"
-PROGRESS_TEXT = "fleet-progress-text"
-RESULT = "fleet-result"
-# the watchdog's (see the module docstring)
-BEAT = "fleet-beat"  # progress: "<token>:<count>", new every BEAT_S while the job's process lives
-LIVE = "fleet-live"  # running: True while Dash polls the job, False once its poll loop ends
-DONE = "fleet-done"  # output: the run (n_clicks) whose result arrived
-STOP = "fleet-stop"  # a cancel input: the watchdog writes it to cancel through Dash
-WATCH = "fleet-watch"  # the Interval: enabled only while a run is watched
-WATCH_STATE = "fleet-watch-state"
-
-BEAT_S = 2.0  # the job repeats its last progress this often
-WATCH_MS = 3000  # the page's watchdog ticks this often while a run is watched
-STALL_S = 30.0  # no new beat for this long after the last one: the worker is gone
-PICKUP_S = 60.0  # no beat at all this long after Run: no worker took the job
-
-log = logging.getLogger(__name__)
+__all__ = [
+    "BEAT_S",
+    "PICKUP_S",
+    "STALL_S",
+    "WATCH_MS",
+    "RevokingCeleryManager",
+    "frame",
+    "layout",
+    "register",
+    "study",
+    "study_size",
+]
 
 
-def panel() -> html.Section:
+def layout() -> html.Section:
+    """The study's inputs, Run and Cancel, its progress and its result; the watchdog's stores."""
     return html.Section(
         className="panel fleet",
         children=[
@@ -128,126 +67,65 @@ def panel() -> html.Section:
                         [
                             "racks ",
                             dcc.Input(
-                                id=RACKS, type="number", value=100, min=1, max=10_000, step=1
+                                id=ids.FLEET_RACKS,
+                                type="number",
+                                value=100,
+                                min=1,
+                                max=10_000,
+                                step=1,
                             ),
                         ]
                     ),
                     html.Label(
                         [
                             "years ",
-                            dcc.Input(id=YEARS, type="number", value=5, min=0.1, max=100, step=0.1),
+                            dcc.Input(
+                                id=ids.FLEET_YEARS,
+                                type="number",
+                                value=5,
+                                min=0.1,
+                                max=100,
+                                step=0.1,
+                            ),
                         ]
                     ),
-                    html.Button("Run the study", id=RUN, n_clicks=0),
-                    html.Button("Cancel", id=CANCEL, n_clicks=0, disabled=True),
+                    html.Button("Run the study", id=ids.FLEET_RUN, n_clicks=0),
+                    html.Button("Cancel", id=ids.FLEET_CANCEL, n_clicks=0, disabled=True),
                 ],
             ),
-            html.Progress(id=PROGRESS, value="0", max="10"),
-            html.Span(id=PROGRESS_TEXT, className="note"),
-            html.Div(id=RESULT),
-            dcc.Store(id=BEAT),
-            dcc.Store(id=LIVE, data=False),
-            dcc.Store(id=DONE),
-            dcc.Store(id=STOP),
-            dcc.Store(id=WATCH_STATE),
-            dcc.Interval(id=WATCH, interval=WATCH_MS, disabled=True),
+            html.Progress(id=ids.FLEET_PROGRESS, value="0", max="10"),
+            html.Span(id=ids.FLEET_PROGRESS_TEXT, className="note"),
+            html.Div(id=ids.FLEET_RESULT),
+            dcc.Store(id=ids.FLEET_BEAT),
+            dcc.Store(id=ids.FLEET_LIVE, data=False),
+            dcc.Store(id=ids.FLEET_DONE),
+            dcc.Store(id=ids.FLEET_STOP),
+            dcc.Store(id=ids.FLEET_WATCH_STATE),
+            dcc.Interval(id=ids.FLEET_WATCH, interval=WATCH_MS, disabled=True),
         ],
     )
 
 
-class _Heartbeat:
-    """The job's side of the watchdog: progress reports, each also a beat, and the last report
-    repeated every `period` seconds from a thread while the job's process lives.
-
-    Each report is the three visible progress values and a beat, "<token>:<count>": the token
-    is new for every job, the count grows with every report, so the page can tell a new beat
-    from an old one whatever the values show."""
-
-    def __init__(self, set_progress, period: float = BEAT_S) -> None:
-        self._set = set_progress
-        self._period = period
-        self._token = secrets.token_hex(4)
-        self._count = 0
-        self._shown: tuple[str, ...] = ()
-        self._lock = threading.Lock()
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="fleet-heartbeat", daemon=True)
-
-    def report(self, *shown: str) -> None:
-        with self._lock:
-            self._shown = shown
-            self._send()
-
-    def _send(self) -> None:
-        self._count += 1
-        self._set((*self._shown, f"{self._token}:{self._count}"))
-
-    def _run(self) -> None:
-        while not self._stop.wait(self._period):
-            try:
-                with self._lock:
-                    if self._shown:
-                        self._send()
-            except Exception:  # a lost beat is what the watchdog tolerates
-                log.warning("fleet study: a heartbeat was not stored", exc_info=True)
-
-    def __enter__(self) -> Self:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *_exc) -> None:
-        # stopped before the job returns, so no beat lands after the result
-        self._stop.set()
-        self._thread.join(timeout=10)
-
-
-def _revoked_before_start() -> bool:
-    """On a Celery worker: whether this task was already cancelled (REVOKED in the result
-    backend) before it started, e.g. a message the broker redelivered after its worker died
-    and the page's watchdog cancelled it. False on diskcache."""
-    if "celery" not in sys.modules:
-        return False
-    from celery import current_task
-
-    task_id = getattr(getattr(current_task, "request", None), "id", None) if current_task else None
-    if not task_id:
-        return False
-    try:
-        return current_task.AsyncResult(task_id).state == "REVOKED"
-    except Exception:  # the backend unreadable: run it, as before
-        log.warning("fleet study: could not read task %s's state", task_id, exc_info=True)
-        return False
-
-
-def _table(racks: int, years: float, done: list) -> html.Div:
-    head = html.Tr(
-        [
-            html.Th(h)
-            for h in (
-                "configuration",
-                "goodput",
-                "p5 rack",
-                "p95 rack",
-                "largest loss, h per rack-year",
-            )
-        ]
-    )
-    body = []
-    for label, r in done:
-        worst = max(r["badput_hours_per_rack_year"], key=r["badput_hours_per_rack_year"].get)
-        body.append(
-            html.Tr(
-                [
-                    html.Td(label),
-                    html.Td(f"{r['fraction']:.3%}"),
-                    html.Td(f"{r['per_rack_fraction']['p5']:.3%}"),
-                    html.Td(f"{r['per_rack_fraction']['p95']:.3%}"),
-                    html.Td(
-                        f"{worst.replace('_', ' ')}: {r['badput_hours_per_rack_year'][worst]:.0f}"
-                    ),
-                ]
-            )
+def frame(done: list[tuple[str, dict]]) -> pd.DataFrame:
+    """The study's results: a row a configuration, goodput and the p5/p95 rack as
+    percentages, and the largest loss."""
+    rows = []
+    for _label, r in done:
+        hours = r["badput_hours_per_rack_year"]
+        worst = max(hours, key=hours.get)
+        rows.append(
+            {
+                "goodput": f"{r['fraction']:.3%}",
+                "p5 rack": f"{r['per_rack_fraction']['p5']:.3%}",
+                "p95 rack": f"{r['per_rack_fraction']['p95']:.3%}",
+                "largest loss, h per rack-year": f"{worst.replace('_', ' ')}: {hours[worst]:.0f}",
+            }
         )
+    index = pd.Index([label for label, _ in done], name="configuration")
+    return pd.DataFrame(rows, index=index, dtype=object)
+
+
+def _table(racks: int, years: float, done: list[tuple[str, dict]]) -> html.Div:
     return html.Div(
         [
             html.P(
@@ -255,7 +133,7 @@ def _table(racks: int, years: float, done: list) -> html.Div:
                 "same table.",
                 className="note",
             ),
-            html.Table([head, *body], className="compare-table"),
+            html_table(frame(done)),
         ]
     )
 
@@ -281,26 +159,29 @@ def study_size(racks: object, years: object) -> tuple[int, float]:
     return int(r), y
 
 
-def study(set_progress, n, racks, years) -> tuple[html.Div, int]:
+def study(
+    set_progress: Callable[[tuple], None], n: int | None, racks: object, years: object
+) -> dict[str, Any]:
     """Run every comparison row's Monte Carlo, reporting progress after each and beating
     in between; returns the table (or the refusal) and the run it answers (fleet-done)."""
-    if _revoked_before_start():
+    if revoked_before_start():
         raise PreventUpdate
     try:
         racks, years = study_size(racks, years)
         rows = goodput.comparison_scenarios()
         done = []
-        with _Heartbeat(set_progress) as beat:
+        with Heartbeat(set_progress) as beat:
             for i, (label, sc) in enumerate(rows):
                 beat.report(str(i), str(len(rows)), f"{label}…")
                 done.append((label, _fleet_row(sc, racks, years)))
             beat.report(str(len(rows)), str(len(rows)), "done")
     except ScenarioError as e:
-        return html.Div(f"Fleet study refused: {e.message}", className="msg error"), n
-    return _table(racks, years, done), n
+        refused = html.Div(f"Fleet study refused: {e.message}", className="msg error")
+        return {"result": refused, "done": n}
+    return {"result": _table(racks, years, done), "done": n}
 
 
-def _fleet_row(sc, racks: int, years: float) -> dict:
+def _fleet_row(sc: Any, racks: int, years: float) -> dict:
     """One row's Monte Carlo over `racks` x `years`, in chunks of racks that each stay within
     the model's bound of rack-years a call; each chunk its own seeded racks. Fractions and
     hours are rack-weighted means; the p5/p95 rack is the mean of the chunks' (each an
@@ -326,123 +207,45 @@ def _fleet_row(sc, racks: int, years: float) -> dict:
     }
 
 
-class RevokingCeleryManager(CeleryManager):
-    """A CeleryManager whose terminate_job also records an unfinished task as REVOKED in the
-    result backend, so that Dash's poll of a job whose worker died ends (see the module
-    docstring). The revoke broadcast, all terminate_job did before, is kept. app.py makes
-    the app's background manager one of these, so every background callback has it."""
-
-    def terminate_job(self, job):
-        if job is None:
-            return
-        super().terminate_job(job)
-        try:
-            if self.handle.AsyncResult(job).state not in ("SUCCESS", "FAILURE", "REVOKED"):
-                self.handle.backend.mark_as_revoked(job, reason="cancelled from the page")
-        except Exception:  # Redis away: the revoke above still went out
-            log.warning("fleet study: could not record job %s as revoked", job, exc_info=True)
-
-
-def _failure(verdict: str) -> str:
-    why = {
-        "stalled": "the background worker stopped responding (no progress for "
-        f"{STALL_S:.0f} s); the study was cancelled",
-        "unstarted": f"no background worker started the study within {PICKUP_S:.0f} s (all "
-        "busy, or none running); it was cancelled",
-        "ended": "the background job ended without a result (its process was killed, ran out "
-        "of memory or failed; see the server's log)",
-    }[verdict]
-    return f"Fleet study failed: {why}: run it again."
-
-
-def _tick(state: dict, cancels, beat, done, live, now: float) -> tuple[dict | None, str | None]:
-    """One watchdog tick: the new watch state (None: stop watching) and the verdict (None,
-    "finished", "cancelled", or a failure for _failure)."""
-    if done == state["run"]:
-        return None, "finished"
-    if cancels != state["cancels"]:
-        return None, "cancelled"  # by the user, with Cancel
-    if beat is not None and beat != state["beat"]:
-        state = {**state, "beat": beat, "since": now, "misses": 0}
-    else:
-        state = {**state, "misses": state["misses"] + 1}
-    if not live:
-        if state["closed"] is None:
-            return {**state, "closed": now}, None
-        return None, "ended"
-    limit = STALL_S if state["beat"] else PICKUP_S
-    if now - state["since"] > limit and state["misses"] >= 2:
-        return None, "stalled" if state["beat"] else "unstarted"
-    return {**state, "closed": None}, None
-
-
-def watch(run_clicks, _ticks, cancels, beat, done, live, state):
-    """Arm on Run, and on each tick judge the run (see the module docstring). Outputs: watch
-    state, Interval disabled, fleet-stop, result, progress text, Run disabled, Cancel disabled.
-
-    Cancel's clicks are a State, not an Input: the renderer sends a running job's handle with
-    every request of a callback that has one of the job's cancel inputs as an Input."""
-    keep = [no_update] * 5
-    if ctx.triggered_id == RUN:
-        armed = {
-            "run": run_clicks,
-            "cancels": cancels,
-            "beat": None,
-            "since": time.time(),
-            "misses": 0,
-            "closed": None,
-        }
-        return [armed, False, *keep]
-    if not state or state.get("run") != run_clicks:
-        return [None, True, *keep]
-    state, verdict = _tick(state, cancels, beat, done, live, time.time())
-    if verdict is None:
-        return [state, False, *keep]
-    if verdict in ("finished", "cancelled"):
-        return [None, True, *keep]
-    log.warning("fleet study run %s: %s", run_clicks, verdict)
-    stop = time.time() if verdict != "ended" else no_update
-    error = html.Div(_failure(verdict), className="msg error")
-    return [None, True, stop, error, "stopped", False, True]
-
-
-def register(app: Dash, manager) -> None:
+def register(app: Dash, manager: Any) -> None:
+    """The study as a background callback on `manager`, and its watchdog."""
     app.callback(
-        Output(RESULT, "children"),
-        Output(DONE, "data"),
-        Input(RUN, "n_clicks"),
-        State(RACKS, "value"),
-        State(YEARS, "value"),
+        output={
+            "result": Output(ids.FLEET_RESULT, "children"),
+            "done": Output(ids.FLEET_DONE, "data"),
+        },
+        inputs=[Input(ids.FLEET_RUN, "n_clicks")],
+        state=[State(ids.FLEET_RACKS, "value"), State(ids.FLEET_YEARS, "value")],
         background=True,
         manager=manager,
         running=[
-            (Output(RUN, "disabled"), True, False),
-            (Output(CANCEL, "disabled"), False, True),
-            (Output(LIVE, "data"), True, False),
+            (Output(ids.FLEET_RUN, "disabled"), True, False),
+            (Output(ids.FLEET_CANCEL, "disabled"), False, True),
+            (Output(ids.FLEET_LIVE, "data"), True, False),
         ],
-        cancel=[Input(CANCEL, "n_clicks"), Input(STOP, "data")],
+        cancel=[Input(ids.FLEET_CANCEL, "n_clicks"), Input(ids.FLEET_STOP, "data")],
         progress=[
-            Output(PROGRESS, "value"),
-            Output(PROGRESS, "max"),
-            Output(PROGRESS_TEXT, "children"),
-            Output(BEAT, "data"),
+            Output(ids.FLEET_PROGRESS, "value"),
+            Output(ids.FLEET_PROGRESS, "max"),
+            Output(ids.FLEET_PROGRESS_TEXT, "children"),
+            Output(ids.FLEET_BEAT, "data"),
         ],
         prevent_initial_call=True,
     )(study)
+    # Cancel's clicks are a State, not an Input: the renderer sends a running job's handle
+    # with every request of a callback that has one of the job's cancel inputs as an Input.
     app.callback(
-        Output(WATCH_STATE, "data"),
-        Output(WATCH, "disabled"),
-        Output(STOP, "data"),
-        Output(RESULT, "children", allow_duplicate=True),
-        Output(PROGRESS_TEXT, "children", allow_duplicate=True),
-        Output(RUN, "disabled", allow_duplicate=True),
-        Output(CANCEL, "disabled", allow_duplicate=True),
-        Input(RUN, "n_clicks"),
-        Input(WATCH, "n_intervals"),
-        State(CANCEL, "n_clicks"),
-        State(BEAT, "data"),
-        State(DONE, "data"),
-        State(LIVE, "data"),
-        State(WATCH_STATE, "data"),
+        output=watch_outputs(),
+        inputs={
+            "run_clicks": Input(ids.FLEET_RUN, "n_clicks"),
+            "ticks": Input(ids.FLEET_WATCH, "n_intervals"),
+        },
+        state={
+            "cancels": State(ids.FLEET_CANCEL, "n_clicks"),
+            "beat": State(ids.FLEET_BEAT, "data"),
+            "done": State(ids.FLEET_DONE, "data"),
+            "live": State(ids.FLEET_LIVE, "data"),
+            "state": State(ids.FLEET_WATCH_STATE, "data"),
+        },
         prevent_initial_call=True,
     )(watch)

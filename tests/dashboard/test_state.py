@@ -59,16 +59,17 @@ def test_features_and_update_and_presets():
 
 
 def test_export_json_and_csv(monkeypatch):
-    from dashboard.panels import callbacks
+    from dashboard.panels import export
 
     class Ctx:
         triggered_id = "export-json"
 
-    monkeypatch.setattr(callbacks, "ctx", Ctx)
-    out = callbacks.export(1, 0, "?fail=st3")
+    monkeypatch.setattr(export, "ctx", Ctx)
+    out = export.export(1, 0, "?fail=st3")["download"]
     assert json.loads(out["content"])["bandwidth"]["per_gpu_tbs"]["min"] == 3.2
     assert out["filename"].endswith(".json")
     Ctx.triggered_id = "export-csv"
-    out = callbacks.export(0, 1, "?fail=st3")
+    out = export.export(0, 1, "?fail=st3")["download"]
     assert "bandwidth.per_gpu_tbs.min,3.2" in out["content"]
+    assert out["content"].startswith("key,value")
     assert out["filename"].endswith(".csv")

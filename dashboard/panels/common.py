@@ -1,0 +1,70 @@
+"""What every panel shares: named callback outputs, the chart component, the rack click.
+
+Callbacks declare their outputs as a dict (Dash's flexible callback signatures) and return
+one: `changes(KEYS, cards=...)` names what changed and leaves every other output as it is,
+so adding an output never shifts the others.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from dash import dcc, no_update
+
+from dashboard import state
+from dashboard.figures import rack as rack_figure
+from model.errors import ScenarioError
+from model.ids import parse_id
+from model.scenario import Scenario
+
+NOT_YET = "Not modelled on multi-rack domains yet: their model is the data plane so far."
+
+
+def graph_config() -> dict:
+    """A chart's dcc.Graph config (a fresh dict): no logo, PNG at twice the size."""
+    return {
+        "displaylogo": False,
+        "toImageButtonOptions": {"format": "png", "scale": 2},
+        "modeBarButtonsToRemove": ["lasso2d", "select2d"],
+    }
+
+
+def changes(keys: Iterable[str], **values: Any) -> dict[str, Any]:
+    """Every output named in `keys`: the ones given, and no_update for the rest. An unknown
+    name raises, so a misspelt output fails in the test, not silently in the browser."""
+    keys = tuple(keys)
+    unknown = set(values) - set(keys)
+    if unknown:
+        raise KeyError(f"no such output: {', '.join(sorted(unknown))}")
+    return {k: values.get(k, no_update) for k in keys}
+
+
+def graph(gid: str, height: int, cls: str = "chart", config: Mapping | None = None) -> dcc.Graph:
+    """A chart of the page: SVG, PNG export from its toolbar, a fixed height."""
+    return dcc.Graph(
+        id=gid,
+        config=dict(config) if config else graph_config(),
+        style={"height": f"{height}px"},
+        className=cls,
+    )
+
+
+def series_of(s: Scenario, cid: str | None) -> str | None:
+    """cid if it names a link or a cable of the scenario's (single-rack) fabric, whose
+    telemetry has a series; else None."""
+    if s.multirack or not cid:
+        return None
+    try:
+        return cid if parse_id(cid, s.spec()).kind in ("link", "cable") else None
+    except ScenarioError:
+        return None
+
+
+def clicked_id(s: Scenario, click: dict | None, rack: str | None) -> str | None:
+    """The component a click (or hover) on the rack figure names: on a multi-rack domain, the
+    part of the rack on show (r03.gpu07-...)."""
+    if not s.multirack:
+        return rack_figure.click_to_id(s.fabric, click)
+    local = rack_figure.click_to_id(state.DOMAINS[s.fabric].rack.key, click)
+    return f"{rack or 'r01'}.{local}" if local else None

@@ -1,0 +1,146 @@
+"""The rack panel: the rack and its 5,184-cable spine, the L2 tier of a multi-rack domain, and
+the hovered part with its telemetry.
+
+The rack redraws from READY (after the cards): the whole base figure when the fabric changes,
+otherwise only a dash.Patch of the overlays (DESIGN.md "Fast and exact": ~4 KB, not 530).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dash import Dash, Input, Output, State, dcc, html, no_update
+from dash.development.base_component import Component
+
+from dashboard import ids, state
+from dashboard.figures import l2_figure
+from dashboard.figures import rack as rack_figure
+from dashboard.panels.clock import CLOCK_START_S
+from dashboard.panels.common import changes, clicked_id, graph, graph_config, series_of
+from model import telemetry
+from model.errors import ScenarioError
+from model.multirack.domains import parse_part
+from model.scenario import Scenario
+
+
+def layout() -> html.Div:
+    """The rack (and a domain's rack picker and L2 tier), with the hover line under it."""
+    return html.Div(
+        className="panel rack-panel",
+        children=[
+            html.H2("The rack and its NVLink spine"),
+            html.Div(
+                id=ids.RACK_SELECT_BOX,
+                className="rack-select",
+                style={"display": "none"},
+                children=[
+                    html.Span("Rack of the domain "),
+                    dcc.Dropdown(
+                        id=ids.RACK_SELECT,
+                        options=[f"r{i:02d}" for i in range(1, 17)],
+                        value="r01",
+                        clearable=False,
+                    ),
+                ],
+            ),
+            graph(ids.RACK, 680, "rack", rack_figure.graph_config()),
+            dcc.Graph(
+                id=ids.L2,
+                config=graph_config(),
+                style={"height": "260px", "display": "none"},
+                className="l2",
+            ),
+            html.Div(id=ids.HOVER, className="hover"),
+        ],
+    )
+
+
+def _rack_outputs() -> dict[str, Output]:
+    return {"figure": Output(ids.RACK, "figure"), "drawn": Output(ids.RACK_FABRIC, "data")}
+
+
+RACK_OUTPUTS = tuple(_rack_outputs())
+
+
+def rack(search: str | None, rack_shown: str | None, drawn_fabric: str | None) -> dict[str, Any]:
+    """The whole base figure when the fabric changes; otherwise only a Patch of overlays.
+    On a multi-rack domain, the rack on show, drawn as the NVL72 it is."""
+    s = state.current(search).scenario
+    if s.multirack:
+        s = state.rack_scenario(s, _rack_number(s, rack_shown))
+    if drawn_fabric != s.fabric:
+        return changes(RACK_OUTPUTS, figure=rack_figure.full_figure(s), drawn=s.fabric)
+    return changes(RACK_OUTPUTS, figure=rack_figure.overlay_patch(s))
+
+
+def _rack_number(s: Scenario, shown: str | None) -> int:
+    """The 1-based rack of the domain on show (r01 when the picker names none of it)."""
+    try:
+        part = parse_part(shown or "r01", state.DOMAINS[s.fabric])
+    except ScenarioError:
+        return 1
+    return 1 if part.rack is None else part.rack + 1
+
+
+def _l2_outputs() -> dict[str, Output]:
+    return {
+        "figure": Output(ids.L2, "figure"),
+        "style": Output(ids.L2, "style"),
+        "picker": Output(ids.RACK_SELECT_BOX, "style"),
+    }
+
+
+L2_OUTPUTS = tuple(_l2_outputs())
+
+
+def l2_chart(search: str | None) -> dict[str, Any]:
+    """The L2 tier of a multi-rack domain (clickable), or nothing on a single rack."""
+    s = state.current(search).scenario
+    visible = {"display": "block"} if s.multirack else {"display": "none"}
+    # hidden: nothing to draw (a figure here costs the browser a draw)
+    figure = l2_figure(s) if s.multirack else no_update
+    return changes(L2_OUTPUTS, figure=figure, style=visible, picker=visible)
+
+
+def hover(
+    search: str | None, hover_data: dict | None, clock: float | None
+) -> dict[str, str | list[Component]]:
+    """The hovered cable's link, GPU, chip and its telemetry now."""
+    s = state.current(search).scenario
+    cid = clicked_id(s, hover_data, None)
+    if s.multirack and cid:
+        local = parse_part(cid, state.DOMAINS[s.fabric]).local
+        name = local.id if local is not None else cid
+        shown = [html.B(name), html.Span(" in the rack on show; click to fail it")]
+        return {"details": shown}
+    if not cid:
+        return {"details": "Hover a cable or a part to read it; click it to fail or repair it."}
+    parts: list[Component] = [html.B(cid)]
+    if series_of(s, cid):
+        t = float(clock or CLOCK_START_S)
+        try:
+            ser = telemetry.link_series(s, cid, t, t, 1.0)
+        except (ScenarioError, ValueError):
+            ser = None
+        if ser:
+            parts.append(html.Span(f" · state {ser['state'][-1]}"))
+            for m in (telemetry.REPLAY, telemetry.RECOVERY, telemetry.BER):
+                if m in ser and ser[m] is not None:
+                    v = ser[m][-1]
+                    parts.append(html.Span(f" · {m} {v if v is not None else 'n/a'}"))
+    return {"details": parts}
+
+
+def register(app: Dash) -> None:
+    """The rack's figure or Patch, the L2 tier, the hover line."""
+    app.callback(
+        output=_rack_outputs(),
+        inputs={"search": Input(ids.READY, "data"), "rack_shown": Input(ids.RACK_SELECT, "value")},
+        state={"drawn_fabric": State(ids.RACK_FABRIC, "data")},
+    )(rack)
+    app.callback(output=_l2_outputs(), inputs={"search": Input(ids.READY, "data")})(l2_chart)
+    app.callback(
+        output={"details": Output(ids.HOVER, "children")},
+        inputs={"search": Input(ids.URL, "search"), "hover_data": Input(ids.RACK, "hoverData")},
+        state={"clock": State(ids.CLOCK, "data")},
+    )(hover)

@@ -1,0 +1,296 @@
+"""The scenario's owner: the controls, and the one callback that writes the URL.
+
+Every click and control becomes a new URL (the query is the scenario), and the controls
+follow the URL. The view options that are not the scenario (counter, link, compare, click
+mode, the rack on show) live in the URL's #fragment, written by `on_view`. Every other
+callback only reads the URL, so the view is always the link.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dash import Dash, Input, Output, State, ctx, dcc, html, no_update
+
+from dashboard import ids, state, view
+from dashboard.figures import l2_click_to_id
+from dashboard.panels.common import changes, clicked_id, series_of
+from model.errors import ScenarioError
+from model.fabric.features import FEATURES
+from model.fabric.presets import DEFAULT_FABRIC, FABRICS
+from model.multirack.domains import DOMAINS
+from model.scenario import Scenario
+from model.workloads.models import WORKLOADS
+
+
+def _label(text: str, child: Any, hint: str = "") -> html.Label:
+    return html.Label(className="control", title=hint, children=[html.Span(text), child])
+
+
+def layout() -> html.Section:
+    """Fabric, workload, features, updates, presets, click mode, typed IDs, repair."""
+    return html.Section(
+        className="controls",
+        children=[
+            _label(
+                "Fabric",
+                dcc.Dropdown(
+                    id=ids.FABRIC,
+                    options=[{"label": f.name, "value": k} for k, f in FABRICS.items()]
+                    + [{"label": d.name, "value": k} for k, d in DOMAINS.items()],
+                    value=DEFAULT_FABRIC,
+                    clearable=False,
+                ),
+            ),
+            _label(
+                "Workload",
+                dcc.Dropdown(
+                    id=ids.WORKLOAD,
+                    options=[{"label": v, "value": k} for k, v in WORKLOADS.items()],
+                    value="deepseek-r1",
+                    clearable=False,
+                ),
+            ),
+            _label(
+                "Switch update",
+                dcc.Dropdown(
+                    id=ids.ISSU,
+                    options=[
+                        {"label": "none", "value": ""},
+                        {"label": "all trays, rolling", "value": "all"},
+                    ]
+                    + [{"label": f"st{i}", "value": f"st{i}"} for i in range(1, 10)],
+                    value="",
+                    clearable=False,
+                ),
+                "A switch firmware update: in service with ISSU on, a window without it",
+            ),
+            _label(
+                "Preset",
+                dcc.Dropdown(
+                    id=ids.PRESET,
+                    options=[
+                        {"label": label, "value": k} for k, (label, _q) in state.PRESETS.items()
+                    ],
+                    placeholder="load a scenario…",
+                ),
+            ),
+            _label(
+                "A click",
+                dcc.RadioItems(
+                    id=ids.CLICK_MODE,
+                    options=[
+                        {"label": "fails / repairs", "value": "fail"},
+                        {"label": "marks flaky", "value": "flaky"},
+                    ],
+                    value="fail",
+                    inline=True,
+                ),
+            ),
+            html.Div(
+                className="control typed",
+                children=[
+                    dcc.Input(
+                        id=ids.ID_INPUT,
+                        type="text",
+                        placeholder="gpu07-st3.sw2.c0",
+                        maxLength=32,
+                        debounce=True,
+                        spellCheck=False,
+                    ),
+                    html.Button("Fail / repair ID", id=ids.FAIL_BTN, n_clicks=0),
+                    html.Button("Repair all", id=ids.REPAIR_ALL, n_clicks=0),
+                ],
+            ),
+            html.Div(
+                className="control features",
+                children=[
+                    html.Span("NVLink 6 resiliency features (FACTS.md §3)"),
+                    dcc.Checklist(
+                        id=ids.FEATURES,
+                        options=[
+                            {
+                                "label": html.Span(f.name, title=f"on: {f.on}. off: {f.off}"),
+                                "value": f.key,
+                            }
+                            for f in FEATURES
+                        ],
+                        value=[f.key for f in FEATURES],
+                        inline=True,
+                    ),
+                ],
+            ),
+        ],
+    )
+
+
+def messages() -> list[html.Div]:
+    """Where the page says what it dropped from a link, what a click did, and why."""
+    return [
+        html.Div(id=ids.MESSAGES, className="messages", role="status", **{"aria-live": "polite"}),
+        html.Div(id=ids.ACTION, className="action", role="status"),
+        html.Div(id=ids.VIEW_MESSAGE, className="action", role="status"),
+    ]
+
+
+def _change_outputs() -> dict[str, Output]:
+    return {
+        "search": Output(ids.URL, "search"),
+        "fabric": Output(ids.FABRIC, "value"),
+        "workload": Output(ids.WORKLOAD, "value"),
+        "features": Output(ids.FEATURES, "value"),
+        "update": Output(ids.ISSU, "value"),
+        "preset": Output(ids.PRESET, "value"),
+        "message": Output(ids.ACTION, "children"),
+        "typed": Output(ids.ID_INPUT, "value"),
+    }
+
+
+CHANGE_OUTPUTS = tuple(_change_outputs())
+
+
+def _controls_of(s: Scenario) -> dict[str, Any]:
+    """The controls' values that show scenario s."""
+    return {
+        "fabric": s.fabric,
+        "workload": s.workload,
+        "features": sorted(s.features),
+        "update": s.update[0] if s.update else "",
+        "preset": None,
+    }
+
+
+def on_change(
+    search: str | None,
+    click: dict | None,
+    l2_click: dict | None,
+    fail_clicks: int | None,
+    repair_clicks: int | None,
+    preset: str | None,
+    fabric: str | None,
+    workload: str | None,
+    features: list[str] | None,
+    update: str | None,
+    typed: str | None,
+    mode: str | None,
+    rack: str | None,
+) -> dict[str, Any]:
+    """Apply whatever changed to the scenario; the URL and the controls follow."""
+    s = state.current(search).scenario
+    trig = ctx.triggered_id
+    msg = ""
+    try:
+        if trig in (ids.RACK, ids.L2) and (click or l2_click):
+            if trig == ids.RACK:
+                cid = clicked_id(s, click, rack)
+            else:
+                cid = l2_click_to_id(s.fabric, l2_click)
+            if cid is None:
+                return changes(CHANGE_OUTPUTS)
+            s, msg = state.toggle(s, cid, mode or "fail")
+        elif trig == ids.FAIL_BTN:
+            tok = (typed or "").strip()
+            if not tok:
+                raise ScenarioError("type a component ID first, e.g. gpu07-st3.sw2.c0", "")
+            s, msg = state.toggle(s, tok, mode or "fail")
+        elif trig == ids.REPAIR_ALL:
+            s, msg = state.repair_all(s), "everything repaired"
+        elif trig == ids.PRESET and preset:
+            s = state.preset(preset)
+            msg = f"preset: {state.PRESETS[preset][0]}"
+        elif trig == ids.FABRIC and fabric and fabric != s.fabric:
+            s, dropped = state.set_fabric(s, fabric)
+            msg = "; ".join([f"fabric: {fabric}", *dropped])
+        elif trig == ids.WORKLOAD:
+            s = state.set_workload(s, workload)
+        elif trig == ids.FEATURES:
+            s = state.set_features(s, features)
+        elif trig == ids.ISSU:
+            s = state.set_update(s, update)
+        else:  # the URL itself: a link opened, or back/forward
+            return changes(CHANGE_OUTPUTS, **_controls_of(s), message="")
+    except ScenarioError as e:
+        return changes(CHANGE_OUTPUTS, preset=None, message=e.message, typed="")
+    typed_out = "" if trig == ids.FAIL_BTN else no_update
+    return changes(
+        CHANGE_OUTPUTS, search=state.url_of(s), **_controls_of(s), message=msg, typed=typed_out
+    )
+
+
+def _view_outputs() -> dict[str, Output]:
+    return {
+        "hash": Output(ids.URL, "hash"),
+        "counter": Output(ids.COUNTER, "value"),
+        "link": Output(ids.LINK_INPUT, "value"),
+        "compare": Output(ids.COMPARE_INPUT, "value"),
+        "mode": Output(ids.CLICK_MODE, "value"),
+        "rack": Output(ids.RACK_SELECT, "value"),
+        "message": Output(ids.VIEW_MESSAGE, "children"),
+    }
+
+
+VIEW_OUTPUTS = tuple(_view_outputs())
+
+
+def on_view(
+    hash_: str | None,
+    click: dict | None,
+    search: str | None,
+    counter: str | None,
+    link: str | None,
+    compare: str | None,
+    mode: str | None,
+    rack: str | None,
+) -> dict[str, Any]:
+    """The view options (counter, link, compare, click mode, rack on show) live in the URL's
+    #fragment, so a shared link opens the same charts; a cable or link click selects its
+    series."""
+    trig = ctx.triggered_id
+    if trig == ids.URL or trig is None:
+        v, problems = view.parse(hash_)
+        msg = "; ".join(f"Dropped from the link: {p}" for p in problems)
+        return changes(VIEW_OUTPUTS, **{k: v[k] for k in view.DEFAULTS}, message=msg)
+    if trig == ids.RACK:
+        s = state.current(search).scenario
+        link = series_of(s, clicked_id(s, click, rack))
+        if link is None:
+            return changes(VIEW_OUTPUTS)
+    v = {"counter": counter, "link": link, "compare": compare, "mode": mode, "rack": rack}
+    return changes(VIEW_OUTPUTS, hash=view.to_hash(v), link=link, message="")
+
+
+def register(app: Dash) -> None:
+    """The URL-owning callback and the #fragment's."""
+    app.callback(
+        output=_change_outputs(),
+        inputs={
+            "search": Input(ids.URL, "search"),
+            "click": Input(ids.RACK, "clickData"),
+            "l2_click": Input(ids.L2, "clickData"),
+            "fail_clicks": Input(ids.FAIL_BTN, "n_clicks"),
+            "repair_clicks": Input(ids.REPAIR_ALL, "n_clicks"),
+            "preset": Input(ids.PRESET, "value"),
+            "fabric": Input(ids.FABRIC, "value"),
+            "workload": Input(ids.WORKLOAD, "value"),
+            "features": Input(ids.FEATURES, "value"),
+            "update": Input(ids.ISSU, "value"),
+        },
+        state={
+            "typed": State(ids.ID_INPUT, "value"),
+            "mode": State(ids.CLICK_MODE, "value"),
+            "rack": State(ids.RACK_SELECT, "value"),
+        },
+    )(on_change)
+    app.callback(
+        output=_view_outputs(),
+        inputs={
+            "hash_": Input(ids.URL, "hash"),
+            "click": Input(ids.RACK, "clickData"),
+            "counter": Input(ids.COUNTER, "value"),
+            "link": Input(ids.LINK_INPUT, "value"),
+            "compare": Input(ids.COMPARE_INPUT, "value"),
+            "mode": Input(ids.CLICK_MODE, "value"),
+            "rack": Input(ids.RACK_SELECT, "value"),
+        },
+        state={"search": State(ids.URL, "search")},
+    )(on_view)
