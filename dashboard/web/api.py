@@ -115,12 +115,14 @@ def telemetry_route() -> Response:
         t0 = float(own["t0_s"])
         t1 = float(own.get("t1_s", t))
         step = float(own.get("step_s", max(1.0, (t1 - t0) / 240)))
+        if t1 < t0:  # the model's own words for it, named by the parameter to change
+            raise ScenarioError("need t0_s <= t1_s and step_s > 0", token="t1_s")
         try:
             out["series"] = telemetry.link_series(s, str(own["link"]), t0, t1, step)
         except ScenarioError:
             raise
-        except ValueError as e:  # the window: t0 after t1, or too many points
-            raise ScenarioError(str(e), token="step_s" if "points" in str(e) else "t1_s") from e
+        except ValueError as e:  # a valid window the model still refuses: too many points
+            raise ScenarioError(str(e), token="step_s") from e
     return jsonify(out)
 
 

@@ -34,8 +34,8 @@ With the 'telemetry' feature off only link up/down (the GPU host sees it) and th
 state are exported, and fabric_twin_link_counters_available is 0. A tray whose controller is
 down keeps its chips' counters at their last reported values (model.telemetry): they are
 exported as they are, and nmx_telemetry_stale marks those chips. BER is NaN on a link that
-carries nothing. Every value comes from model.telemetry.counters(scenario, t_s) and
-model.fabric.state.build_state(scenario) (read()); the scenario's faults are in force from t = 0.
+carries nothing. Every value comes from read(): model.telemetry.counters(scenario, t_s) and
+the scenario's fabric state; the scenario's faults are in force from t = 0.
 """
 
 from __future__ import annotations
