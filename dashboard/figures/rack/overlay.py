@@ -1,0 +1,196 @@
+"""What a scenario changes on the rack figure, as plain data and as a dash.Patch: the cable
+overlays' y arrays, the base spine's colour, and the front view's colours and symbols."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from dash import Patch
+
+from dashboard.figures.rack.figure import base_figure
+from dashboard.figures.rack.geometry import (
+    CHIP_SYMBOL,
+    DEGRADED_BELOW,
+    FAILED_SYMBOL,
+    GPU_SYMBOL,
+    LEADER_SYMBOL,
+    MC_SYMBOL,
+    PART_COLORS,
+    PART_DRAINED,
+    PART_FAILED,
+    PART_FLAKY,
+    PART_IDLE,
+    PART_OK,
+    PART_REROUTED,
+    STATUS_COLORS,
+    STATUSES,
+    TRACES,
+    geometry,
+)
+from dashboard.figures.rack.spine import segments_y
+from model.fabric.metrics import per_gpu_tbs
+from model.fabric.presets import Fabric
+from model.fabric.state import FabricState, build_state
+from model.ids import parse_id, plane_of
+from model.scenario import Scenario
+
+
+def _link_mask(f: Fabric, ids_: tuple[str, ...] | list[str]) -> np.ndarray:
+    """bool[G, P]: the links named directly (not through a cable) in a list of IDs."""
+    mask = np.zeros((f.gpus, f.planes), bool)
+    for token in ids_:
+        comp = parse_id(token, f)  # memoised: the scenario's IDs, parsed once
+        if comp.kind == "link":
+            n = comp.nums
+            mask[n[0], plane_of(f, n[1], n[2])] = True
+    return mask
+
+
+def _drained_planes(st: FabricState) -> np.ndarray:
+    """bool[P]: planes whose chips are under a switch update (drained, or in maintenance)."""
+    f = st.fabric
+    drained = st.chip_drained.copy()
+    if st.maintenance:
+        k = f.chips_per_tray
+        for tray in st.updating:
+            drained[(tray - 1) * k : tray * k] = True
+    return drained & ~st.chip_failed
+
+
+def _statuses(scenario: Scenario) -> tuple[FabricState, dict[str, np.ndarray], np.ndarray]:
+    st = build_state(scenario)
+    f = st.fabric
+    shape = (f.gpus, f.planes, f.cables_per_link)
+    direct = _link_mask(f, [c.id for c in st.failed if c.kind == "link"])
+    failed = st.cable_failed | direct[:, :, None] | st.chip_failed[None, :, None]
+    drained = np.broadcast_to(_drained_planes(st)[None, :, None], shape) & ~failed
+    flaky_links = _link_mask(f, scenario.flaky)
+    flaky = (st.flaky_cable | flaky_links[:, :, None]) & ~failed & ~drained
+    rest = ~failed & ~drained & ~flaky
+    up = np.broadcast_to(st.up[:, :, None], shape)
+    bw = per_gpu_tbs(st)
+    degraded = st.gpu_alive & (bw < f.gpu_tbs_bidir * DEGRADED_BELOW)
+    lost = np.broadcast_to(degraded[:, None, None], shape)
+    masks = {
+        "failed": failed,
+        "drained": drained,
+        "flaky": flaky,
+        "idle": rest & ~up,
+        "rerouted": rest & up & lost,
+        "healthy": rest & up & ~lost,
+    }
+    return st, {k: np.flatnonzero(v.ravel()) for k, v in masks.items()}, bw
+
+
+def cable_statuses(scenario: Scenario) -> dict[str, np.ndarray]:
+    """Cable indices (cable order of `geometry`) per status; every cable in exactly one.
+
+    failed: the cable, its link or its switch chip failed. drained: its chip is under a switch
+    update. flaky: the cable or its link is degrading. idle: healthy, but its link is down for
+    another reason (its GPU is lost, its sibling cable failed, a maintenance window).
+    rerouted: up, on a GPU whose bandwidth fell below healthy, so carrying moved traffic.
+    healthy: up, on a GPU at full bandwidth.
+    """
+    return _statuses(scenario)[1]
+
+
+def _part_states(st: FabricState, flaky_cables: np.ndarray, bw: np.ndarray) -> dict:
+    """Per-part state codes (PART_*) for GPUs, chips, controllers and trays (rack order)."""
+    f = st.fabric
+    gpu = np.full(f.gpus, PART_OK)
+    degraded = st.gpu_alive & (bw < f.gpu_tbs_bidir * DEGRADED_BELOW)
+    gpu[degraded] = PART_REROUTED
+    flaky_gpu = np.zeros(f.gpus, bool)
+    flaky_gpu[flaky_cables // (f.planes * f.cables_per_link)] = True
+    gpu[flaky_gpu & st.gpu_alive] = PART_FLAKY
+    gpu[st.gpu_alive & (bw <= 0)] = PART_IDLE
+    gpu[~st.gpu_alive] = PART_FAILED
+    chip = np.full(f.planes, PART_OK)
+    chip[~st.chip_in_service] = PART_IDLE
+    chip[_drained_planes(st)] = PART_DRAINED
+    chip[st.chip_failed] = PART_FAILED
+    mc = np.full(f.switch_trays, PART_OK)
+    mc[~st.control.authority] = PART_IDLE
+    mc[~st.mc_alive] = PART_FAILED
+    ct = gpu.reshape(f.compute_trays, f.gpus_per_tray).max(axis=1)
+    stray = np.maximum(chip.reshape(f.switch_trays, f.chips_per_tray).max(axis=1), mc)
+    return {"gpu": gpu, "chip": chip, "mc": mc, "ct": ct, "st": stray}
+
+
+def _colors(codes: np.ndarray) -> list[str]:
+    return [PART_COLORS[i] for i in codes.tolist()]
+
+
+def _symbols(codes: np.ndarray, normal: str) -> list[str]:
+    return [FAILED_SYMBOL if i == PART_FAILED else normal for i in codes.tolist()]
+
+
+def overlay_data(scenario: Scenario) -> dict[int, dict[str, Any]]:
+    """Everything a scenario changes, as trace index -> {dotted property: value}.
+
+    The overlays get y only (their x is static, see spine.py). When more cables
+    carry rerouted load than not, the base spine is recoloured as rerouted and the "healthy"
+    overlay covers the rest, so the patch lists the smaller set.
+    """
+    geo = geometry(scenario.fabric)
+    st, idx, bw = _statuses(scenario)
+    invert = len(idx["rerouted"]) > len(idx["healthy"])
+    out: dict[int, dict[str, Any]] = {
+        TRACES["cables"]: {
+            "line.color": STATUS_COLORS["rerouted"] if invert else STATUS_COLORS["healthy"]
+        }
+    }
+    for s in STATUSES:
+        sel = idx[s]
+        if (s == "healthy" and not invert) or (s == "rerouted" and invert):
+            sel = sel[:0]
+        out[TRACES[s]] = {"y": segments_y(geo.y_left[sel], geo.y_right[sel])}
+    parts = _part_states(st, idx["flaky"], bw)
+    tray_codes = np.where(
+        geo.tray_ct >= 0, parts["ct"][geo.tray_ct], parts["st"][np.maximum(geo.tray_st, 0)]
+    )
+    mc_symbols = _symbols(parts["mc"], MC_SYMBOL)
+    if st.control.leader is not None:
+        leader = parse_id(st.control.leader, st.fabric).nums[0] - 1  # its tray, 0-based
+        if mc_symbols[leader] != FAILED_SYMBOL:
+            mc_symbols[leader] = LEADER_SYMBOL
+    out[TRACES["trays"]] = {"marker.color": _colors(tray_codes)}
+    out[TRACES["gpus"]] = {
+        "marker.color": _colors(parts["gpu"]),
+        "marker.symbol": _symbols(parts["gpu"], GPU_SYMBOL),
+    }
+    out[TRACES["chips"]] = {
+        "marker.color": _colors(parts["chip"]),
+        "marker.symbol": _symbols(parts["chip"], CHIP_SYMBOL),
+    }
+    out[TRACES["controllers"]] = {
+        "marker.color": _colors(parts["mc"]),
+        "marker.symbol": mc_symbols,
+    }
+    return out
+
+
+def _apply(root: Any, data: dict[int, dict[str, Any]]) -> None:
+    """Set each trace's dotted properties ("line.color") on a figure dict or a Patch."""
+    for index, props in data.items():
+        for dotted, value in props.items():
+            target = root["data"][index]
+            *path, last = dotted.split(".")
+            for key in path:
+                target = target[key]
+            target[last] = value
+
+
+def overlay_patch(scenario: Scenario) -> Patch:
+    """`overlay_data` as a dash.Patch on the base figure (idempotent: sets every overlay)."""
+    patch = Patch()
+    _apply(patch, overlay_data(scenario))
+    return patch
+
+
+def full_figure(scenario: Scenario) -> dict:
+    """The base figure with the scenario applied: for the first render or a fabric change."""
+    fig = base_figure(scenario.fabric)
+    _apply(fig, overlay_data(scenario))
+    return fig
