@@ -2,7 +2,9 @@
 the shared cache (dashboard/web/cache.py), so a scenario is computed once for every worker.
 
 The cache holds JSON text: every caller gets its own copy and nothing shared can change; the
-model is deterministic, so every worker would compute the same text anyway.
+model is deterministic, so every worker would compute the same text anyway. Keys start with
+VERSION, a digest of the model's and the figures' source, so code that answers differently
+never reads another's entries.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from flask import current_app, has_app_context
@@ -24,7 +27,25 @@ from model.scenario import Scenario
 from model.workloads.throughput import decode_curves
 
 CACHE_EXTENSION = "fabric_twin_cache"
-VERSION = "v2"  # bump when the model's output changes shape, so stale entries are ignored
+ROOT = Path(__file__).resolve().parents[2]
+SOURCES = ("model", "dashboard/figures")  # the code every cached answer is computed by
+
+
+def code_fingerprint(root: Path = ROOT, sources: tuple[str, ...] = SOURCES) -> str:
+    """A digest of the Python source under `sources` (paths and contents).
+
+    Part of every cache key, so an answer cached by other code (an older deploy sharing the
+    Redis, or yesterday's run sharing CACHE_DIR) is never read: a change to the model or a
+    figure cannot serve a stale answer, and there is no version number to remember to bump.
+    """
+    h = hashlib.sha256()
+    for d in sources:
+        for p in sorted((root / d).rglob("*.py")):
+            h.update(p.relative_to(root).as_posix().encode() + b"\0" + p.read_bytes() + b"\0")
+    return h.hexdigest()[:12]
+
+
+VERSION = f"v3-{code_fingerprint()}"  # the prefix of every cache key
 
 
 def _memo(key: str, make: Callable[[], str]) -> str:
