@@ -1,12 +1,13 @@
 """The chart figure builders on real model outputs: SVG traces only, unit-bearing axis titles,
 data equal to the model's, 'no data' states as empty figures, and small JSON.
 
-The builders return plain dicts (dashboard/figures/figdraft.py); as_go wraps each in go.Figure, so
+The builders return plain dicts (dashboard/figures/base.py); as_go wraps each in go.Figure, so
 plotly validates every property of every figure a test builds, and checks that the dict as
 sent is what plotly makes of it (no property plotly would rename, expand or coerce)."""
 
 from __future__ import annotations
 
+import base64
 import json
 from dataclasses import replace
 from functools import cache
@@ -17,7 +18,11 @@ import pytest
 from plotly.io.json import to_json_plotly
 from plotly.subplots import make_subplots
 
-from dashboard.figures import charts
+from dashboard import figures as charts
+from dashboard.figures import base
+from dashboard.figures import goodput as goodput_fig
+from dashboard.figures import timeline as timeline_fig
+from dashboard.figures.claims import VENDOR_DECODE_RATIO
 from dashboard.web import results
 from model import parse_query
 from model import telemetry as tm
@@ -28,7 +33,21 @@ from model.reliability.goodput import comparison
 from model.reliability.timeline import timeline
 from model.workloads.decode import REFERENCE_TOKENS_PER_S_PER_USER
 from model.workloads.throughput import decode_curves
-from tests.dashboard.figures.test_figdraft import lists
+
+
+def lists(o):
+    """JSON with plotly's base64 typed arrays ({'dtype', 'bdata'}) read back as lists."""
+    if isinstance(o, dict) and "bdata" in o:
+        a = np.frombuffer(base64.b64decode(o["bdata"]), dtype=np.dtype(o["dtype"]))
+        if "shape" in o:
+            a = a.reshape([int(n) for n in o["shape"].split(",")])
+        return json.loads(to_json_plotly(a))
+    if isinstance(o, dict):
+        return {k: lists(v) for k, v in o.items()}
+    if isinstance(o, list):
+        return [lists(v) for v in o]
+    return o
+
 
 SCENARIOS = [
     "",
@@ -95,8 +114,8 @@ def check_common(d: dict) -> go.Figure:
     assert types <= SVG_TYPES, types
     assert not any("gl" in t for t in types)
     lay = fig.layout
-    assert lay.template.layout.paper_bgcolor == charts.BG
-    assert lay.template.layout.font.color == charts.FG
+    assert lay.template.layout.paper_bgcolor == base.BG
+    assert lay.template.layout.font.color == base.FG
     assert lay.title.text and lay.title.subtitle.text
     used = {t.xaxis or "x" for t in fig.data} | {t.yaxis or "y" for t in fig.data}
     for ref in used:
@@ -171,10 +190,10 @@ def test_goodput_figure_stacks_badput_by_cause_and_marks_the_current_configurati
     assert fig.layout.barmode == "stack" and all(b.orientation == "h" for b in bars)
     # Each cause in its fixed colour; the legend names it.
     for b in bars:
-        cause = next(c for c, (short, _) in charts.CAUSE_NAMES.items() if short == b.name)
-        assert b.marker.color == charts.CAUSE_COLORS[cause]
+        cause = next(c for c, (short, _) in goodput_fig.CAUSE_NAMES.items() if short == b.name)
+        assert b.marker.color == goodput_fig.CAUSE_COLORS[cause]
     # The stack adds up to each row's badput; rows run from most badput (bottom) to least.
-    by_label = {charts._short_label(x["label"]): x for x in r}
+    by_label = {goodput_fig.short_label(x["label"]): x for x in r}
     total = np.sum([np.asarray(b.x) for b in bars], axis=0)
     want = [sum(by_label[y]["badput_hours_per_rack_year"].values()) for y in bars[0].y]
     assert total == pytest.approx(want)
@@ -342,7 +361,7 @@ def test_timeline_figure_steps_through_the_faults_story(q):
     assert np.all(np.diff(np.asarray(delivered.x)) >= 0)
     # Goodput is continuous between the model's points and equals them at the points.
     good = trace(fig, "goodput so far")
-    ax = charts.TimeAxis(
+    ax = timeline_fig.TimeAxis(
         np.array([p["t_s"] for p in ser] + [e["t_s"] for e in tl["events"]]),
         lead_s=-tl["window_s"][0],
         end_s=tl["window_s"][1],
@@ -361,7 +380,7 @@ def test_timeline_figure_steps_through_the_faults_story(q):
 def test_time_axis_is_monotone_invertible_and_puts_every_event_on_a_readable_part():
     tl = timeline(scenario("fail=st3&off=reroute"))
     et = np.array([e["t_s"] for e in tl["events"]])
-    ax = charts.TimeAxis(et, lead_s=10.0, end_s=tl["window_s"][1])
+    ax = timeline_fig.TimeAxis(et, lead_s=10.0, end_s=tl["window_s"][1])
     t = np.concatenate([np.linspace(-10, 0, 50), np.geomspace(1e-6, tl["window_s"][1], 400)])
     x = ax(t)
     assert np.all(np.diff(x) > 0)
@@ -385,7 +404,7 @@ def test_empty_figure_shares_the_template_and_shows_the_message():
     raw = charts.empty_figure("nothing to show here", "A title")
     fig = as_go(raw)
     assert charts.is_empty(raw) and not fig.data
-    assert fig.layout.template.layout.plot_bgcolor == charts.BG
+    assert fig.layout.template.layout.plot_bgcolor == base.BG
     assert fig.layout.annotations[0].text == "nothing to show here"
     assert fig.layout.xaxis.visible is False and fig.layout.yaxis.visible is False
     assert not charts.is_empty(charts.decode_figure(decode_curves(scenario("fail=st3"))))
@@ -436,18 +455,18 @@ def test_l2_figure_marks_failed_chips():
     fig = check_common(charts.l2_figure(scenario("fabric=vr-nvl576&fail=l2.p03.s1")))
     pts = fig.data[0]
     i = list(pts.customdata).index("l2.p03.s1")
-    assert pts.marker.symbol[i] == "x" and pts.marker.color[i] == charts.COLORS["failed"]
+    assert pts.marker.symbol[i] == "x" and pts.marker.color[i] == base.COLORS["failed"]
     assert list(pts.marker.symbol).count("x") == 1
 
 
 def test_the_template_is_plain_plotlys_viridis_and_not_shared_between_figures():
-    assert charts.VIRIDIS == [list(p) for p in go.Heatmap(colorscale="Viridis").colorscale]
+    assert base.viridis() == [list(p) for p in go.Heatmap(colorscale="Viridis").colorscale]
     t = as_go(charts.empty_figure("a")).layout.template
-    assert [list(p) for p in t.layout.colorscale.sequential] == charts.VIRIDIS
+    assert [list(p) for p in t.layout.colorscale.sequential] == base.viridis()
     a = charts.empty_figure("a")
     a["layout"]["template"]["layout"]["font"]["size"] = 99
     assert charts.empty_figure("b")["layout"]["template"]["layout"]["font"]["size"] == 12
-    assert charts.TEMPLATE["layout"]["font"]["size"] == 12
+    assert base.template()["layout"]["font"]["size"] == 12
 
 
 def _decode_axes_and_lines(d: dict) -> tuple[dict, list, list]:
@@ -466,10 +485,10 @@ def test_decode_figure_is_plotlys_make_subplots_with_lines_on_the_panels_that_ha
     for key in ("xaxis", "yaxis", "xaxis2", "yaxis2"):
         assert {k: lay[key][k] for k in grid[key]} == grid[key], key
     assert lay["xaxis"]["matches"] == "x2" and lay["xaxis"]["showticklabels"] is False
-    ref, vendor = REFERENCE_TOKENS_PER_S_PER_USER, charts.VENDOR_DECODE_RATIO
-    muted = {"color": charts.MUTED, "width": 1}
+    ref, vendor = REFERENCE_TOKENS_PER_S_PER_USER, VENDOR_DECODE_RATIO
+    muted = {"color": base.MUTED, "width": 1}
     vline = {"type": "line", "x0": ref, "x1": ref, "y0": 0, "y1": 1}
-    vline["line"] = {"color": charts.FG, "width": 1, "dash": "dot"}
+    vline["line"] = {"color": base.FG, "width": 1, "dash": "dot"}
     assert shapes == [
         {"type": "line", "x0": 0, "x1": 1, "y0": 1.0, "y1": 1.0, "line": muted}
         | {"xref": "x2 domain", "yref": "y2"},
@@ -491,19 +510,19 @@ def test_timeline_figure_shades_the_lead_and_marks_fault_knee_and_now_as_plotly_
     tl = timeline(scenario("fail=st3"))
     lay = as_go(charts.timeline_figure(tl, now_s=7200.0)).to_plotly_json()["layout"]
     t = np.array([p["t_s"] for p in tl["series"]] + [e["t_s"] for e in tl["events"]])
-    ax = charts.TimeAxis(t, lead_s=-tl["window_s"][0], end_s=tl["window_s"][1])
+    ax = timeline_fig.TimeAxis(t, lead_s=-tl["window_s"][0], end_s=tl["window_s"][1])
     now = float(ax(np.array([7200.0]))[0])
     span = {"type": "line", "y0": 0, "y1": 1, "xref": "x", "yref": "y domain"}
     assert lay["shapes"] == [
-        {"type": "rect", "x0": ax.zero - charts.LEAD_WIDTH, "x1": ax.zero, "y0": 0, "y1": 1}
-        | {"xref": "x", "yref": "y domain", "fillcolor": charts.COLORS["neutral"]}
+        {"type": "rect", "x0": ax.zero - timeline_fig.LEAD_WIDTH, "x1": ax.zero, "y0": 0, "y1": 1}
+        | {"xref": "x", "yref": "y domain", "fillcolor": base.COLORS["neutral"]}
         | {"opacity": 0.1, "line": {"width": 0}, "layer": "below"},
         span
         | {"x0": ax.zero, "x1": ax.zero}
-        | {"line": {"color": charts.COLORS["failed"], "width": 1.5, "dash": "dot"}},
+        | {"line": {"color": base.COLORS["failed"], "width": 1.5, "dash": "dot"}},
         span
         | {"x0": np.log10(ax.knee), "x1": np.log10(ax.knee)}
-        | {"line": {"color": charts.MUTED, "width": 1, "dash": "dash"}},
+        | {"line": {"color": base.MUTED, "width": 1, "dash": "dash"}},
         span | {"x0": now, "x1": now, "line": {"color": "#F0E442", "width": 1, "dash": "dot"}},
     ]
     assert lay["annotations"] == [
@@ -536,7 +555,7 @@ def test_heatmap_marks_stale_and_drained_planes_above_their_columns_as_before():
         "stale: controller down",
         "drained for an update: 1 links",
     ]
-    assert [list(p) for p in fig.data[0].colorscale] == charts.VIRIDIS
+    assert [list(p) for p in fig.data[0].colorscale] == base.viridis()
     assert np.flatnonzero(~np.isnan(np.asarray(fig.data[1].z, float))).tolist() == [5]
     assert np.flatnonzero(~np.isnan(np.asarray(fig.data[2].z, float))).tolist() == [0]
 
@@ -555,9 +574,9 @@ def test_heatmap_marks_stale_and_drained_planes_above_their_columns_as_before():
 
     assert fig.to_plotly_json()["layout"]["shapes"] == [
         {"type": "line", "xref": "x", "yref": "paper", "x0": 1.5, "x1": 1.5, "y0": 0, "y1": 1}
-        | {"line": {"color": charts.BG, "width": 2}},
-        mark(2, charts.COLORS["neutral"]),
-        mark(3, charts.COLORS["neutral"]),
+        | {"line": {"color": base.BG, "width": 2}},
+        mark(2, base.COLORS["neutral"]),
+        mark(3, base.COLORS["neutral"]),
         mark(0, "#0072B2"),
     ]
     assert list(fig.layout.xaxis.tickvals) == [0.5, 2.5]

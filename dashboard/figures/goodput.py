@@ -1,0 +1,157 @@
+"""Lifetime goodput, what each feature saves: badput by cause (hours per rack-year) as stacked
+bars, one a configuration, the one on screen marked. Input: model.reliability.goodput's
+comparison() rows."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from types import MappingProxyType
+
+import numpy as np
+
+from dashboard.figures.base import COLORS, FG, empty_figure, figure
+from model.reliability.goodput import CAUSES
+from model.scenario import Scenario
+from model.workloads.models import DEFAULT_WORKLOAD
+
+# Badput causes (model.goodput.CAUSES): the rest of the Okabe-Ito set, fixed per cause.
+CAUSE_COLORS = MappingProxyType(
+    {
+        "repair_wait": "#D55E00",
+        "degraded": "#E69F00",
+        "maintenance": "#F0E442",
+        "restarts": "#0072B2",
+        "lost_work": "#CC79A7",
+        "checkpoints": "#56B4E9",
+    }
+)
+# Legend name, hover name. The stack runs in CAUSE_COLORS' order: the largest cause at zero.
+CAUSE_NAMES = MappingProxyType(
+    {
+        "repair_wait": ("repair wait", "rack idle: waiting for a repair, or rack-down swaps"),
+        "degraded": ("degraded", "running degraded until the repair"),
+        "maintenance": ("maintenance", "switch updates as rack-down windows"),
+        "restarts": ("restarts", "detection and restart after each stop"),
+        "lost_work": ("lost work", "work since the last checkpoint, lost at aborts"),
+        "checkpoints": ("checkpoints", "blocking checkpoint writes"),
+    }
+)
+
+
+def comparison_label(rows: Sequence[dict], scenario: Scenario) -> str | None:
+    """The comparison row with this scenario's fabric and feature switches, if there is one.
+
+    Goodput is a property of the configuration, not of today's faults: faults, flaky parts,
+    updates and the workload are left out of the match.
+    """
+    key = replace(scenario, fail=(), flaky=(), update=(), workload=DEFAULT_WORKLOAD).key()
+    return next((r["label"] for r in rows if r.get("query") == key), None)
+
+
+def short_label(label: str) -> str:
+    """'vr-nvl72, reroute off' -> 'VR: reroute off'; 'gb200-nvl72, defaults' -> 'gb200-nvl72'."""
+    s = label.replace(", defaults", "").replace("all seven features", "all features")
+    return s.replace("vr-nvl72, ", "VR: ")
+
+
+def _cause_bar(cause: str, rows: Sequence[dict], labels: list[str], full: list[str]) -> dict:
+    hours = np.array([r["badput_hours_per_rack_year"].get(cause, 0.0) for r in rows])
+    short, name = CAUSE_NAMES.get(cause, (cause.replace("_", " "),) * 2)
+    return {
+        "type": "bar",
+        "x": hours,
+        "y": labels,
+        "orientation": "h",
+        "name": short,
+        "customdata": full,
+        "marker": {"color": CAUSE_COLORS.get(cause, COLORS["neutral"]), "line": {"width": 0}},
+        "hovertemplate": f"%{{customdata}}<br>{name}: %{{x:.1f}} h per rack-year<extra></extra>",
+    }
+
+
+def goodput_figure(rows: Sequence[dict], current_label: str | None = None) -> dict:
+    """Badput by cause (hours per rack-year) as stacked horizontal bars, best configuration
+    on top, goodput % at each bar's end; input: goodput.comparison() rows."""
+    rows = [r for r in rows if r.get("badput_hours_per_rack_year")]
+    if not rows:
+        return empty_figure("No goodput comparison to show.", "Lifetime goodput")
+    total = np.array([sum(r["badput_hours_per_rack_year"].values()) for r in rows])
+    order = np.argsort(-total, kind="stable")  # plotly draws the first category at the bottom
+    rows = [rows[i] for i in order]
+    total = total[order]
+    labels = [short_label(r["label"]) for r in rows]
+    full = [r["label"] for r in rows]
+    present = {c for r in rows for c, v in r["badput_hours_per_rack_year"].items() if v}
+    known = [c for c in (*CAUSE_COLORS, *CAUSES) if c in present]
+    causes = list(dict.fromkeys(known)) + sorted(present - set(known))
+    fig = figure(
+        "Lifetime goodput: what each feature saves",
+        "Closed form over one rack-year (docs/GOODPUT.md): FACTS §6 failure<br>"
+        "rates, [A] repair and swap times; goodput % at each bar's end",
+        "goodput",
+        barmode="stack",
+        bargap=0.25,
+        legend={
+            "orientation": "h",
+            "traceorder": "normal",
+            "x": 0,
+            "y": -0.2,
+            "yanchor": "top",
+            "font": {"size": 10},
+            "itemwidth": 30,
+        },
+        margin={"l": 10, "b": 36},
+    )
+    fig["data"] = [_cause_bar(c, rows, labels, full) for c in causes]
+    frac = np.array([r["fraction"] for r in rows])
+    fig["data"].append(
+        {
+            "type": "scatter",
+            "x": total,
+            "y": labels,
+            "mode": "text",
+            "text": [f" {f:.2%}" for f in frac],
+            "textposition": "middle right",
+            "textfont": {"size": 10, "color": FG},
+            "showlegend": False,
+            "customdata": np.stack([frac * 100, total], axis=1),
+            "hovertemplate": (
+                "%{y}<br>goodput %{customdata[0]:.2f}%<br>"
+                "badput %{customdata[1]:.0f} h per rack-year<extra></extra>"
+            ),
+        }
+    )
+    ticktext = list(labels)
+    lay = fig["layout"]
+    if current_label in full:
+        i = full.index(current_label)
+        ticktext[i] = f"<b>▶ {labels[i]}</b>"
+        lay["shapes"] = [
+            {
+                "type": "rect",
+                "xref": "paper",
+                "x0": 0,
+                "x1": 1,
+                "yref": "y",
+                "y0": i - 0.5,
+                "y1": i + 0.5,
+                "fillcolor": COLORS["scenario"],
+                "opacity": 0.16,
+                "line": {"width": 0},
+                "layer": "below",
+            }
+        ]
+    lay["yaxis"] = {
+        "title": {"text": "configuration"},
+        "tickmode": "array",
+        "tickvals": labels,
+        "ticktext": ticktext,
+        "ticks": "",
+        "showgrid": False,
+    }
+    lay["xaxis"] = {
+        "title": {"text": "badput, hours per rack-year"},
+        "range": [0, float(total.max()) * 1.25],
+    }
+    return fig
