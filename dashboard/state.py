@@ -6,7 +6,9 @@ the URL is always the whole view.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
+from types import MappingProxyType
 
 from model.errors import ScenarioError
 from model.fabric.features import FEATURE_KEYS, default_features
@@ -15,20 +17,22 @@ from model.ids import parse_id
 from model.multirack.domains import DOMAINS, parse_part
 from model.scenario import Parsed, Scenario, parse_query, to_query
 
-PRESETS: dict[str, tuple[str, str]] = {
-    "one-cable": ("One cable fails", "fail=gpu07-st3.sw2.c0"),
-    "switch-tray": ("A switch tray is lost", "fail=st3"),
-    "leader": ("The controller leader is lost", "fail=st1.mc"),
-    "rolling-issu": ("A rolling in-service update", "update=all"),
-    "flaky": ("A flaky link caught by telemetry", "flaky=gpu20-st5.sw1"),
-    "storm": (
-        "A storm of faults",
-        "fail=ct12,gpu33-st8.sw0,gpu07-st3.sw2.c0,gpu51-st4.sw3.c1,st2,st6.sw1,st9.mc",
-    ),
-    "partial": ("A partially populated rack", "fail=ct15,ct16,ct17,ct18"),
-    "no-reroute": ("A switch tray lost, without dynamic rerouting", "fail=st3&off=reroute"),
-    "eth": ("A switch tray lost on Ethernet", "fabric=eth-x72&fail=st3"),
-}
+PRESETS: Mapping[str, tuple[str, str]] = MappingProxyType(
+    {
+        "one-cable": ("One cable fails", "fail=gpu07-st3.sw2.c0"),
+        "switch-tray": ("A switch tray is lost", "fail=st3"),
+        "leader": ("The controller leader is lost", "fail=st1.mc"),
+        "rolling-issu": ("A rolling in-service update", "update=all"),
+        "flaky": ("A flaky link caught by telemetry", "flaky=gpu20-st5.sw1"),
+        "storm": (
+            "A storm of faults",
+            "fail=ct12,gpu33-st8.sw0,gpu07-st3.sw2.c0,gpu51-st4.sw3.c1,st2,st6.sw1,st9.mc",
+        ),
+        "partial": ("A partially populated rack", "fail=ct15,ct16,ct17,ct18"),
+        "no-reroute": ("A switch tray lost, without dynamic rerouting", "fail=st3&off=reroute"),
+        "eth": ("A switch tray lost on Ethernet", "fabric=eth-x72&fail=st3"),
+    }
+)
 
 
 def current(search: str | None) -> Parsed:
@@ -49,11 +53,12 @@ def rack_scenario(s: Scenario, rack: int) -> Scenario:
             local += [f"ct{t:02d}" for t in range(1, f.compute_trays + 1)]
             local += [f"st{t}" for t in range(1, f.switch_trays + 1)]
         else:
-            local.append(cid.partition(".")[2])
+            local.append(part.local.id)
     return parse_query(to_query(Scenario(fabric=f.key, fail=tuple(local)), True)).scenario
 
 
 def url_of(s: Scenario) -> str:
+    """The page's search string for a scenario ('' for the healthy default rack)."""
     q = to_query(s)
     return f"?{q}" if q else ""
 
@@ -98,6 +103,7 @@ def _toggle_domain(s: Scenario, cid: str, mode: str) -> tuple[Scenario, str]:
 
 
 def repair_all(s: Scenario) -> Scenario:
+    """Every fault, flaky part and switch update gone; fabric, features and workload kept."""
     return replace(s, fail=(), flaky=(), update=())
 
 
@@ -131,14 +137,17 @@ def set_features(s: Scenario, on: list[str] | None) -> Scenario:
 
 
 def set_update(s: Scenario, value: str | None) -> Scenario:
+    """A switch update of one tray, of all ('all'), or none ('' or None)."""
     return _reparse(replace(s, update=() if not value else (value,)))
 
 
 def set_workload(s: Scenario, value: str | None) -> Scenario:
+    """Another workload (None keeps the scenario's)."""
     return _reparse(replace(s, workload=value or s.workload))
 
 
 def preset(name: str) -> Scenario:
+    """The scenario of a named preset; ScenarioError for a name that is not one."""
     if name not in PRESETS:
         raise ScenarioError(f"unknown preset '{name}'", name)
     return parse_query(PRESETS[name][1]).scenario

@@ -4,25 +4,32 @@ the query: a bad value is dropped and named, the default takes its place."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from urllib.parse import parse_qsl, quote
 
 from model import telemetry
 
-DEFAULTS = {
-    "counter": telemetry.REPLAY,
-    "link": "gpu07-st3.sw2",
-    "compare": "fabric=eth-x72",
-    "mode": "fail",
-    "rack": "r01",
-}
+DEFAULTS: Mapping[str, str] = MappingProxyType(
+    {
+        "counter": telemetry.REPLAY,
+        "link": "gpu07-st3.sw2",
+        "compare": "fabric=eth-x72",
+        "mode": "fail",
+        "rack": "r01",
+    }
+)
 MAX_HASH = 1000
-_VALID = {
-    "counter": lambda v: v in (*telemetry.METRICS, "state"),
-    "link": lambda v: 0 < len(v) <= 32,
-    "compare": lambda v: len(v) <= 400,
-    "mode": lambda v: v in ("fail", "flaky"),
-    "rack": lambda v: len(v) == 3 and v[0] == "r" and v[1:].isdigit() and 1 <= int(v[1:]) <= 16,
-}
+_VALID: Mapping[str, Callable[[str], bool]] = MappingProxyType(
+    {
+        "counter": lambda v: v in (*telemetry.METRICS, "state"),
+        "link": lambda v: 0 < len(v) <= 32,
+        "compare": lambda v: len(v) <= 400,
+        "mode": lambda v: v in ("fail", "flaky"),
+        "rack": lambda v: re.fullmatch(r"r(0[1-9]|1[0-6])", v) is not None,  # r01..r16
+    }
+)
 
 
 def parse(fragment: str | None) -> tuple[dict, list[str]]:

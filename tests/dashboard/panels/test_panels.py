@@ -184,3 +184,26 @@ def test_every_callback_id_is_in_the_registry_and_every_layout_id_once():
             assert dep["id"] in registry, dep
         for out in cb["output"] if isinstance(cb["output"], list) else [cb["output"]]:
             assert out.component_id in registry, out
+
+
+def test_the_page_reads_ids_through_model_ids_never_by_slicing():
+    """No string surgery on component IDs in the page's code: model.ids parses them."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[3] / "dashboard"
+    files = [
+        *(root / "panels").glob("*.py"),
+        *(root / "figures").rglob("*.py"),
+        *(root / n for n in ("state.py", "view.py", "layout.py", "warm.py")),
+    ]
+    slicing = re.compile(
+        r'count\("[-.]"\)|split\("\.c"\)|\.partition\("\."\)|split\("\."\)\[0\]\[|\[2:\]\)'
+    )
+    found = [
+        f"{p.name}:{i}: {line.strip()}"
+        for p in files
+        for i, line in enumerate(p.read_text().splitlines(), 1)
+        if slicing.search(line)
+    ]
+    assert len(files) > 20 and not found, found
