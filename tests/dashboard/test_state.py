@@ -1,7 +1,5 @@
 """What clicks and controls do to the scenario (pure), and the export."""
 
-import json
-
 import pytest
 
 from dashboard import state
@@ -56,20 +54,3 @@ def test_features_and_update_and_presets():
     for name, (_label, q) in state.PRESETS.items():
         assert state.preset(name) == parse_query(q).scenario
     assert state.repair_all(s("fail=st3&flaky=gpu01-st1.sw0&update=all")).fail == ()
-
-
-def test_export_json_and_csv(monkeypatch):
-    from dashboard.panels import export
-
-    class Ctx:
-        triggered_id = "export-json"
-
-    monkeypatch.setattr(export, "ctx", Ctx)
-    out = export.export(1, 0, "?fail=st3")["download"]
-    assert json.loads(out["content"])["bandwidth"]["per_gpu_tbs"]["min"] == 3.2
-    assert out["filename"].endswith(".json")
-    Ctx.triggered_id = "export-csv"
-    out = export.export(0, 1, "?fail=st3")["download"]
-    assert "bandwidth.per_gpu_tbs.min,3.2" in out["content"]
-    assert out["content"].startswith("key,value")
-    assert out["filename"].endswith(".csv")

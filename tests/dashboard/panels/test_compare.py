@@ -1,0 +1,29 @@
+"""The compare panel: a DataFrame a figure by a scenario, shown as a table."""
+
+from __future__ import annotations
+
+from dashboard.panels import compare
+from dashboard.web import results
+from model import parse_query
+
+
+class TestCompare:
+    def test_the_frame_has_a_row_a_figure_and_a_column_a_scenario(self):
+        a, b = (results.result(parse_query(q).scenario) for q in ("fail=st3", "fabric=eth-x72"))
+        df = compare.frame(a, b)
+        assert list(df.columns) == [a["scenario"]["key"], b["scenario"]["key"]]
+        assert list(df.index) == [name for name, _ in compare.ROWS]
+        assert df.loc["worst GPU, TB/s", a["scenario"]["key"]] == "3.2"
+        assert df.loc["fabric", b["scenario"]["key"]] == b["fabric"]["name"]
+        table = compare.compare("?fail=st3", "fabric=eth-x72")["table"]
+        rows = table.children
+        assert len(rows) == 1 + len(compare.ROWS)
+        assert [c.children for c in rows[1].children] == [
+            "fabric",
+            a["fabric"]["name"],
+            df.iloc[0, 1],
+        ]
+
+    def test_a_bad_second_scenario_is_named(self):
+        out = compare.compare("?fail=st3", "fail=st99")
+        assert "st99" in str(out["table"]) and "msg error" in str(out["table"])

@@ -1,0 +1,83 @@
+"""The scenario's owner: every control and click becomes a URL; the #fragment holds the view."""
+
+from __future__ import annotations
+
+from dash import no_update
+
+from dashboard import ids, view
+from dashboard.figures import rack as rack_figure
+from dashboard.panels import scenario
+
+
+class Ctx:
+    def __init__(self, triggered_id: str | None) -> None:
+        self.triggered_id = triggered_id
+
+
+def on_change(monkeypatch, trig: str | None, search: str = "", **kw) -> dict:
+    monkeypatch.setattr(scenario, "ctx", Ctx(trig))
+    args = dict.fromkeys(
+        ("click", "l2_click", "fail_clicks", "repair_clicks", "preset", "fabric", "workload")
+        + ("features", "update", "typed", "mode", "rack")
+    )
+    args.update(kw)
+    out = scenario.on_change(search, **args)
+    assert tuple(out) == scenario.CHANGE_OUTPUTS
+    return out
+
+
+class TestScenario:
+    def test_a_link_opened_sets_the_controls_and_keeps_the_url(self, monkeypatch):
+        out = on_change(monkeypatch, ids.URL, "?fabric=gb200-nvl72&update=st3")
+        assert out["search"] is no_update and out["typed"] is no_update
+        assert out["fabric"] == "gb200-nvl72" and out["update"] == "st3"
+        assert out["message"] == "" and out["preset"] is None
+
+    def test_a_typed_id_fails_it_and_clears_the_box(self, monkeypatch):
+        out = on_change(monkeypatch, ids.FAIL_BTN, "?fail=st3", typed=" gpu07-st1.sw0 ")
+        assert out["search"] == "?fail=st3,gpu07-st1.sw0"
+        assert out["message"] == "gpu07-st1.sw0 failed" and out["typed"] == ""
+
+    def test_a_bad_id_is_named_and_the_url_kept(self, monkeypatch):
+        out = on_change(monkeypatch, ids.FAIL_BTN, "?fail=st3", typed="st10")
+        assert out["search"] is no_update and out["fabric"] is no_update
+        assert "st10" in out["message"] and out["typed"] == ""
+
+    def test_a_click_on_a_cable_toggles_it(self, monkeypatch):
+        table = rack_figure.point_ids("vr-nvl72")[rack_figure.TRACES["cable_hits"]]
+        n = table.index("gpu07-st3.sw2.c0")
+        click = {"points": [{"curveNumber": rack_figure.TRACES["cable_hits"], "pointNumber": n}]}
+        out = on_change(monkeypatch, ids.RACK, "", click=click, mode="fail")
+        assert out["search"] == "?fail=gpu07-st3.sw2.c0"
+        again = on_change(monkeypatch, ids.RACK, out["search"], click=click, mode="fail")
+        assert again["search"] == "" and again["message"] == "gpu07-st3.sw2.c0 repaired"
+
+    def test_a_click_on_nothing_changes_nothing(self, monkeypatch):
+        out = on_change(monkeypatch, ids.RACK, "?fail=st3", click={"points": [{}]})
+        assert all(v is no_update for v in out.values())
+
+    def test_a_cable_click_selects_its_series_in_the_fragment(self, monkeypatch):
+        monkeypatch.setattr(scenario, "ctx", Ctx(ids.RACK))
+        table = rack_figure.point_ids("vr-nvl72")[rack_figure.TRACES["cable_hits"]]
+        click = {
+            "points": [
+                {
+                    "curveNumber": rack_figure.TRACES["cable_hits"],
+                    "pointNumber": table.index("gpu01-st2.sw3.c1"),
+                }
+            ]
+        }
+        v = dict(view.DEFAULTS)
+        out = scenario.on_view("", click, "", v["counter"], v["link"], v["compare"], "fail", "r01")
+        assert tuple(out) == scenario.VIEW_OUTPUTS
+        assert out["link"] == "gpu01-st2.sw3.c1" and out["hash"] == "#link=gpu01-st2.sw3.c1"
+        tray = rack_figure.point_ids("vr-nvl72")[rack_figure.TRACES["trays"]].index("st3")
+        click = {"points": [{"curveNumber": rack_figure.TRACES["trays"], "pointNumber": tray}]}
+        out = scenario.on_view("", click, "", v["counter"], v["link"], v["compare"], "fail", "r01")
+        assert all(x is no_update for x in out.values())  # a tray has no series
+
+    def test_the_fragment_sets_the_view_and_names_what_it_dropped(self, monkeypatch):
+        monkeypatch.setattr(scenario, "ctx", Ctx(ids.URL))
+        out = scenario.on_view("#counter=state&bogus=1", None, "", None, None, None, None, None)
+        assert out["counter"] == "state" and out["hash"] is no_update
+        assert "bogus" in out["message"]
