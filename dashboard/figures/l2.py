@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dashboard.figures.base import COLORS, figure
 from model.multirack.domains import DOMAINS
+from model.scenario import Scenario
 
 
 def _l2_ids(fabric_key: str) -> list[str]:
@@ -12,7 +13,7 @@ def _l2_ids(fabric_key: str) -> list[str]:
     return [f"l2.p{p:02d}.s{k}" for p in range(d.planes) for k in range(d.l2_per_plane)]
 
 
-def l2_figure(scenario) -> dict:
+def l2_figure(scenario: Scenario) -> dict:
     """The L2 tier of a multi-rack domain: one marker per L2 chip (plane x index), failed
     ones marked; a click fails or repairs it. Plain SVG: only the spine uses WebGL."""
     d = DOMAINS[scenario.fabric]

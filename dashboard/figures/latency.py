@@ -5,12 +5,15 @@ latency_distribution(state) of each."""
 from __future__ import annotations
 
 import math
+from types import MappingProxyType
 
 import numpy as np
 
 from dashboard.figures.base import BG, COLORS, MUTED, empty_figure, figure, hline
 
-NAMES = {"eth-x72": "eth-x72", "healthy": "healthy rack", "scenario": "this scenario"}
+NAMES = MappingProxyType(
+    {"eth-x72": "eth-x72", "healthy": "healthy rack", "scenario": "this scenario"}
+)
 
 
 def _traces(key: str, d: dict) -> list[dict]:

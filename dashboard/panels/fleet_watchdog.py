@@ -110,6 +110,7 @@ class Heartbeat:
         self._thread = threading.Thread(target=self._run, name="fleet-heartbeat", daemon=True)
 
     def report(self, *shown: str) -> None:
+        """Show these progress values now (and repeat them with each beat until the next)."""
         with self._lock:
             self._shown = shown
             self._send()
@@ -162,6 +163,7 @@ class RevokingCeleryManager(CeleryManager):
     the app's background manager one of these, so every background callback has it."""
 
     def terminate_job(self, job: str | None) -> None:
+        """Revoke the task, and mark it REVOKED in the backend if it has not finished."""
         if job is None:
             return
         super().terminate_job(job)

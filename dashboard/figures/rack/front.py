@@ -79,6 +79,7 @@ def _part_trace(
 
 
 def front_traces(f: Fabric, geo: Geometry) -> list[dict]:
+    """The front view's four clickable traces: trays, GPUs, switch chips, controllers."""
     slots = len(geo.tray_ids)
     tray_y = [float(slot_y(s + 1)) for s in range(slots)]
     tray_hover = []
@@ -145,6 +146,7 @@ def front_traces(f: Fabric, geo: Geometry) -> list[dict]:
 
 
 def shapes(f: Fabric, geo: Geometry) -> list[dict]:
+    """Power shelves, a row a tray, the spine's left-edge mask and the switch trays' band."""
     total = y_total(f)
     pad = 4
     shapes = [
@@ -201,6 +203,7 @@ def shapes(f: Fabric, geo: Geometry) -> list[dict]:
 
 
 def annotations(f: Fabric) -> list[dict]:
+    """Labels: power shelves, the switch trays at the spine's end, the colour key, the fabric."""
     total = y_total(f)
     ann = [
         {

@@ -173,6 +173,7 @@ class Geometry:
 
 
 def fabric_of(fabric_key: str) -> Fabric:
+    """The fabric preset of a key; ValueError naming the known ones otherwise."""
     if fabric_key not in FABRICS:
         raise ValueError(f"unknown fabric '{fabric_key}' (known: {', '.join(FABRICS)})")
     return FABRICS[fabric_key]
@@ -184,6 +185,7 @@ def slot_y(slot: int | np.ndarray) -> float | np.ndarray:
 
 
 def y_total(f: Fabric) -> int:
+    """The rack's height in y units: power shelves at both ends and every tray slot."""
     return 2 * POWER_BLOCK + (f.compute_trays + f.switch_trays) * PITCH
 
 

@@ -78,6 +78,7 @@ def segments_y_array(y_left: np.ndarray, y_right: np.ndarray) -> np.ndarray:
 
 
 def line_trace(name: str, n: int, y: tuple, color: str, width: float) -> dict:
+    """A spine line trace of n cables' static x; its y is the cables it draws (or none)."""
     return {
         "type": "scatter",
         "mode": "lines",
@@ -94,6 +95,7 @@ def line_trace(name: str, n: int, y: tuple, color: str, width: float) -> dict:
 
 
 def cable_hits(f: Fabric, geo: Geometry) -> dict:
+    """The transparent WebGL marker part-way along every cable, which hover and click find."""
     # customdata: the cable ID alone, a plain tuple (numpy customdata never reaches clickData,
     # DESIGN.md). The ID names the GPU, the chip and the link (gpu07-st3.sw2.c0); the panel
     # under the figure spells them out with the cable's telemetry. Positions as float32
