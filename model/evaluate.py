@@ -1,15 +1,21 @@
-"""evaluate(scenario) -> the result every view reads (JSON-ready, deterministic)."""
+"""evaluate(scenario) -> the result every view reads (JSON-ready, deterministic).
+
+A serialisation of assess(scenario) (model/assess.py) and the figures built on it: nothing
+here computes a state of its own.
+"""
 
 from __future__ import annotations
 
 import numpy as np
 
 from model import telemetry
+from model.assess import assess
 from model.events import events
-from model.fabric import fate, metrics
+from model.fabric import metrics
 from model.fabric.features import FEATURES, defaults_for
-from model.fabric.state import FabricState, build_state
-from model.ids import link_id
+from model.fabric.state import FabricState
+from model.ids import link_id, parse_id
+from model.kinds import Feature
 from model.params import PARAM_FACTS
 from model.reliability import goodput
 from model.scenario import Scenario, to_query
@@ -24,8 +30,8 @@ def _telemetry(s: Scenario, st: FabricState) -> dict:
     """What the operator can see: per-link counters and the attribution they allow."""
     f = st.fabric
     flaky = [link_id(f, int(g), int(p)) for g, p in zip(*np.nonzero(st.flaky), strict=True)]
-    seen = "telemetry" in st.features
-    a = telemetry.attribution(telemetry.counters(s, TELEMETRY_READ_S, state=st))
+    seen = Feature.TELEMETRY in st.features
+    a = telemetry.attribution(telemetry.counters(s, TELEMETRY_READ_S))
     return {
         "per_link_counters": seen,
         "read_at_s": TELEMETRY_READ_S,
@@ -37,18 +43,16 @@ def _telemetry(s: Scenario, st: FabricState) -> dict:
         "masked": list(a.masked),
         "reason": a.reason,
         # links telemetry flags to drain: degrading links, and the links of degrading cables
-        "flagged_links": sorted({d.split(".c")[0] for d in a.degrading}),
+        "flagged_links": sorted({parse_id(d, f).link().id for d in a.degrading}),
         "degrading_unseen": 0 if seen else len(flaky),
         "visible": "per-link CRC, replay, recovery and BER counters" if seen else "up/down only",
         "updown": a.updown,
     }
 
 
-def _goodput(s: Scenario, dec: dict) -> dict:
+def _goodput(s: Scenario) -> dict:
     """Lifetime goodput of this fabric and feature set (closed form; faults of now aside)."""
-    healthy = dec["healthy_tokens_per_s_per_gpu"]
-    tps = healthy * s.spec().gpus if healthy else None
-    g = goodput.closed_form(s, tokens_per_s=tps)
+    g = goodput.closed_form(s)
     return {
         "fraction": g["fraction"],
         "badput": g["badput"],
@@ -67,17 +71,14 @@ def evaluate(s: Scenario) -> dict:
         from model.multirack.tiers import evaluate_result  # the two-tier domain model
 
         return evaluate_result(s)
-    st = build_state(s)
-    f = st.fabric
-    bw = metrics.bandwidth(st)
-    part = fate.partition(st)
-    jb = fate.job(st, part, bw)
+    a = assess(s)
+    st, f, bw = a.state, a.fabric, a.bandwidth
+    w = throughput.work(s)
     up = st.up
     chips_up = int(st.chip_in_service.sum())
     links_up = int(up.sum())
     cables_up = links_up * f.cables_per_link
     defaults = defaults_for(f.key)
-    dec = throughput.decode_result(throughput.curves(st, part, jb, s.workload), jb)
     return {
         "scenario": {
             "query": to_query(s),
@@ -128,9 +129,11 @@ def evaluate(s: Scenario) -> dict:
         "sharp_healthy_tflops": round(f.sharp_tflops, 3),
         "latency_us": metrics.latency(st),
         "packet_rate": metrics.packet_rate(st),
-        "partition": part,
-        "job": jb,
-        "repairs": fate.repairs(st),
+        "partition": a.partition.to_json(),
+        "job": a.job.to_json(),
+        "gpus_in_service": a.gpus_in_service,
+        "delivered_fraction": w.delivered,
+        "repairs": [r.to_json() for r in a.repairs],
         "control_plane": {
             "state": st.control.state,
             "leader": st.control.leader,
@@ -148,11 +151,11 @@ def evaluate(s: Scenario) -> dict:
             }
             for ft in FEATURES
         },
-        "decode": dec,
-        "goodput": _goodput(s, dec),
-        "training": throughput.training_result(st, part, jb, s.workload),
+        "decode": w.decode,
+        "goodput": _goodput(s),
+        "training": w.training,
         "telemetry": _telemetry(s, st),
-        "events": events(st, part, jb, bw),
+        "events": events(a),
         "assumptions": [
             {"name": x.name, "value": x.value, "unit": x.unit, "tag": x.tag, "source": x.source}
             for x in f.facts + PARAM_FACTS

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from model.assess import Assessment
 from model.fabric.state import FabricState
-from model.ids import Component, format_id, gpu_id, link_id
+from model.ids import Component, gpu_id, link_id
+from model.kinds import ComponentKind as K
+from model.kinds import ControlState, Feature, JobState
 
 
 def _tbs(x: float) -> str:
@@ -17,31 +20,32 @@ def fault_sentence(st: FabricState, c: Component, alone: str) -> str:
     link = f.link_gbs_bidir / 1000.0
     full = f.gpu_tbs_bidir
     P = f.planes
-    if c.kind in ("cable", "link"):
-        g = gpu_id(c.nums[0])
-        lk = format_id(Component("link", c.nums[:3]))
-        head = f"{c.id} failed: its link {lk} is down" if c.kind == "cable" else f"{lk} down"
+    if c.kind in (K.CABLE, K.LINK):
+        g = gpu_id(c.gpu)
+        lk = c.link().id
+        head = f"{c.id} failed: its link {lk} is down" if c.kind is K.CABLE else f"{lk} down"
         return f"{head}; {g} has {P - 1} of {P} planes, {_tbs(full - link)}{alone}"
-    if c.kind == "switch-chip":
+    if c.kind is K.SWITCH_CHIP:
         return f"{c.id} lost: 1 of {P} planes down; every GPU at {_tbs(full - link)}{alone}"
-    if c.kind == "switch-tray":
+    if c.kind is K.SWITCH_TRAY:
         k = f.chips_per_tray
         return (
             f"{c.id} lost: {k} of {P} planes down and its controller {c.id}.mc; every GPU at "
             f"{_tbs(full - k * link)}{alone}"
         )
-    if c.kind == "controller":
+    if c.kind is K.CONTROLLER:
         return f"{c.id} (management controller) lost: control plane only, data plane untouched"
-    if c.kind == "gpu":
+    if c.kind is K.GPU:
         return f"{c.id} lost: its {P} links go with it; the other GPUs keep their bandwidth"
     first = (c.nums[0] - 1) * f.gpus_per_tray
     last = first + f.gpus_per_tray - 1
     return f"{c.id} lost: {gpu_id(first)}..{gpu_id(last)} gone with it"
 
 
-def events(st: FabricState, part: dict, job: dict, bw: dict) -> list[str]:
+def events(a: Assessment) -> list[str]:
     """Ordered sentences: what failed, what the fabric did, and where it stands now."""
-    f = st.fabric
+    st, f, bw = a.state, a.fabric, a.bandwidth
+    part, job = a.partition, a.job.to_json()
     only = len(st.failed) == 1 and not st.updating and not st.flaky.any()
     alone = "" if only else " (this fault alone)"
     out = [fault_sentence(st, c, alone) for c in st.failed]
@@ -59,11 +63,11 @@ def events(st: FabricState, part: dict, job: dict, bw: dict) -> list[str]:
         )
     for tr in st.update_blocked:
         out.append(f"st{tr} update deferred: no routing authority can drain its planes")
-    if st.control.state != "healthy" or st.control.controllers_down:
+    if st.control.state is not ControlState.HEALTHY or st.control.controllers_down:
         out.append(f"control plane {st.control.state}: {st.control.explanation}")
     flaky_links = [link_id(f, int(g), int(p)) for g, p in zip(*np.nonzero(st.flaky), strict=True)]
     for lk in flaky_links:
-        if "telemetry" in st.features:
+        if Feature.TELEMETRY in st.features:
             out.append(
                 f"{lk} degrading: CRC and replay counters rising, link recoveries about 3 "
                 "per 21 minutes; flagged by telemetry to drain before it fails"
@@ -74,13 +78,13 @@ def events(st: FabricState, part: dict, job: dict, bw: dict) -> list[str]:
                 "visible; it will be found when it fails, as an unplanned abort"
             )
     gated = bw["per_gpu_tbs"]["min"]
-    if job["state"] == "degraded":
+    if a.job.state is JobState.DEGRADED:
         out.append(f"job degraded: {job['cause']}")
-    elif job["state"] in ("aborted", "stopped"):
+    elif not a.job.state.runs:
         out.append(f"job {job['state']}: {job['cause']}; restarts {job['restart']}")
     active = int(st.gpu_alive.sum())
     out.append(
         f"now: {active} GPUs active, worst GPU {_tbs(gated)} of {_tbs(f.gpu_tbs_bidir)}, "
-        f"rack {_tbs(bw['aggregate_tbs'])}; partition {part['state']} ({part['mode']} mode)"
+        f"rack {_tbs(bw['aggregate_tbs'])}; partition {part.state} ({part.mode} mode)"
     )
     return out

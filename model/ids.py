@@ -12,18 +12,19 @@ from functools import lru_cache
 
 from model.errors import ScenarioError
 from model.fabric.presets import Fabric
+from model.kinds import ComponentKind as K
 
-KINDS = ("compute-tray", "gpu", "switch-tray", "switch-chip", "controller", "link", "cable")
+KINDS = tuple(K)
 KIND_ORDER = {k: i for i, k in enumerate(KINDS)}
 
 _PATTERNS = (
-    ("compute-tray", re.compile(r"ct(\d{2})")),
-    ("gpu", re.compile(r"gpu(\d{2})")),
-    ("switch-tray", re.compile(r"st(\d+)")),
-    ("switch-chip", re.compile(r"st(\d+)\.sw(\d+)")),
-    ("controller", re.compile(r"st(\d+)\.mc")),
-    ("link", re.compile(r"gpu(\d{2})-st(\d+)\.sw(\d+)")),
-    ("cable", re.compile(r"gpu(\d{2})-st(\d+)\.sw(\d+)\.c(\d+)")),
+    (K.COMPUTE_TRAY, re.compile(r"ct(\d{2})")),
+    (K.GPU, re.compile(r"gpu(\d{2})")),
+    (K.SWITCH_TRAY, re.compile(r"st(\d+)")),
+    (K.SWITCH_CHIP, re.compile(r"st(\d+)\.sw(\d+)")),
+    (K.CONTROLLER, re.compile(r"st(\d+)\.mc")),
+    (K.LINK, re.compile(r"gpu(\d{2})-st(\d+)\.sw(\d+)")),
+    (K.CABLE, re.compile(r"gpu(\d{2})-st(\d+)\.sw(\d+)\.c(\d+)")),
 )
 
 MAX_ID_LENGTH = 32
@@ -33,12 +34,35 @@ MAX_ID_LENGTH = 32
 class Component:
     """One addressable part of the rack. Numbers are as written in the ID."""
 
-    kind: str
+    kind: K
     nums: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "kind", K(self.kind))  # a kind's string is accepted too
 
     @property
     def id(self) -> str:
         return format_id(self)
+
+    @property
+    def switch_tray(self) -> int | None:
+        """1-based switch tray this part sits in or is cabled to (None for compute parts)."""
+        if self.kind in (K.SWITCH_TRAY, K.SWITCH_CHIP, K.CONTROLLER):
+            return self.nums[0]
+        if self.kind in (K.LINK, K.CABLE):
+            return self.nums[1]
+        return None
+
+    @property
+    def gpu(self) -> int | None:
+        """The GPU index of a GPU, a link or a cable (None otherwise)."""
+        return self.nums[0] if self.kind in (K.GPU, K.LINK, K.CABLE) else None
+
+    def link(self) -> Component:
+        """The link a cable belongs to (a link is its own link)."""
+        if self.kind not in (K.LINK, K.CABLE):
+            raise ValueError(f"{self.id} is a {self.kind}, not a link or cable")
+        return Component(K.LINK, self.nums[:3])
 
     def sort_key(self) -> tuple[int, tuple[int, ...]]:
         return (KIND_ORDER[self.kind], self.nums)
@@ -135,3 +159,18 @@ def link_id(fabric: Fabric, gpu: int, plane: int) -> str:
 def compute_tray_of_gpu(fabric: Fabric, gpu: int) -> int:
     """1-based compute tray holding this GPU: gpu(4k)..gpu(4k+3) sit in tray k+1."""
     return gpu // fabric.gpus_per_tray + 1
+
+
+def tray_id(tray: int) -> str:
+    """The ID of 1-based switch tray `tray`."""
+    return f"st{tray}"
+
+
+def controller_id(tray: int) -> str:
+    """The ID of the management controller of 1-based switch tray `tray`."""
+    return f"st{tray}.mc"
+
+
+def compute_tray_id(tray: int) -> str:
+    """The ID of 1-based compute tray `tray`."""
+    return f"ct{tray:02d}"

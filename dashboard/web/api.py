@@ -45,10 +45,7 @@ def decode_route() -> Response:
 
 
 RATE_PARAMS = declare(
-    **{
-        k: Number(0.0, 1e9)
-        for k in (*FAILURE_RATE_FIELDS, "kappa", "restart_s", "checkpoint_write_s")
-    }
+    **{k: Number(0.0, 1e9) for k in (*FAILURE_RATE_FIELDS, "restart_s", "checkpoint_write_s")}
 )
 GOODPUT_PARAMS = declare(
     years=Number(0.01, 100.0, default=1.0),
@@ -126,7 +123,9 @@ def telemetry_route() -> Response:
     return jsonify(out)
 
 
-TIMELINE_PARAMS = declare(fault=Text(), checkpoint_min=Number(0.1, 1440.0, default=60.0))
+# Without checkpoint_min the timeline uses the scenario's own interval (Daly's optimum),
+# the one /evaluate and /goodput report.
+TIMELINE_PARAMS = declare(fault=Text(), checkpoint_min=Number(0.1, 1440.0))
 TOPOLOGY_PARAMS = declare(fabric=Text())
 
 
@@ -134,7 +133,8 @@ TOPOLOGY_PARAMS = declare(fabric=Text())
 def timeline_route() -> Response:
     """GET /api/v1/timeline?<scenario>&fault=<id>: the story of one fault, and its series."""
     q = scenario_request(TIMELINE_PARAMS)
-    interval = float(q.params["checkpoint_min"]) * 60
+    given = q.params.get("checkpoint_min")
+    interval = None if given is None else float(given) * 60
     fault = str(q.params.get("fault", "")) or None
     return jsonify(timeline(q.scenario, fault, checkpoint_interval_s=interval))
 

@@ -57,9 +57,10 @@ from dashboard.web.promtext import (
 )
 from dashboard.web.request import Number, declare, scenario_request
 from model import Scenario, ScenarioError, parse_query, telemetry
+from model.assess import assess
 from model.evaluate import TELEMETRY_READ_S
 from model.fabric.presets import FABRICS, Fabric
-from model.fabric.state import FabricState, build_state
+from model.fabric.state import FabricState
 from model.ids import chip_id, compute_tray_of_gpu, link_id
 
 prom = Blueprint("prom", __name__)
@@ -146,7 +147,7 @@ class Reading:
 
 def read(s: Scenario, t_s: float) -> Reading:
     """Everything a scrape of scenario s at t_s reports (t_s already checked in range)."""
-    return Reading(telemetry.counters(s, t_s), build_state(s))
+    return Reading(telemetry.counters(s, t_s), assess(s).state)
 
 
 # --- the families ----------------------------------------------------------------------------

@@ -19,8 +19,8 @@ from flask import current_app, has_app_context
 from plotly.io.json import to_json_plotly
 
 from model import evaluate
+from model.assess import assess
 from model.fabric import metrics
-from model.fabric.state import build_state
 from model.reliability import goodput
 from model.reliability.timeline import timeline as model_timeline
 from model.scenario import Scenario
@@ -72,19 +72,12 @@ def decode(s: Scenario) -> dict:
 def latency(s: Scenario) -> dict:
     """metrics.latency_distribution of the scenario, as a fresh dict: the healthy rack's and
     eth-x72's beside every scenario's are the same few."""
-    return _cached("latency", s, lambda: metrics.latency_distribution(build_state(s)))
+    return _cached("latency", s, lambda: metrics.latency_distribution(assess(s).state))
 
 
 def timeline(s: Scenario) -> dict:
     """The newest fault's timeline, at the scenario's own checkpoint interval (fresh dict)."""
-
-    def compute() -> dict:
-        if not s.fail:
-            return model_timeline(s)  # its 'no fault' answer; no need to evaluate
-        interval = result(s)["goodput"]["checkpoint_interval_s"]
-        return model_timeline(s, checkpoint_interval_s=interval)
-
-    return _cached("timeline", s, compute)
+    return _cached("timeline", s, lambda: model_timeline(s))
 
 
 def comparison() -> list[dict]:

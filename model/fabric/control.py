@@ -14,13 +14,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from model.fabric.presets import Fabric
+from model.ids import controller_id
+from model.kinds import ControlState, Feature
 
 LEADER_HOME_TRAY = 1  # st1.mc hosts the leader
 
 
 @dataclass(frozen=True)
 class ControlPlane:
-    state: str  # healthy | failed-over | local-fallback | frozen
+    state: ControlState
     leader: str | None  # the controller running the central fabric manager, if any
     authority: np.ndarray  # bool[T]: a routing authority can reprogram tray t's chips
     controllers_down: tuple[str, ...]
@@ -30,16 +32,18 @@ class ControlPlane:
 def control_plane(f: Fabric, mc_alive: np.ndarray, features: frozenset[str]) -> ControlPlane:
     """Resolve the leader and the routing authority per switch tray."""
     t = f.switch_trays
-    down = tuple(f"st{i + 1}.mc" for i in range(t) if not mc_alive[i])
-    home = f"st{LEADER_HOME_TRAY}.mc"
+    down = tuple(controller_id(i + 1) for i in range(t) if not mc_alive[i])
+    home = controller_id(LEADER_HOME_TRAY)
     if mc_alive[LEADER_HOME_TRAY - 1]:
         extra = f"; {len(down)} tray controller(s) down, data plane untouched" if down else ""
-        return ControlPlane("healthy", home, np.ones(t, bool), down, f"leader on {home}{extra}")
-    alive = [i for i in range(t) if mc_alive[i]]
-    if "cp-resilience" in features and alive:
-        peer = f"st{alive[0] + 1}.mc"
         return ControlPlane(
-            "failed-over",
+            ControlState.HEALTHY, home, np.ones(t, bool), down, f"leader on {home}{extra}"
+        )
+    alive = [i for i in range(t) if mc_alive[i]]
+    if Feature.CP_RESILIENCE in features and alive:
+        peer = controller_id(alive[0] + 1)
+        return ControlPlane(
+            ControlState.FAILED_OVER,
             peer,
             np.ones(t, bool),
             down,
@@ -47,10 +51,10 @@ def control_plane(f: Fabric, mc_alive: np.ndarray, features: frozenset[str]) -> 
             "data plane untouched",
         )
     why = "control-plane resilience is off" if alive else "no healthy controller is left"
-    if "sdr-fallback" in features:
+    if Feature.SDR_FALLBACK in features:
         n = int(mc_alive.sum())
         return ControlPlane(
-            "local-fallback",
+            ControlState.LOCAL_FALLBACK,
             None,
             mc_alive.copy(),
             down,
@@ -58,7 +62,7 @@ def control_plane(f: Fabric, mc_alive: np.ndarray, features: frozenset[str]) -> 
             "controllers reroute their own chips (software-defined routing fallback)",
         )
     return ControlPlane(
-        "frozen",
+        ControlState.FROZEN,
         None,
         np.zeros(t, bool),
         down,

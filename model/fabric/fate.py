@@ -1,17 +1,33 @@
-"""Partition health, the job's fate and the repair each fault needs.
+"""Partition health, the job's fate and the repair each fault needs, as typed values.
 
 Partition states follow NMX-Manager (FACTS.md §2). With dynamic rerouting the partition runs
 in adaptive-bandwidth mode (HEALTHY / BANDWIDTH / UNHEALTHY); without it, in full-bandwidth
 mode, today's NVLink 5 default (HEALTHY / DEGRADED with GPUs parked / UNHEALTHY on the loss
 of a switch). Lost GPUs shrink the domain (DEGRADED) only with partial-rack operation on.
+The decisions are made here on types (model/kinds.py); model/words.py writes the sentences.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
+from model import words
 from model.fabric.state import FabricState
-from model.ids import compute_tray_of_gpu, gpu_id
+from model.ids import compute_tray_id, compute_tray_of_gpu, gpu_id, tray_id
+from model.kinds import ComponentKind as K
+from model.kinds import (
+    ControlState,
+    Feature,
+    JobState,
+    Meanwhile,
+    RepairAction,
+    RepairMode,
+    Restart,
+)
+from model.kinds import PartitionMode as Mode
+from model.kinds import PartitionState as PS
 from model.params import (
     CABLE_SWAP_RACK_DOWN_H,
     CONTROLLER_RESTART_H,
@@ -24,6 +40,83 @@ from model.params import (
 )
 
 
+@dataclass(frozen=True)
+class Partition:
+    """NMX-style partition health, with the GPUs parked (full-bandwidth mode) or lost."""
+
+    state: PS
+    mode: Mode
+    lost: tuple[int, ...]
+    parked: tuple[int, ...]
+    explanation: str
+
+    def to_json(self) -> dict:
+        return {
+            "mode": self.mode,
+            "lost_gpus": [gpu_id(g) for g in self.lost],
+            "parked_gpus": [gpu_id(g) for g in self.parked],
+            "state": self.state,
+            "explanation": self.explanation,
+        }
+
+
+@dataclass(frozen=True)
+class Job:
+    """What happens to a job spanning the domain, and when it starts again."""
+
+    state: JobState
+    restart: Restart
+    cause: str
+    stall_s: float | None
+    usable_gpus: int  # the GPUs it runs on now, or restarts on
+
+    @property
+    def checkpoint_restart(self) -> bool:
+        return not self.state.runs
+
+    @property
+    def runs(self) -> bool:
+        """It runs now, or restarts at once on what remains."""
+        return self.state.runs or self.restart is Restart.AT_ONCE
+
+    def to_json(self) -> dict:
+        return {
+            "state": self.state,
+            "cause": self.cause,
+            "restart": words.restart(self.restart, self.usable_gpus),
+            "restart_kind": self.restart,
+            "stall_s": self.stall_s,
+            "checkpoint_restart": self.checkpoint_restart,
+        }
+
+
+@dataclass(frozen=True)
+class Repair:
+    """The service one failed part (or a switch update) needs, and the rack meanwhile."""
+
+    id: str
+    action: RepairAction
+    subject: str  # the tray the action names, or the number of trays of an update
+    mode: RepairMode
+    repair_h: float
+    rack_down_h: float
+    meanwhile: Meanwhile
+    planes_down_h: float | None = None  # switch trays: their planes out for the swap
+
+    def to_json(self) -> dict:
+        out = {
+            "id": self.id,
+            "action": words.repair_action(self.action, self.subject),
+            "mode": self.mode,
+            "repair_h": self.repair_h,
+            "rack_down_h": self.rack_down_h,
+            "until_then": self.meanwhile,
+        }
+        if self.planes_down_h is not None:
+            out["planes_down_h"] = self.planes_down_h
+        return out
+
+
 def unroutable_planes(st: FabricState) -> np.ndarray:
     """bool[P]: planes with a fault that needs a reroute nobody can do.
 
@@ -31,7 +124,7 @@ def unroutable_planes(st: FabricState) -> np.ndarray:
     """
     f = st.fabric
     need = st.needs_reroute.any(axis=0)
-    if "reroute" not in st.features:
+    if Feature.REROUTE not in st.features:
         return need
     auth = np.repeat(st.control.authority, f.chips_per_tray)
     return need & ~auth
@@ -46,215 +139,184 @@ def _unreachable_pairs(st: FabricState) -> bool:
     return bool((common == 0).any())
 
 
-def partition(st: FabricState) -> dict:
+def partition(st: FabricState) -> Partition:
     """NMX-style partition health, with the GPUs parked or absent and why."""
     f = st.fabric
-    adaptive = "reroute" in st.features
-    mode = "adaptive-bandwidth" if adaptive else "full-bandwidth"
-    lost = [gpu_id(i) for i in np.flatnonzero(~st.gpu_alive)]
+    adaptive = Feature.REROUTE in st.features
+    mode = Mode.ADAPTIVE if adaptive else Mode.FULL
+    lost = tuple(int(i) for i in np.flatnonzero(~st.gpu_alive))
     missing_links = st.gpu_alive[:, None] & ~st.up
-    short = np.flatnonzero(missing_links.any(axis=1))
-    parked = [] if adaptive else [gpu_id(i) for i in short]
+    short = tuple(int(i) for i in np.flatnonzero(missing_links.any(axis=1)))
+    parked = () if adaptive else short
     chips_out = int((~st.chip_in_service).sum())
-    out = {"mode": mode, "lost_gpus": lost, "parked_gpus": parked}
 
-    def res(state: str, why: str) -> dict:
-        return {**out, "state": state, "explanation": why}
+    def res(state: PS, why: str) -> Partition:
+        return Partition(state, mode, lost, parked, why)
 
     if st.maintenance:
-        return res("UNHEALTHY", "maintenance window: the switch update takes the fabric down")
-    if lost and "partial-rack" not in st.features:
-        return res(
-            "UNHEALTHY",
-            f"{len(lost)} GPU(s) missing and partial-rack operation is off: "
-            "the partition cannot form without every compute tray",
-        )
+        return res(PS.UNHEALTHY, words.MAINTENANCE_PARTITION)
+    if lost and Feature.PARTIAL_RACK not in st.features:
+        return res(PS.UNHEALTHY, words.partition_missing_gpus(len(lost)))
     if not adaptive:
         if chips_out:
-            return res(
-                "UNHEALTHY",
-                f"{chips_out} switch chip(s) out in full-bandwidth mode: NMX calls the loss "
-                "of a switch UNHEALTHY",
-            )
+            return res(PS.UNHEALTHY, words.partition_chips_out(chips_out))
         if parked or lost:
-            n = f.gpus - len(lost) - len(parked)
-            return res(
-                "DEGRADED",
-                f"{len(parked) + len(lost)} GPU(s) parked or missing (NO_NVLINK); the other "
-                f"{n} keep full bandwidth",
-            )
-        return res("HEALTHY", "every GPU has all its links")
+            return res(PS.DEGRADED, words.partition_parked(len(parked) + len(lost), f.gpus))
+        return res(PS.HEALTHY, words.ALL_LINKS)
     if _unreachable_pairs(st):
-        return res("UNHEALTHY", "some GPU pairs share no plane that is up: they cannot reach")
+        return res(PS.UNHEALTHY, words.UNREACHABLE)
     if missing_links.any():
-        why = (
-            f"links missing on {len(short)} GPU(s); every GPU still reaches every other at "
-            "reduced bandwidth"
-        )
-        return res("BANDWIDTH", why + (f"; {len(lost)} GPU(s) out of the domain" if lost else ""))
+        return res(PS.BANDWIDTH, words.partition_bandwidth(len(short), len(lost)))
     if lost:
-        return res(
-            "DEGRADED",
-            f"{len(lost)} GPU(s) out; the domain shrinks to {f.gpus - len(lost)} GPUs, "
-            "all at full bandwidth",
-        )
-    flaky = (
-        " (flaky links are still ACTIVE: they replay, they are not down)" if st.flaky.any() else ""
-    )
-    return res("HEALTHY", "every GPU has all its links" + flaky)
+        return res(PS.DEGRADED, words.partition_shrunk(len(lost), f.gpus))
+    return res(PS.HEALTHY, words.ALL_LINKS + (words.FLAKY_ACTIVE if st.flaky.any() else ""))
 
 
-def job(st: FabricState, part: dict, bw: dict) -> dict:
-    """What happens to a job spanning the domain: running, degraded, aborted or stopped."""
+def usable_mask(st: FabricState, part: Partition) -> np.ndarray:
+    """bool[G], read-only: the GPUs that run the job: alive and not parked."""
+    mask = st.gpu_alive.copy()
+    mask[list(part.parked)] = False
+    mask.flags.writeable = False
+    return mask
+
+
+def job(st: FabricState, part: Partition, usable: np.ndarray, worst_tbs: float) -> Job:
+    """What happens to a job spanning the domain: running, degraded, aborted or stopped.
+
+    worst_tbs: the slowest usable GPU's bandwidth (collectives run at its pace).
+    """
     f = st.fabric
-    lost = part["lost_gpus"]
     bad_planes = unroutable_planes(st)
-    reroutes = st.needs_reroute.any()
-    active = f.gpus - len(lost)
-    usable = active - len(part["parked_gpus"])
+    n = int(usable.sum())
 
-    def restart() -> str:
-        if part["state"] == "UNHEALTHY":
-            return "after repair"
-        if bad_planes.any() and st.control.state in ("frozen", "local-fallback"):
-            return "after the fabric controller is back"
-        return f"at once on the {usable} GPUs that remain"
+    def restart() -> Restart:
+        if part.state is PS.UNHEALTHY:
+            return Restart.AFTER_REPAIR
+        if bad_planes.any() and st.control.state in (
+            ControlState.FROZEN,
+            ControlState.LOCAL_FALLBACK,
+        ):
+            return Restart.AFTER_CONTROLLER
+        return Restart.AT_ONCE
 
     if st.maintenance:
-        return {
-            "state": "stopped",
-            "cause": "switch firmware update in a maintenance window (in-service updates off)",
-            "restart": f"after the window (~{MAINTENANCE_WINDOW_H:g} h)",
-            "stall_s": None,
-            "checkpoint_restart": True,
-        }
-    if lost:
-        return {
-            "state": "aborted",
-            "cause": f"{len(lost)} GPU(s) lost: their ranks are gone",
-            "restart": restart(),
-            "stall_s": None,
-            "checkpoint_restart": True,
-        }
+        return Job(JobState.STOPPED, Restart.AFTER_WINDOW, words.MAINTENANCE_JOB, None, n)
+    if part.lost:
+        return Job(JobState.ABORTED, restart(), words.gpus_lost(len(part.lost)), None, n)
     if bad_planes.any():
-        if "reroute" not in st.features:
-            cause = "dynamic rerouting is off: traffic on the dead plane hangs the collective"
-        else:
-            cause = f"routes are {st.control.state}: the fault cannot be routed around"
-        return {
-            "state": "aborted",
-            "cause": cause,
-            "restart": restart(),
-            "stall_s": None,
-            "checkpoint_restart": True,
-        }
-    gated = bw["per_gpu_tbs"]["min"]
-    healthy = bw["per_gpu_tbs"]["healthy"]
-    if gated < healthy - 1e-9:
-        why = []
-        if reroutes:
-            why.append(f"rerouted by {f.reroute_how} in {_dur(f.reroute_stall_s)}")
-        if st.updating:
-            why.append("planes drained for an in-service update")
-        if st.flaky.any():
-            why.append("flaky links replay")
-        return {
-            "state": "degraded",
-            "cause": "; ".join(why) + f"; collectives gated at {gated:g} of {healthy:g} TB/s",
-            "restart": "none",
-            "stall_s": f.reroute_stall_s if reroutes else 0.0,
-            "checkpoint_restart": False,
-        }
+        cause = (
+            words.NO_REROUTE
+            if Feature.REROUTE not in st.features
+            else words.routes_stuck(st.control.state)
+        )
+        return Job(JobState.ABORTED, restart(), cause, None, n)
+    healthy = f.gpu_tbs_bidir
+    if worst_tbs < healthy - 1e-9:
+        reroutes = bool(st.needs_reroute.any())
+        cause = words.degraded_cause(
+            f.reroute_how if reroutes else None,
+            f.reroute_stall_s,
+            bool(st.updating),
+            bool(st.flaky.any()),
+            worst_tbs,
+            healthy,
+        )
+        stall = f.reroute_stall_s if reroutes else 0.0
+        return Job(JobState.DEGRADED, Restart.NONE, cause, stall, n)
+    return Job(JobState.RUNNING, Restart.NONE, words.FULL_BANDWIDTH, 0.0, n)
+
+
+def _meanwhile_data(jb: Job) -> Meanwhile:
+    """Until a data-plane part is repaired, what the job does: degraded if it runs (routed
+    around), on the GPUs that remain if it restarted at once without them (parked), down
+    until the fabric controller is back, or down until the repair."""
+    if jb.state.runs:
+        return Meanwhile.DEGRADED
     return {
-        "state": "running",
-        "cause": "full bandwidth",
-        "restart": "none",
-        "stall_s": 0.0,
-        "checkpoint_restart": False,
-    }
+        Restart.AT_ONCE: Meanwhile.SMALLER,
+        Restart.AFTER_CONTROLLER: Meanwhile.WAITS_FOR_CONTROLLER,
+    }.get(jb.restart, Meanwhile.DOWN)
 
 
-def _dur(seconds: float) -> str:
-    if seconds < 1:
-        return f"about {seconds * 1e3:g} ms"
-    return f"about {seconds:g} s"
-
-
-def repairs(st: FabricState) -> list[dict]:
+def repairs(st: FabricState, jb: Job) -> tuple[Repair, ...]:
     """The repair each failed component and each update needs, and whether the rack stops."""
     out = []
-    hot = "hot-swap" in st.features
-    partial = "partial-rack" in st.features
+    hot = Feature.HOT_SWAP in st.features
+    partial = Feature.PARTIAL_RACK in st.features
     for c in st.failed:
-        if c.kind in ("cable", "link"):
+        if c.kind in (K.CABLE, K.LINK):
             out.append(
-                {
-                    "id": c.id,
-                    "action": "replace the spine cable cartridge",
-                    "mode": "rack-down",
-                    "repair_h": REPAIR_CABLE_H,
-                    "rack_down_h": CABLE_SWAP_RACK_DOWN_H,
-                    "until_then": "runs degraded" if "reroute" in st.features else "down",
-                }
+                Repair(
+                    c.id,
+                    RepairAction.REPLACE_CARTRIDGE,
+                    "",
+                    RepairMode.RACK_DOWN,
+                    REPAIR_CABLE_H,
+                    CABLE_SWAP_RACK_DOWN_H,
+                    _meanwhile_data(jb),
+                )
             )
-        elif c.kind in ("switch-chip", "switch-tray"):
-            tray = f"st{c.nums[0]}"
+        elif c.kind in (K.SWITCH_CHIP, K.SWITCH_TRAY):
             out.append(
-                {
-                    "id": c.id,
-                    "action": f"swap switch tray {tray}",
-                    "mode": "hot-swap" if hot else "rack-down",
-                    "repair_h": REPAIR_NODE_H,
-                    "rack_down_h": 0.0 if hot else SWITCH_TRAY_SWAP_RACK_DOWN_H,
-                    "planes_down_h": SWITCH_TRAY_SWAP_H if hot else SWITCH_TRAY_SWAP_RACK_DOWN_H,
-                    "until_then": "runs degraded" if "reroute" in st.features else "down",
-                }
+                Repair(
+                    c.id,
+                    RepairAction.SWAP_SWITCH_TRAY,
+                    tray_id(c.switch_tray),
+                    RepairMode.HOT_SWAP if hot else RepairMode.RACK_DOWN,
+                    REPAIR_NODE_H,
+                    0.0 if hot else SWITCH_TRAY_SWAP_RACK_DOWN_H,
+                    _meanwhile_data(jb),
+                    SWITCH_TRAY_SWAP_H if hot else SWITCH_TRAY_SWAP_RACK_DOWN_H,
+                )
             )
-        elif c.kind == "controller":
+        elif c.kind is K.CONTROLLER:
             out.append(
-                {
-                    "id": c.id,
-                    "action": "restart the controller (swap its tray's management module if dead)",
-                    "mode": "in-place",
-                    "repair_h": CONTROLLER_RESTART_H,
-                    "rack_down_h": 0.0,
-                    "until_then": "data plane untouched",
-                }
+                Repair(
+                    c.id,
+                    RepairAction.RESTART_CONTROLLER,
+                    "",
+                    RepairMode.IN_PLACE,
+                    CONTROLLER_RESTART_H,
+                    0.0,
+                    Meanwhile.UNTOUCHED,
+                )
             )
         else:
-            n = c.nums[0] if c.kind == "compute-tray" else compute_tray_of_gpu(st.fabric, c.nums[0])
-            ct = f"ct{n:02d}"
+            n = c.nums[0] if c.kind is K.COMPUTE_TRAY else compute_tray_of_gpu(st.fabric, c.gpu)
             out.append(
-                {
-                    "id": c.id,
-                    "action": f"replace compute tray {ct}",
-                    "mode": "hot-swap" if partial else "rack-down",
-                    "repair_h": REPAIR_NODE_H,
-                    "rack_down_h": 0.0 if partial else REPAIR_NODE_H,
-                    "until_then": "the smaller domain runs" if partial else "down",
-                }
+                Repair(
+                    c.id,
+                    RepairAction.REPLACE_COMPUTE_TRAY,
+                    compute_tray_id(n),
+                    RepairMode.HOT_SWAP if partial else RepairMode.RACK_DOWN,
+                    REPAIR_NODE_H,
+                    0.0 if partial else REPAIR_NODE_H,
+                    Meanwhile.SMALLER if partial else Meanwhile.DOWN,
+                )
             )
     if st.maintenance:
         out.append(
-            {
-                "id": "update",
-                "action": "switch firmware update of every tray",
-                "mode": "rack-down",
-                "repair_h": MAINTENANCE_WINDOW_H,
-                "rack_down_h": MAINTENANCE_WINDOW_H,
-                "until_then": "down",
-            }
+            Repair(
+                "update",
+                RepairAction.MAINTENANCE_UPDATE,
+                "",
+                RepairMode.RACK_DOWN,
+                MAINTENANCE_WINDOW_H,
+                MAINTENANCE_WINDOW_H,
+                Meanwhile.DOWN,
+            )
         )
     elif st.updating:
         n = st.fabric.switch_trays if st.rolling else len(st.updating)
         out.append(
-            {
-                "id": "update",
-                "action": f"in-service update, {n} tray(s) one at a time",
-                "mode": "in-service",
-                "repair_h": n * ISSU_PER_TRAY_H,
-                "rack_down_h": 0.0,
-                "until_then": "runs degraded",
-            }
+            Repair(
+                "update",
+                RepairAction.IN_SERVICE_UPDATE,
+                str(n),
+                RepairMode.IN_SERVICE,
+                n * ISSU_PER_TRAY_H,
+                0.0,
+                Meanwhile.DEGRADED,
+            )
         )
-    return out
+    return tuple(out)

@@ -31,11 +31,17 @@ def _r(x: float, nd: int = 4) -> float:
     return float(round(x, nd))
 
 
-def bandwidth(st: FabricState) -> dict:
-    """Per-GPU, aggregate, all-to-all and per-switch-tray bandwidth (TB/s bidirectional)."""
+def bandwidth(st: FabricState, usable: np.ndarray) -> dict:
+    """Per-GPU, aggregate, all-to-all and per-switch-tray bandwidth (TB/s bidirectional).
+
+    usable: bool[G], the GPUs in service (alive, not parked). The all-to-all runs on them,
+    at the pace of the slowest; per-GPU figures are over every active GPU.
+    """
     f = st.fabric
     bw = per_gpu_tbs(st)
     alive = st.gpu_alive
+    n_usable = int(usable.sum())
+    worst_usable = float(bw[usable].min()) if n_usable else 0.0
     active = bw[alive] if alive.any() else np.zeros(1)
     n_active = int(alive.sum())
     gated = float(active.min()) if n_active else 0.0
@@ -58,10 +64,12 @@ def bandwidth(st: FabricState) -> dict:
         },
         "aggregate_tbs": _r(float(bw.sum()), 3),
         "aggregate_healthy_tbs": _r(f.rack_tbs_bidir, 3),
-        "all_to_all_tbs": _r(n_active * gated, 3),
+        "all_to_all_tbs": _r(n_usable * worst_usable, 3),
+        "all_to_all_gpus": n_usable,
         "all_to_all_note": (
-            "an all-to-all ends in a barrier, so every active GPU moves data at the pace of "
-            "the slowest: active GPUs x the worst per-GPU bandwidth"
+            "an all-to-all ends in a barrier, so every GPU in service (active, not parked) "
+            "moves data at the pace of the slowest: GPUs in service x the worst one's "
+            "bandwidth"
         ),
         "per_switch_tray_tbs": tray,
         "per_switch_tray_healthy_tbs": _r(f.tray_tbs_bidir, 3),

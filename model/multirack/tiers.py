@@ -195,7 +195,7 @@ class _Stub:
 def evaluate_result(s) -> dict:
     """evaluate() for a multi-rack scenario: the data plane, with what is not modelled said."""
     from model.multirack.domains import DOMAINS
-    from model.scenario import to_query
+    from model.scenario import DOMAIN_UNMODELLED, to_query
 
     d = DOMAINS[s.fabric]
     r = evaluate_domain(d, list(s.fail))
@@ -216,11 +216,7 @@ def evaluate_result(s) -> dict:
         "l2_per_plane": d.l2_per_plane,
         "gpu_tbs_bidir": d.rack.gpu_tbs_bidir,
     }
-    r["not_modelled_yet"] = [
-        "feature switches, control plane, partition and job fate",
-        "decode, training, goodput, telemetry and timeline",
-        "flaky links and switch updates",
-    ]
+    r["not_modelled_yet"] = list(DOMAIN_UNMODELLED)
     r["assumptions"] = [
         {
             "name": "racks",

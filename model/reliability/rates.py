@@ -207,25 +207,9 @@ class Rates:
         0.0,
         24.0,
     )
-    # --- degraded running and throughput ---
-    kappa: float = _p(
-        0.3,
-        "of the step",
-        "A",
-        "communication-bound (exposed) share of a step: slowdown = kappa x lost bandwidth "
-        "share (FACTS.md §6 reroute-and-degrade; goodput.md F5 says take it from a "
-        "performance model; none for NVL72 training is public)",
-        0.0,
-        1.0,
-    )
-    tokens_per_gpu_s: float = _p(
-        7583.0,
-        "tokens/s per GPU",
-        "M",
-        "FACTS.md §5: SGLang decode on GB200 NVL72; the default when the caller gives none",
-        0.0,
-        1e7,
-    )
+    # Degraded running is not a rate here: it is the scenario's own delivered fraction
+    # (model/workloads/throughput.py), the number the timeline and the page show. Tokens per
+    # second come from the same place (decode at the reference interactivity, or training).
 
     def __post_init__(self) -> None:
         for f in fields(self):

@@ -13,42 +13,37 @@ from dataclasses import replace
 
 import numpy as np
 
+from model.assess import Assessment, assess
 from model.errors import ScenarioError
 from model.events import fault_sentence
-from model.fabric.fate import job, partition, repairs, unroutable_planes
-from model.fabric.metrics import bandwidth
-from model.fabric.state import FabricState, build_state
-from model.ids import parse_id
+from model.fabric.control import LEADER_HOME_TRAY
+from model.fabric.fate import unroutable_planes
+from model.ids import controller_id, parse_id, tray_id
+from model.kinds import ComponentKind as K
+from model.kinds import EventKind as E
+from model.kinds import Feature, JobState, RepairMode, Restart
+from model.params import CONTROLLER_RESTART_H
+from model.reliability.accounting import checkpoint_interval_s as default_interval_s
 from model.reliability.rates import DEFAULT_RATES, Rates
 from model.scenario import Scenario
-from model.workloads.throughput import curves, decode_result, training_result
+from model.workloads.throughput import delivered_fraction
 
 LINK_RETRY_S = 1e-4  # [A] link-level replays before a dead link trains down: ~100 us
 LEAD_S = 10.0  # the window opens this long before the fault
 TAIL_S = 3600.0  # and closes this long after the fabric is whole again
-DATA_PLANE = ("cable", "link", "switch-chip", "switch-tray")
-
-
-def _level(s: Scenario) -> tuple[float, FabricState, dict, dict]:
-    """Delivered fraction of the healthy rack's work for a scenario, and its state."""
-    st = build_state(s)
-    bw = bandwidth(st)
-    part = partition(st)
-    jb = job(st, part, bw)
-    if s.workload == "train":
-        v = training_result(st, part, jb, s.workload)["vs_healthy"]
-    else:
-        v = decode_result(curves(st, part, jb, s.workload), jb)["vs_healthy"]
-    return float(v or 0.0), st, part, jb
 
 
 def timeline(
     s: Scenario,
     fault: str | None = None,
     rates: Rates = DEFAULT_RATES,
-    checkpoint_interval_s: float = 3600.0,
+    checkpoint_interval_s: float | None = None,
 ) -> dict:
-    """Events and series for `fault` (default: the last of the scenario's faults)."""
+    """Events and series for `fault` (default: the last of the scenario's faults).
+
+    checkpoint_interval_s: the job's interval; by default the scenario's own (Daly's
+    optimum, model/reliability/accounting.py), the one goodput and evaluate report.
+    """
     if not s.fail:
         return {"fault": None, "events": [], "series": [], "note": "no fault in this scenario"}
     fid = fault or s.fail[-1]
@@ -57,42 +52,47 @@ def timeline(
             f"fault '{fid}' is not among this scenario's faults ({', '.join(s.fail)})", fid
         )
     f = s.spec()
+    if checkpoint_interval_s is None:
+        checkpoint_interval_s = default_interval_s(s, rates)
     comp = parse_id(fid, f)
     before_s = replace(s, fail=tuple(x for x in s.fail if x != fid))
-    before, st0, part0, _ = _level(before_s)
-    after, st, part, jb = _level(s)
-    rep = next(r for r in repairs(st) if r["id"] == fid)
-    telem = "telemetry" in st.features
-    data = comp.kind in DATA_PLANE
+    a0, a = assess(before_s), assess(s)
+    before, after = delivered_fraction(before_s), delivered_fraction(s)
+    st0, st, part0, part = a0.state, a.state, a0.partition, a.partition
+    jb = a.job.to_json()
+    rep = a.repair_of(fid)
+    telem = Feature.TELEMETRY in st.features
+    data = comp.kind.data_plane
 
     events: list[dict] = []
     pts: list[tuple[float, float]] = [(-LEAD_S, before)]
 
-    def ev(t: float, what: str) -> None:
-        events.append({"t_s": t, "event": what})
+    def ev(t: float, kind: E, what: str) -> None:
+        events.append({"t_s": t, "kind": kind, "event": what})
 
     def at(t: float, level: float) -> None:
         pts.append((t, level))
 
-    ev(0.0, fault_sentence(st, comp, ""))
+    ev(0.0, E.FAULT, fault_sentence(st, comp, ""))
     lost_work_s = 0.0
     if data:
-        ev(LINK_RETRY_S, "link-level retries fail; the link trains down and reports it")
+        ev(LINK_RETRY_S, E.RETRIES, "link-level retries fail; the link trains down and reports it")
     # The newest fault aborts the job if it loses GPUs or needs a reroute nobody can do that
     # the fabric did not already lack (an older fault's abort is history by now).
-    more_lost = len(part["lost_gpus"]) > len(part0["lost_gpus"])
+    more_lost = len(part.lost) > len(part0.lost)
     new_unroutable = (unroutable_planes(st) & ~unroutable_planes(st0)).any()
-    aborted = jb["state"] == "aborted" and bool(more_lost or new_unroutable)
-    if comp.kind == "controller":
-        ev(1.0, f"control plane: {st.control.explanation}")
+    aborted = a.job.state is JobState.ABORTED and bool(more_lost or new_unroutable)
+    restart = a.job.restart
+    if comp.kind is K.CONTROLLER:
+        ev(1.0, E.CONTROL, f"control plane: {st.control.explanation}")
         at(0.0, after)
         t = 0.0
     elif not aborted:
         stall = f.reroute_stall_s
         at(0.0, 0.0)
-        ev(stall, f"traffic rerouted by {f.reroute_how}: the job stalled {_fmt(stall)}")
+        ev(stall, E.REROUTED, f"traffic rerouted by {f.reroute_how}: the job stalled {_fmt(stall)}")
         at(stall, after)
-        ev(stall, f"running degraded at {after:.1%} of the healthy rack's work")
+        ev(stall, E.DEGRADED, f"running degraded at {after:.1%} of the healthy rack's work")
         t = stall
     else:
         detect = (
@@ -103,51 +103,68 @@ def timeline(
             else rates.detect_timeout_s
         )
         at(0.0, 0.0)
-        ev(detect, f"job aborted ({jb['cause']}); detected after {_fmt(detect)}")
+        ev(detect, E.ABORTED, f"job aborted ({jb['cause']}); detected after {_fmt(detect)}")
         lost_work_s = checkpoint_interval_s / 2
-        ev(detect, f"work since the last checkpoint is lost: {_fmt(lost_work_s)} on average")
+        ev(
+            detect,
+            E.LOST_WORK,
+            f"work since the last checkpoint is lost: {_fmt(lost_work_s)} on average",
+        )
         t = detect
-        if jb["restart"].startswith("at once"):
+        if restart is Restart.AT_ONCE:
             t += rates.restart_s
-            ev(t, f"job restarted from its checkpoint {jb['restart']}")
+            ev(t, E.RESTARTED, f"job restarted from its checkpoint {jb['restart']}")
             at(t, after)
+        elif restart is Restart.AFTER_CONTROLLER:
+            back_s, level = _controller_back(s, a)
+            ev(t, E.WAITING, f"job waits: it restarts {jb['restart']} ({_fmt(back_s)})")
+            t = max(t, back_s) + rates.restart_s
+            ev(t, E.RESTARTED, "fabric controller back: routes reprogrammed, job restarted")
+            at(t, level)
+            after = level
         else:
-            ev(t, f"job waits: it restarts {jb['restart']}")
+            ev(t, E.WAITING, f"job waits: it restarts {jb['restart']}")
 
     # The repair: found (slower without telemetry), then done hot or with the rack down.
     diag = 0.0 if telem or not data else rates.diagnosis_no_telemetry_h * 3600
-    t_fix = rep["repair_h"] * 3600 + diag
+    t_fix = rep.repair_h * 3600 + diag
     if diag:
-        ev(diag, f"without per-link counters the failed part takes {_fmt(diag)} to find")
+        ev(
+            diag,
+            E.DIAGNOSIS,
+            f"without per-link counters the failed part takes {_fmt(diag)} to find",
+        )
     t_fix = max(t_fix, t)
-    if rep["mode"] == "rack-down" or (aborted and not jb["restart"].startswith("at once")):
-        hot = rep["mode"] == "hot-swap"
-        down = rep.get("planes_down_h" if hot else "rack_down_h", 0.0) * 3600
+    action = rep.to_json()["action"]
+    waiting = aborted and restart in (Restart.AFTER_REPAIR, Restart.AFTER_WINDOW)
+    if rep.mode is RepairMode.RACK_DOWN or waiting:
+        hot = rep.mode is RepairMode.HOT_SWAP
+        down = (rep.planes_down_h or 0.0) * 3600 if hot else rep.rack_down_h * 3600
         how = "hot-swap while the job waits" if hot else f"rack down {_fmt(down)}"
-        ev(t_fix, f"repair: {rep['action']} ({how})")
+        ev(t_fix, E.REPAIR, f"repair: {action} ({how})")
         at(t_fix, 0.0)
         t_back = t_fix + down + rates.restart_s
-        ev(t_back, "job restarted on the repaired rack")
-    elif rep["mode"] == "hot-swap":
-        swap = rep.get("planes_down_h", 0.0) * 3600
-        ev(t_fix, f"repair: {rep['action']} under traffic (hot-swap, {_fmt(swap)})")
+        ev(t_back, E.RESTARTED, "job restarted on the repaired rack")
+    elif rep.mode is RepairMode.HOT_SWAP:
+        swap = (rep.planes_down_h or 0.0) * 3600
+        ev(t_fix, E.REPAIR, f"repair: {action} under traffic (hot-swap, {_fmt(swap)})")
         t_back = t_fix + swap
-        if comp.kind in ("switch-chip", "switch-tray"):
-            tray_down, _, _, _ = _level(replace(s, fail=(*before_s.fail, f"st{comp.nums[0]}")))
-            at(t_fix, min(after, tray_down))
+        if comp.kind in (K.SWITCH_CHIP, K.SWITCH_TRAY):
+            whole_tray = replace(s, fail=(*before_s.fail, tray_id(comp.switch_tray)))
+            at(t_fix, min(after, delivered_fraction(whole_tray)))
         else:  # a compute tray back in: the job restarts to take its GPUs in again [A]
             at(t_fix, 0.0)
             t_back += rates.restart_s
-            ev(t_back, "job restarted to take the repaired GPUs back in")
+            ev(t_back, E.RESTARTED, "job restarted to take the repaired GPUs back in")
     else:
         t_back = t_fix
-        ev(t_back, f"repair: {rep['action']}")
+        ev(t_back, E.REPAIR, f"repair: {action}")
     at(t_back, before)
-    ev(t_back, "restored: the fabric is whole again")
+    ev(t_back, E.RESTORED, "restored: the fabric is whole again")
     end = t_back + TAIL_S
     at(end, before)
 
-    series = _series(pts, lost_work_s, t_lost=events_time(events, "since the last checkpoint"))
+    series = _series(pts, lost_work_s, t_lost=events_time(events, E.LOST_WORK))
     return {
         "fault": fid,
         "kind": comp.kind,
@@ -155,7 +172,7 @@ def timeline(
         "before": before,
         "degraded": after,
         "job": jb,
-        "repair": rep,
+        "repair": rep.to_json(),
         "checkpoint_interval_s": checkpoint_interval_s,
         "lost_work_s": lost_work_s,
         "events": sorted(events, key=lambda e: e["t_s"]),
@@ -164,9 +181,20 @@ def timeline(
     }
 
 
-def events_time(events: list[dict], word: str) -> float | None:
-    """Time of the first event whose text contains `word`."""
-    return next((e["t_s"] for e in events if word in e["event"]), None)
+def _controller_back(s: Scenario, a: Assessment) -> tuple[float, float]:
+    """When the central fabric controller is back (s from the fault) and what the job
+    delivers then: the leader's controller restarted, or its tray swapped if it went with it."""
+    leader = (controller_id(LEADER_HOME_TRAY), tray_id(LEADER_HOME_TRAY))
+    fixes = [r for r in a.repairs if r.id in leader]
+    wait_h = min((r.repair_h for r in fixes), default=CONTROLLER_RESTART_H)
+    gone = {r.id for r in fixes}
+    level = delivered_fraction(replace(s, fail=tuple(x for x in s.fail if x not in gone)))
+    return wait_h * 3600.0, level
+
+
+def events_time(events: list[dict], kind: E) -> float | None:
+    """Time of the first event of this kind."""
+    return next((e["t_s"] for e in events if e.get("kind") == kind), None)
 
 
 def _series(pts: list[tuple[float, float]], lost_s: float, t_lost: float | None) -> list[dict]:
@@ -203,7 +231,7 @@ def goodput_at(tl: dict, t: np.ndarray) -> np.ndarray:
     ser = tl["series"]
     tp = np.array([p["t_s"] for p in ser], dtype=float)
     lvl = np.array([p["delivered"] for p in ser], dtype=float)
-    t_lost = events_time(tl.get("events") or [], "since the last checkpoint")
+    t_lost = events_time(tl.get("events") or [], E.LOST_WORK)
     return goodput_curve(tp, lvl, tl.get("lost_work_s", 0.0), t_lost, np.asarray(t, float))
 
 

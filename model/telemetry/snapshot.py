@@ -32,9 +32,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from model.assess import assess
 from model.errors import ScenarioError
 from model.fabric.presets import Fabric
-from model.fabric.state import FabricState, build_state
 from model.ids import Component, chip_id, format_id, gpu_id, link_id, parse_id, plane_of
 from model.params import FLAKY_LINK_EFFICIENCY, OFFERED_LOAD
 from model.scenario import Scenario
@@ -179,9 +179,9 @@ class _Model:
         return np.minimum(np.minimum(self.freeze, last), t)
 
 
-def _model(s: Scenario, onset_s: float, state: FabricState | None = None) -> _Model:
-    """`state`: build_state(s) when the caller already has it (it is not rebuilt)."""
-    st = build_state(s) if state is None else state
+def _model(s: Scenario, onset_s: float) -> _Model:
+    """The scenario's assessed state (model/assess.py), flattened to lanes."""
+    st = assess(s).state
     f = st.fabric
     g, p, c = f.gpus, f.planes, f.cables_per_link
     key = s.key()
@@ -385,15 +385,13 @@ def counters(
     t_s: float,
     *,
     onset_s: float = 0.0,
-    state: FabricState | None = None,
 ) -> Counters:
     """Every link's and cable's counters at simulated time t_s (seconds since the clock's zero).
 
     onset_s: when the scenario's failures and updates strike (0: from the start).
-    state: build_state(scenario), if the caller has already built it (saves rebuilding it).
     """
     t = _check_t(t_s)
-    m = _model(scenario, _check_t(onset_s), state)
+    m = _model(scenario, _check_t(onset_s))
     f = m.fabric
     g, p, c = m.shape
     faults = t >= m.onset

@@ -8,52 +8,36 @@ counts as zero, and it is compared at one interactivity with the healthy rack an
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
 
-from model.fabric.metrics import per_gpu_tbs
+from model.assess import Assessment, assess
 from model.fabric.presets import ETH_X72, Fabric
-from model.fabric.state import FabricState
 from model.scenario import Scenario
 from model.workloads import decode, training
 from model.workloads.decode import REFERENCE_TOKENS_PER_S_PER_USER, FabricView
 from model.workloads.models import GPUS, moe_model
 
 
-def usable_mask(st: FabricState, part: dict) -> np.ndarray:
-    """bool[G]: GPUs that run the job: alive and not parked."""
-    mask = st.gpu_alive.copy()
-    for gid in part["parked_gpus"]:
-        mask[int(gid[3:])] = False
-    return mask
-
-
-def job_runs(job: dict) -> bool:
-    """The job runs now, or restarts at once on what remains."""
-    return job["state"] in ("running", "degraded") or job["restart"].startswith("at once")
-
-
-def view(st: FabricState, part: dict, job: dict) -> FabricView:
-    """The fabric as decode sees it: usable GPUs and the slowest one's bandwidth."""
-    f = st.fabric
-    usable = usable_mask(st, part)
-    if not job_runs(job) or not usable.any():
-        return decode.fabric_view(f, 0, 0.0)
-    bw = per_gpu_tbs(st)[usable]
-    return decode.fabric_view(f, int(usable.sum()), float(bw.min()))
+def view(a: Assessment) -> FabricView:
+    """The fabric as decode sees it: the GPUs in service and the slowest one's bandwidth."""
+    if not a.job_runs or a.gpus_in_service == 0:
+        return decode.fabric_view(a.fabric, 0, 0.0)
+    return decode.fabric_view(a.fabric, a.gpus_in_service, a.worst_gpu_tbs)
 
 
 def healthy_view(f: Fabric) -> FabricView:
     return decode.fabric_view(f, f.gpus, f.gpu_tbs_bidir)
 
 
-def nvls_bw(st: FabricState, usable: np.ndarray) -> float | None:
-    """One-way bytes/s per GPU on planes every usable GPU reaches and whose chip reduces."""
-    f = st.fabric
-    if f.sharp_tflops_per_chip <= 0 or not usable.any():
+def nvls_bw(a: Assessment) -> float | None:
+    """One-way bytes/s per GPU on planes every GPU in service reaches and whose chip reduces."""
+    f = a.fabric
+    if f.sharp_tflops_per_chip <= 0 or not a.usable.any():
         return None
-    common = st.up[usable].all(axis=0).sum()
+    common = a.state.up[a.usable].all(axis=0).sum()
     return common * f.link_gbs_bidir / 2 * 1e9
 
 
@@ -74,13 +58,14 @@ def _healthy_curve(f: Fabric, workload: str) -> dict:
     return c
 
 
-def curves(st: FabricState, part: dict, job: dict, workload: str) -> dict:
+def curves(a: Assessment) -> dict:
     """Decode curves for the scenario, its healthy rack, and healthy eth-x72."""
-    f = st.fabric
+    f = a.fabric
+    workload = a.scenario.workload
     return {
         "model": moe_model(workload),
         "gpu": GPUS[f.gpu],
-        "scenario": _curve(workload, f.gpu, view(st, part, job)),
+        "scenario": _curve(workload, f.gpu, view(a)),
         "healthy": _healthy_curve(f, workload),
         "eth-x72": _healthy_curve(ETH_X72, workload),
         "eth-x72-gpu": GPUS[ETH_X72.gpu],
@@ -91,7 +76,7 @@ def _r(x: float | None, nd: int = 1) -> float | None:
     return None if x is None or not np.isfinite(x) else round(float(x), nd)
 
 
-def decode_result(cs: dict, job: dict) -> dict:
+def decode_result(cs: dict, restart_sentence: str) -> dict:
     """The decode block of evaluate(): figures at the reference interactivity."""
     ref = np.array([REFERENCE_TOKENS_PER_S_PER_USER])
     at = {k: float(decode.throughput_at(cs[k], ref)[0]) for k in ("scenario", "healthy", "eth-x72")}
@@ -125,35 +110,44 @@ def decode_result(cs: dict, job: dict) -> dict:
             f"per installed GPU (a lost GPU counts as zero), at {REFERENCE_TOKENS_PER_S_PER_USER:g}"
             " tokens/s per user [A]; MoE decode with expert parallelism over the usable GPUs"
             if running
-            else f"the job is down: it restarts {job['restart']}"
+            else f"the job is down: it restarts {restart_sentence}"
         ),
     }
 
 
-def training_result(st: FabricState, part: dict, job: dict, workload: str) -> dict:
-    """The training block: step time for the scenario against the healthy rack."""
-    f = st.fabric
+@lru_cache(maxsize=64)
+def _healthy_step(f: Fabric, workload: str) -> training.StepTime:
+    """The healthy rack's training step: depends only on the preset and the model."""
     m = moe_model("train" if workload == "train" else "deepseek-r1")
-    g = GPUS[f.gpu]
-    fv = view(st, part, job)
-    usable = usable_mask(st, part)
     healthy_nvls = f.planes * f.link_gbs_bidir / 2 * 1e9 if f.sharp_tflops_per_chip > 0 else None
-    h = training.step_time(m, g, healthy_view(f), healthy_nvls)
+    return training.step_time(m, GPUS[f.gpu], healthy_view(f), healthy_nvls)
+
+
+def _training_ratio(f: Fabric, gpus: int, step_s: float, healthy_step_s: float) -> float:
+    """Work per step scales with the GPUs that run it: tokens per second against healthy."""
+    return (gpus / step_s) / (f.gpus / healthy_step_s)
+
+
+def training_result(a: Assessment) -> dict:
+    """The training block: step time for the scenario against the healthy rack."""
+    f = a.fabric
+    m = moe_model("train" if a.scenario.workload == "train" else "deepseek-r1")
+    g = GPUS[f.gpu]
+    fv = view(a)
+    restart_sentence = a.job.to_json()["restart"]
+    h = _healthy_step(f, a.scenario.workload)
     if fv.usable_gpus == 0:
         return {
             "step_time_s": None,
             "healthy_step_time_s": round(h.step_s, 3),
             "vs_healthy": 0.0,
-            "note": f"the job is down: it restarts {job['restart']}",
+            "note": f"the job is down: it restarts {restart_sentence}",
         }
-    s = training.step_time(m, g, fv, nvls_bw(st, usable))
-    # Work per step scales with the GPUs that run it: compare tokens per second.
-    rate = fv.usable_gpus / s.step_s
-    healthy_rate = f.gpus / h.step_s
+    s = training.step_time(m, g, fv, nvls_bw(a))
     return {
         "step_time_s": round(s.step_s, 3),
         "healthy_step_time_s": round(h.step_s, 3),
-        "vs_healthy": round(rate / healthy_rate, 4),
+        "vs_healthy": round(_training_ratio(f, fv.usable_gpus, s.step_s, h.step_s), 4),
         "compute_s": round(s.compute_s, 3),
         "all_to_all_s": round(s.all_to_all_s, 3),
         "all_reduce_s": round(s.all_reduce_s, 3),
@@ -183,14 +177,8 @@ def _points(c: dict) -> list[dict]:
 
 def decode_curves(s: Scenario) -> dict:
     """The /api/v1/decode answer: three curves and the scenario-to-eth-x72 ratio along them."""
-    from model.fabric.fate import job, partition
-    from model.fabric.metrics import bandwidth
-    from model.fabric.state import build_state
-
-    st = build_state(s)
-    part = partition(st)
-    jb = job(st, part, bandwidth(st))
-    cs = curves(st, part, jb, s.workload)
+    a = assess(s)
+    cs = work(s).curves
     grid = np.geomspace(5, 500, 121)
     sc = decode.throughput_at(cs["scenario"], grid)
     eth = decode.throughput_at(cs["eth-x72"], grid)
@@ -205,7 +193,7 @@ def decode_curves(s: Scenario) -> dict:
         "scenario": s.key(),
         "model": cs["model"].name,
         "gpu": cs["gpu"].name,
-        "job_runs": job_runs(jb),
+        "job_runs": a.job_runs,
         "curves": {k: _points(cs[k]) for k in ("scenario", "healthy", "eth-x72")},
         "ratio_vs_eth_x72": ratio,
         "ratio_20_200": {"min": min(window), "max": max(window)} if window else None,
@@ -217,3 +205,56 @@ def decode_curves(s: Scenario) -> dict:
         "units": "tokens/s per user (interactivity) and tokens/s per installed GPU",
         "assumptions": decode.ASSUMPTIONS,
     }
+
+
+@dataclass(frozen=True)
+class Work:
+    """What the scenario's job delivers: the decode and training blocks of evaluate, and the
+    two numbers every other reader takes from here (the timeline, goodput, the page)."""
+
+    curves: dict
+    decode: dict
+    training: dict
+    delivered: float  # the degraded rate: work per second now / the healthy rack's
+    healthy_tokens_per_s: float  # the healthy rack's tokens per second (decode or training)
+
+
+@lru_cache(maxsize=1024)
+def work(s: Scenario) -> Work:
+    """The scenario's decode and training blocks, the delivered fraction and tokens/s.
+
+    The delivered fraction is the scenario's own workload: training tokens/s against the
+    healthy rack's for `train`, decode at the reference interactivity otherwise.
+    """
+    a = assess(s)
+    f = a.fabric
+    cs = curves(a)
+    dec = decode_result(cs, a.job.to_json()["restart"])
+    tr = training_result(a)
+    if s.workload == "train":
+        h = _healthy_step(f, s.workload)
+        fv = view(a)
+        if fv.usable_gpus:
+            step = training.step_time(moe_model("train"), GPUS[f.gpu], fv, nvls_bw(a)).step_s
+            delivered = _training_ratio(f, fv.usable_gpus, step, h.step_s)
+        else:
+            delivered = 0.0
+        healthy_tps = f.gpus * training.TOKENS_PER_GPU_PER_STEP / h.step_s
+    else:
+        ref = np.array([REFERENCE_TOKENS_PER_S_PER_USER])
+        now = float(decode.throughput_at(cs["scenario"], ref)[0]) if dec["running"] else 0.0
+        healthy = float(decode.throughput_at(cs["healthy"], ref)[0])
+        ok = np.isfinite(now) and np.isfinite(healthy) and healthy > 0
+        delivered = now / healthy if ok else 0.0
+        healthy_tps = healthy * f.gpus if np.isfinite(healthy) else 0.0
+    return Work(cs, dec, tr, delivered, healthy_tps)
+
+
+def delivered_fraction(s: Scenario) -> float:
+    """The degraded rate: the share of the healthy rack's work the scenario delivers now."""
+    return work(s).delivered
+
+
+def healthy_tokens_per_s(s: Scenario) -> float:
+    """Tokens per second the scenario's healthy rack delivers (the goodput's full rate)."""
+    return work(s).healthy_tokens_per_s

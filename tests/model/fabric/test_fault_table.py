@@ -40,8 +40,13 @@ def test_fault_row(fabric, fail, gpu, gpu_tbs, worst, agg, sharp, active):
     assert bw["aggregate_tbs"] == pytest.approx(agg, abs=1e-9)
     assert r["sharp_tflops"] == pytest.approx(sharp, abs=1e-9)
     assert r["counts"]["gpus_active"] == active
-    # the barrier: all-to-all runs every active GPU at the slowest one's pace
-    assert bw["all_to_all_tbs"] == pytest.approx(active * worst, abs=1e-9)
+    # the barrier: all-to-all runs every GPU in service at the slowest one's pace; in
+    # full-bandwidth mode a GPU short of a link is parked, out of the job and its all-to-all
+    out = set(r["partition"]["parked_gpus"]) | set(r["partition"]["lost_gpus"])
+    serving = [v for i, v in enumerate(bw["per_gpu_tbs"]["values"]) if f"gpu{i:02d}" not in out]
+    assert r["gpus_in_service"] == len(serving) == active - len(r["partition"]["parked_gpus"])
+    worst_serving = min(serving) if serving else 0.0  # an UNHEALTHY full-bandwidth rack: none
+    assert bw["all_to_all_tbs"] == pytest.approx(len(serving) * worst_serving, abs=1e-9)
 
 
 def test_one_cable_leaves_the_other_gpus_whole():

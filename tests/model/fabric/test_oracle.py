@@ -64,7 +64,7 @@ def test_fast_path_equals_max_flow(fabric, data):
     live_links = sum(1 for u, v in g.edges if u.endswith(".tx"))
     assert r["counts"]["links_up"] == live_links
     # no reachable pair is declared unreachable, and vice versa
-    if partition(st_)["state"] != "UNHEALTHY" or st_.maintenance:
+    if partition(st_).state != "UNHEALTHY" or st_.maintenance:
         alive = np.flatnonzero(st_.gpu_alive)
         if len(alive) > 1 and not st_.maintenance:
             sub = pairs[np.ix_(alive, alive)] + np.eye(len(alive))

@@ -5,10 +5,8 @@ import pytest
 from hypothesis import given, settings
 
 from model import evaluate, parse_query
-from model.fabric.fate import job, partition
-from model.fabric.metrics import bandwidth
+from model.assess import assess
 from model.fabric.presets import FABRICS
-from model.fabric.state import build_state
 from model.workloads.calibrate import POINTS, fit, table
 from model.workloads.collectives import all_to_all, deepseek_decode_bound
 from model.workloads.decode import ETA_HBM, MFU_DECODE, throughput_at
@@ -22,10 +20,8 @@ GRID = np.geomspace(20, 200, 400)
 
 
 def _curves(q: str, workload: str = "deepseek-r1"):
-    s = parse_query(q).scenario
-    st = build_state(s)
-    part = partition(st)
-    return curves(st, part, job(st, part, bandwidth(st)), workload)
+    s = parse_query(q + ("&" if q else "") + f"workload={workload}").scenario
+    return curves(assess(s))
 
 
 @pytest.mark.parametrize("workload", ["deepseek-r1", "qwen3-235b", "moe-2t"])

@@ -1,0 +1,124 @@
+"""What both goodput methods share: bounds, input checks, the checkpoint interval, the rate
+of tokens and the result's shape. `checkpoint_interval_s(s)` is the one interval every
+reader uses (goodput, evaluate, the timeline)."""
+
+from __future__ import annotations
+
+import math
+
+from model.errors import ScenarioError
+from model.fabric.features import FEATURE_KEYS
+from model.reliability.effects import Effect, effects
+from model.reliability.formulas import daly_interval
+from model.reliability.rates import DEFAULT_RATES, HOURS_PER_YEAR, Rates
+from model.scenario import Scenario
+from model.workloads.throughput import healthy_tokens_per_s
+
+# Bounds (ScenarioError beyond them).
+MAX_YEARS = 100.0
+MAX_RACKS = 100_000
+# Monte Carlo budget: racks x years. At ~100k rack-years/s on one core (measured, see
+# docs/GOODPUT.md) this keeps a call well under a second.
+MAX_RACK_YEARS = 20_000.0
+MAX_MC_EVENTS = 5_000_000  # expected sampled stops per call (memory and time guard)
+TAU_MAX_S = 7 * 86400.0  # [A] longest checkpoint interval: a week (no faults: no need)
+MAX_TOKENS_PER_S = 1e12
+
+
+def checkpoint_interval_s(s: Scenario, rates: Rates = DEFAULT_RATES) -> float:
+    """The scenario's checkpoint interval: Daly's optimum for its fabric and features."""
+    return interval_s(effects(s, rates), rates, None)
+
+
+def check_number(name: str, v: object, lo: float, hi: float, *, lo_open: bool = False) -> float:
+    if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v):
+        raise ScenarioError(f"{name} must be a finite number, not {v!r}", token=name)
+    if v > hi or v < lo or (lo_open and v == lo):
+        lo_txt = f"more than {lo:g}" if lo_open else f"at least {lo:g}"
+        raise ScenarioError(f"{name} = {v:g} must be {lo_txt} and at most {hi:g}", token=name)
+    return float(v)
+
+
+def check_horizon(years: float, racks: int, *, monte_carlo: bool) -> None:
+    check_number("years", years, 0.0, MAX_YEARS, lo_open=True)
+    if isinstance(racks, bool) or not isinstance(racks, int) or not 1 <= racks <= MAX_RACKS:
+        raise ScenarioError(f"racks must be a whole number from 1 to {MAX_RACKS}", token="racks")
+    if monte_carlo and racks * years > MAX_RACK_YEARS:
+        raise ScenarioError(
+            f"racks x years = {racks * years:g} rack-years; the Monte Carlo runs at most "
+            f"{MAX_RACK_YEARS:g}",
+            token="racks",
+        )
+
+
+def interval_s(eff: tuple[Effect, ...], rates: Rates, given: float | None) -> float:
+    """The checkpoint interval: the caller's, or Daly's first-order optimum (capped)."""
+    if given is not None:
+        return check_number("checkpoint_interval_s", given, 1.0, TAU_MAX_S)
+    lam = unplanned_rate(eff)
+    if lam <= 0.0:
+        return TAU_MAX_S
+    r = (
+        sum(
+            e.rate_per_h * (st.wait_h + st.restart_h)
+            for e in eff
+            for st in e.stops
+            if not st.planned
+        )
+        / lam
+    )
+    tau = daly_interval(rates.checkpoint_write_s, 3600.0 / lam, 3600.0 * r)
+    return min(tau, TAU_MAX_S)
+
+
+def unplanned_rate(eff: tuple[Effect, ...]) -> float:
+    return sum(e.rate_per_h for e in eff for st in e.stops if not st.planned)
+
+
+def rate_of_tokens(s: Scenario, given: float | None) -> float:
+    if given is not None:
+        return check_number("tokens_per_s", given, 0.0, MAX_TOKENS_PER_S)
+    return healthy_tokens_per_s(s)
+
+
+def result(
+    method: str,
+    s: Scenario,
+    eff: tuple[Effect, ...],
+    badput: dict[str, float],
+    tau_s: float,
+    interruptions_per_h: float,
+    tokens_per_s: float,
+    years: float,
+    racks: int,
+) -> dict:
+    frac = max(0.0, 1.0 - sum(badput.values()))
+    hours = years * HOURS_PER_YEAR
+    return {
+        "method": method,
+        "scenario": s.key(),
+        "fabric": s.fabric,
+        "features": [k for k in FEATURE_KEYS if k in s.features],
+        "fraction": frac,
+        "badput": dict(badput),
+        "badput_hours_per_rack_year": {k: v * HOURS_PER_YEAR for k, v in badput.items()},
+        "tokens_per_s": tokens_per_s,
+        "tokens_delivered": frac * tokens_per_s * hours * 3600.0 * racks,
+        # None when nothing interrupts the job (JSON has no infinity)
+        "mtbf_hours": 1.0 / interruptions_per_h if interruptions_per_h > 0 else None,
+        "interruptions_per_rack_year": interruptions_per_h * HOURS_PER_YEAR,
+        "checkpoint_interval_s": tau_s,
+        "years": years,
+        "racks": racks,
+        "kinds": [
+            {
+                "kind": e.name,
+                "per_rack_year": e.rate_per_h * HOURS_PER_YEAR,
+                "unplanned_stops": sum(not st.planned for st in e.stops),
+                "planned_stops": sum(st.planned for st in e.stops),
+                "down_h_per_event": sum(st.wait_h + st.restart_h for st in e.stops),
+                "degraded_h_per_event": e.degraded_h,
+            }
+            for e in eff
+        ],
+    }

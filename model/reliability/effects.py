@@ -1,0 +1,320 @@
+"""What each fault does to a job over a rack's life: outcomes, stops and degraded hours.
+
+What each fault does is not decided here: for every component kind a one-fault Scenario is
+assessed (model/assess.py) and its answer (abort or degrade, restart at once or after
+repair, stall, the delivered fraction while degraded, repair and rack-down hours) is turned
+into costs. The delivered fraction is model.workloads.throughput's, the same number the
+timeline and the page show: one scenario, one degraded rate.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+from model.assess import assess
+from model.fabric.control import LEADER_HOME_TRAY
+from model.fabric.features import FEATURE_KEYS, default_features
+from model.ids import controller_id, tray_id
+from model.kinds import ControlState, Feature, JobState, Restart
+from model.reliability.rates import DEFAULT_RATES, HOURS_PER_YEAR, Rates
+from model.scenario import Scenario
+from model.workloads.throughput import delivered_fraction
+
+CAUSES = ("restarts", "lost_work", "checkpoints", "degraded", "maintenance", "repair_wait")
+RESTARTS, REPAIR_WAIT, MAINTENANCE = 0, 1, 2  # codes for a stop's down time
+CAUSE_OF_CODE = ("restarts", "repair_wait", "maintenance")
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The model's answer for one scenario, reduced to what goodput needs."""
+
+    state: JobState
+    restart: Restart
+    stall_s: float  # reroute stall when the job keeps running
+    delivered: float  # work per second while this state lasts / the healthy rack's
+    usable_share: float  # GPUs the job runs on (after any restart) / all GPUs
+    repair_h: float  # until the part is back in service (0 if nothing to repair)
+    rack_down_h: float  # the part of it with the rack down (a rack-down swap at the end)
+    planes_down_h: float  # hot-swap: the swapped tray's planes out for the swap
+    control: ControlState
+
+    def slowdown(self) -> float:
+        """Share of full-rate progress lost while this state lasts (FACTS.md §6)."""
+        return 1.0 - self.delivered
+
+
+@lru_cache(maxsize=512)
+def outcome(s: Scenario) -> Outcome:
+    """The assessment of one scenario, reduced to what goodput needs (pure; memoised)."""
+    a = assess(s)
+    wanted = set(s.fail) | ({"update"} if s.update else set())
+    mine = [r for r in a.repairs if r.id in wanted]
+    return Outcome(
+        state=a.job.state,
+        restart=a.job.restart,
+        stall_s=float(a.job.stall_s or 0.0),
+        delivered=delivered_fraction(s),
+        usable_share=a.gpus_in_service / a.fabric.gpus,
+        repair_h=max((r.repair_h for r in mine), default=0.0),
+        rack_down_h=max((r.rack_down_h for r in mine), default=0.0),
+        planes_down_h=max((r.planes_down_h or 0.0 for r in mine), default=0.0),
+        control=a.state.control.state,
+    )
+
+
+def healthy(s: Scenario) -> Scenario:
+    """The scenario's fabric, features and workload on a healthy rack (lifetimes start whole)."""
+    return replace(s, fail=(), flaky=(), update=())
+
+
+def with_features(s: Scenario, feats: frozenset[str]) -> Scenario:
+    d = default_features(s.fabric)
+    return replace(
+        s,
+        off=tuple(k for k in FEATURE_KEYS if k in d - feats),
+        on=tuple(k for k in FEATURE_KEYS if k in feats - d),
+    )
+
+
+# Representative components (valid on every preset: >= 2 chips per tray, 72 GPUs).
+LEADER = tray_id(LEADER_HOME_TRAY)
+OTHER_TRAY = tray_id(LEADER_HOME_TRAY + 2)
+REP = {
+    "gpu": "gpu07",
+    "compute-tray": "ct02",
+    "link": f"gpu07-{OTHER_TRAY}.sw1",
+    "leader-plane-link": f"gpu07-{LEADER}.sw1",
+    "switch-chip": f"{OTHER_TRAY}.sw1",
+    "leader-chip": f"{LEADER}.sw1",
+    "switch-tray": OTHER_TRAY,
+    "leader-tray": LEADER,
+    "controller": controller_id(LEADER_HOME_TRAY + 2),
+    "leader-controller": controller_id(LEADER_HOME_TRAY),
+}
+
+
+def classify(s: Scenario) -> dict[str, Outcome]:
+    """What each component kind's fault does on this fabric with these features.
+
+    Keys: the REP kinds (one fault each), plus 'flaky-link' (a degrading link, still up) and
+    'update' (one switch tray updated: drained in service, or a maintenance window).
+    """
+    h = healthy(s)
+    out = {k: outcome(replace(h, fail=(cid,))) for k, cid in REP.items()}
+    out["flaky-link"] = outcome(replace(h, flaky=(REP["link"],)))
+    out["update"] = outcome(replace(h, update=(OTHER_TRAY,)))
+    return out
+
+
+@dataclass(frozen=True)
+class Stop:
+    """The job stops at `offset_h` after the fault; the rack idles `wait_h`, then restarts."""
+
+    offset_h: float
+    planned: bool  # checkpoint first: no lost work, no detection
+    wait_h: float
+    wait_cause: int  # REPAIR_WAIT or MAINTENANCE
+    restart_h: float  # detection (unplanned only) + restart overhead
+
+
+@dataclass(frozen=True)
+class Effect:
+    """One kind of event: its rate per rack-hour, the stops it causes, its degraded cost."""
+
+    name: str
+    rate_per_h: float
+    stops: tuple[Stop, ...]
+    degraded_h: float  # full-rate hours lost to running degraded (and stalls), per event
+
+
+def _fault_stops(
+    o: Outcome,
+    *,
+    td_h: float,
+    u0_h: float,
+    extra_h: float = 0.0,
+    planned: bool = False,
+    controller_wait_h: float | None = None,
+    swap_slowdown: float | None = None,
+) -> tuple[tuple[Stop, ...], float]:
+    """Stops and degraded hours for one fault with outcome `o`.
+
+    extra_h lengthens the repair (diagnosis without telemetry); planned marks a deliberate
+    drain (checkpoint first); controller_wait_h is how long a restart 'after the fabric
+    controller is back' waits; swap_slowdown is the slowdown while a hot-swapped tray's
+    planes are all out.
+    """
+    repair = o.repair_h + extra_h
+    down = o.rack_down_h
+    first_restart = u0_h + (0.0 if planned else td_h)
+    if o.state is JobState.RUNNING:
+        return (), 0.0
+    if o.state is JobState.DEGRADED:
+        d = o.slowdown()
+        deg = d * (repair - down) + (0.0 if planned else o.stall_s / 3600.0)
+        if swap_slowdown is not None and down == 0.0 and o.planes_down_h > 0.0:
+            deg += max(0.0, swap_slowdown - d) * o.planes_down_h
+        stops = (Stop(repair - down, True, down, REPAIR_WAIT, u0_h),) if down > 0 else ()
+        return stops, deg
+    if o.state is JobState.ABORTED:
+        if o.restart is Restart.AT_ONCE:
+            first = Stop(0.0, planned, 0.0, REPAIR_WAIT, first_restart)
+            deg = o.slowdown() * (repair - down)
+            # The repaired part comes back with a rack-down swap, or the lost GPUs rejoin.
+            if down > 0.0 or o.usable_share < 1.0:
+                return (first, Stop(repair - down, True, down, REPAIR_WAIT, u0_h)), deg
+            return (first,), deg
+        if o.restart is Restart.AFTER_CONTROLLER and controller_wait_h is not None:
+            wait = controller_wait_h
+        else:  # after repair (the partition is UNHEALTHY until then)
+            wait = repair
+        return (Stop(0.0, planned, wait, REPAIR_WAIT, first_restart),), 0.0
+    raise ValueError(f"unexpected job state for a fault: {o.state}")
+
+
+def effects(s: Scenario, rates: Rates = DEFAULT_RATES) -> tuple[Effect, ...]:
+    """Every kind of event over a rack's life, with rates and per-event costs.
+
+    Kinds: GPU, compute tray, software, link (sudden, or preceded by a flaky phase), switch
+    chip, switch tray (other and the leader's), management controller, switch update, and
+    data faults that land while there is no central fabric controller.
+
+    Control plane (approximate): the leader (st1.mc) is lost when its controller or its
+    tray fails. With control-plane resilience a peer takes over after `failover_gap_h`;
+    without it there is no central controller until the leader is repaired (its restart,
+    or its tray's swap). During such a window the rack behaves as the model says for
+    fail=st1.mc plus the new fault with resilience off: with routing fallback each healthy
+    tray reroutes its own planes; without it routes are frozen and any fault that needs a
+    reroute aborts the job, which restarts when the controller is back (half the window on
+    average). The expected number of such aborts is (window hours per hour) x (rate of
+    faults that the window turns into aborts); faults that abort anyway are not counted
+    twice.
+    """
+    f = s.spec()
+    h = healthy(s)
+    feats = h.features
+    c = classify(h)
+    g, t = f.gpus, f.switch_trays
+    u0 = rates.restart_s / 3600.0
+    tele = Feature.TELEMETRY in feats
+    td_fab = (rates.detect_telemetry_s if tele else rates.detect_timeout_s) / 3600.0
+    td_other = rates.detect_other_s / 3600.0
+    diag = 0.0 if tele else rates.diagnosis_no_telemetry_h
+    tray_slow = c["switch-tray"].slowdown()
+
+    def fault(name: str, rate: float, o: Outcome, **kw) -> Effect:
+        kw.setdefault("td_h", td_fab)
+        stops, deg = _fault_stops(o, u0_h=u0, **kw)
+        return Effect(name, rate, stops, deg)
+
+    out: list[Effect] = [
+        fault("gpu", rates.gpu_per_h * g, c["gpu"], td_h=td_other),
+        fault(
+            "compute-tray",
+            rates.compute_tray_per_h * f.compute_trays,
+            c["compute-tray"],
+            td_h=td_other,
+        ),
+        Effect(
+            "software",
+            rates.software_per_gpu_h * g,
+            (Stop(0.0, False, 0.0, REPAIR_WAIT, td_other + u0),),
+            0.0,
+        ),
+    ]
+    link_rate = rates.link_per_h * f.links
+    sudden = fault("link", link_rate * (1.0 - rates.flaky_share), c["link"], extra_h=diag)
+    out.append(sudden)
+    if tele:  # flagged days ahead and drained on purpose: a planned drain
+        out.append(
+            fault(
+                "link, flagged by telemetry", link_rate * rates.flaky_share, c["link"], planned=True
+            )
+        )
+    else:  # runs flaky (replays) until it fails, then an unplanned fault
+        flaky_deg = c["flaky-link"].slowdown() * rates.flaky_lead_h
+        stops, deg = _fault_stops(c["link"], td_h=td_fab, u0_h=u0, extra_h=diag)
+        out.append(
+            Effect("link, flaky then failed", link_rate * rates.flaky_share, stops, deg + flaky_deg)
+        )
+    out += [
+        fault(
+            "switch-chip",
+            rates.switch_chip_per_h * f.chips,
+            c["switch-chip"],
+            swap_slowdown=tray_slow,
+        ),
+        fault(
+            "switch-tray",
+            rates.switch_tray_per_h * (t - 1),
+            c["switch-tray"],
+            swap_slowdown=tray_slow,
+        ),
+        fault(
+            "leader switch-tray",
+            rates.switch_tray_per_h,
+            c["leader-tray"],
+            swap_slowdown=tray_slow,
+            controller_wait_h=c["leader-tray"].repair_h,
+        ),
+        fault("controller", rates.controller_per_h * (t - 1), c["controller"]),
+        fault("leader controller", rates.controller_per_h, c["leader-controller"]),
+    ]
+
+    # Switch software updates: every tray in turn (in service), or one rack-wide window.
+    up = c["update"]
+    upd_rate = rates.updates_per_year / HOURS_PER_YEAR
+    if up.state is JobState.STOPPED:
+        out.append(
+            Effect("switch update", upd_rate, (Stop(0.0, True, up.repair_h, MAINTENANCE, u0),), 0.0)
+        )
+    else:
+        out.append(Effect("switch update", upd_rate, (), t * up.repair_h * up.slowdown()))
+
+    # Windows without a central fabric controller.
+    windows = []  # (rate per hour, window length h)
+    mc = c["leader-controller"]
+    windows.append(
+        (
+            rates.controller_per_h,
+            rates.failover_gap_h if mc.control is ControlState.FAILED_OVER else mc.repair_h,
+        )
+    )
+    lt = c["leader-tray"]
+    if lt.state is JobState.DEGRADED or lt.restart is Restart.AT_ONCE:  # the job goes on meanwhile
+        gap = rates.failover_gap_h if lt.control is ControlState.FAILED_OVER else lt.repair_h
+        windows.append((rates.switch_tray_per_h, gap))
+    win_h_per_h = sum(r * w for r, w in windows)
+    if win_h_per_h > 0.0:
+        nocp = with_features(h, feats - {Feature.CP_RESILIENCE})
+        lead_mc = REP["leader-controller"]
+        share_leader = 1.0 / t
+        candidates = (
+            ("link", link_rate * (1 - share_leader), REP["link"]),
+            ("link", link_rate * share_leader, REP["leader-plane-link"]),
+            (
+                "switch-chip",
+                rates.switch_chip_per_h * f.chips * (1 - share_leader),
+                REP["switch-chip"],
+            ),
+            ("switch-chip", rates.switch_chip_per_h * f.chips * share_leader, REP["leader-chip"]),
+            ("switch-tray", rates.switch_tray_per_h * (t - 1), REP["switch-tray"]),
+        )
+        turned = 0.0
+        for kind, rate, cid in candidates:
+            if c[kind].state is JobState.ABORTED:
+                continue  # aborts anyway: already counted
+            if outcome(replace(nocp, fail=(lead_mc, cid))).state is JobState.ABORTED:
+                turned += rate
+        mean_window = win_h_per_h / sum(r for r, _ in windows)
+        out.append(
+            Effect(
+                "data fault with no central controller",
+                win_h_per_h * turned,
+                (Stop(0.0, False, mean_window / 2.0, REPAIR_WAIT, td_fab + u0),),
+                0.0,
+            )
+        )
+    return tuple(out)

@@ -1,0 +1,249 @@
+"""Seeded Monte Carlo of lifetime goodput: every rack's stops sampled and walked in time.
+
+Same key, same result, on every machine (SHA-256 seeds); each event kind draws from its own
+stream, so two scenarios that share a kind's rate share its samples.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import numpy as np
+
+from model.errors import ScenarioError
+from model.reliability.accounting import (
+    MAX_MC_EVENTS,
+    MAX_RACKS,
+    MAX_YEARS,
+    TAU_MAX_S,
+    check_horizon,
+    check_number,
+    interval_s,
+    rate_of_tokens,
+    result,
+)
+from model.reliability.effects import (
+    CAUSE_OF_CODE,
+    CAUSES,
+    REPAIR_WAIT,
+    RESTARTS,
+    Effect,
+    Stop,
+    effects,
+)
+from model.reliability.rates import DEFAULT_RATES, HOURS_PER_YEAR, Rates
+from model.scenario import MAX_QUERY_LENGTH, Scenario
+
+# The seed's text: the API seeds each scenario's run with its canonical key, a query of at
+# most MAX_QUERY_LENGTH characters (plus the fabric, which the key always names).
+MAX_KEY_LENGTH = MAX_QUERY_LENGTH + 64
+
+
+def _rng(key: str, salt: str) -> np.random.Generator:
+    """A Generator seeded from a string by SHA-256 (stable across runs and processes)."""
+    digest = hashlib.sha256(f"{key}\x1f{salt}".encode()).digest()
+    return np.random.default_rng(int.from_bytes(digest[:16], "big"))
+
+
+def _sample(
+    eff: tuple[Effect, ...], racks: int, hours: float, key: str
+) -> tuple[dict[str, np.ndarray], np.ndarray]:
+    """Poisson counts per rack and uniform times per event kind; each kind's own stream.
+
+    Each kind draws from a generator seeded by (key, kind), so two scenarios that share a
+    kind's rate share its samples (common random numbers: differences are not noise).
+    """
+    cols: dict[str, list[np.ndarray]] = {
+        k: [] for k in ("rack", "t", "planned", "wait", "cause", "restart")
+    }
+    degraded = np.zeros(racks)
+    for e in eff:
+        if e.rate_per_h <= 0.0:
+            continue
+        rng = _rng(key, e.name)
+        n = rng.poisson(e.rate_per_h * hours, size=racks)
+        degraded += n * e.degraded_h
+        if not e.stops:
+            continue
+        rack = np.repeat(np.arange(racks, dtype=np.int64), n)
+        t0 = rng.random(rack.size) * hours
+        for st in e.stops:
+            ts = t0 + st.offset_h
+            keep = ts < hours  # stops beyond the horizon are not reached
+            m = int(keep.sum())
+            cols["rack"].append(rack[keep])
+            cols["t"].append(ts[keep])
+            cols["planned"].append(np.full(m, st.planned))
+            cols["wait"].append(np.full(m, st.wait_h))
+            cols["cause"].append(np.full(m, st.wait_cause, dtype=np.int8))
+            cols["restart"].append(np.full(m, st.restart_h))
+    empty = {"rack": np.int64, "planned": bool, "cause": np.int8}
+    out = {
+        k: np.concatenate(v) if v else np.zeros(0, dtype=empty.get(k, float))
+        for k, v in cols.items()
+    }
+    return out, degraded
+
+
+def _timeline(
+    ev: dict[str, np.ndarray], racks: int, hours: float, tau: float, w: float
+) -> dict[str, np.ndarray]:
+    """Walk every rack's stops in time order, vectorised (no per-event Python loop).
+
+    After stop i the job is back at end_i = max(end_{i-1}, t_i + wait_i + restart_i): a
+    stop that lands during an earlier down time or restart extends it (Daly: a failure
+    during a restart restarts it). Between end_{i-1} and t_i the job runs segments of tau
+    work + w write; an unplanned stop loses the partial segment, a planned one saves it.
+    Returns per-rack totals (hours) of each cause and of productive work.
+    """
+    tot = {k: np.zeros(racks) for k in ("productive", *CAUSES)}
+    n = ev["t"].size
+    if n == 0:
+        seg = tau + w
+        k = np.floor(hours / seg)
+        rem = hours - k * seg
+        tot["productive"][:] = k * tau + min(rem, tau)
+        tot["checkpoints"][:] = hours - tot["productive"]
+        return tot
+    # One float key orders by rack, then time (span exceeds any time or end in a rack).
+    span = hours + float((ev["wait"] + ev["restart"]).max()) + 1.0
+    offset = ev["rack"] * span
+    order = np.argsort(offset + ev["t"])
+    rack = ev["rack"][order]
+    offset = offset[order]
+    t = ev["t"][order]
+    planned = ev["planned"][order]
+    wait = ev["wait"][order]
+    cause = ev["cause"][order]
+    restart = ev["restart"][order]
+    own_end = t + wait + restart
+    shifted = own_end + offset
+    cm_shift = np.maximum.accumulate(shifted)
+    cm = cm_shift - offset
+    idx = np.arange(n)
+    setter = np.maximum.accumulate(np.where(shifted >= cm_shift, idx, 0))
+    first = np.ones(n, bool)
+    first[1:] = rack[1:] != rack[:-1]
+    last = np.ones(n, bool)
+    last[:-1] = rack[1:] != rack[:-1]
+    prev_end = np.empty(n)
+    prev_end[0] = 0.0
+    prev_end[1:] = cm[:-1]
+    prev_end[first] = 0.0
+    t_next = np.empty(n)
+    t_next[:-1] = t[1:]
+    t_next[last] = hours
+
+    # Runs that end at each stop.
+    seg = tau + w
+    run = np.maximum(t - prev_end, 0.0)
+    k = np.floor(run / seg)
+    rem = run - k * seg
+    prod = k * tau + np.where(planned, np.minimum(rem, tau), 0.0)
+    lost = np.where(planned, 0.0, rem)
+    ckpt = run - prod - lost
+    # Down time after each stop, until the next stop or the job is back.
+    covered = np.maximum(np.minimum(t_next, cm) - t, 0.0)
+    a = np.minimum(covered, wait)
+    b = np.minimum(covered - a, restart)
+    extra = covered - a - b  # the rest of an earlier, longer down time
+    extra_code = np.where(wait[setter] > 0.0, cause[setter], RESTARTS)
+
+    def add(name: str, vals: np.ndarray) -> None:
+        tot[name] += np.bincount(rack, weights=vals, minlength=racks)
+
+    add("productive", prod)
+    add("lost_work", lost)
+    add("checkpoints", ckpt)
+    add("restarts", b)
+    for code, name in enumerate(CAUSE_OF_CODE):
+        add(name, np.where(cause == code, a, 0.0) + np.where(extra_code == code, extra, 0.0))
+    # The run from the last stop to the horizon (nothing lost: the work is still there).
+    final = np.full(racks, hours)
+    final[rack[last]] = np.maximum(hours - cm[last], 0.0)
+    k = np.floor(final / seg)
+    rem = final - k * seg
+    fprod = k * tau + np.minimum(rem, tau)
+    tot["productive"] += fprod
+    tot["checkpoints"] += final - fprod
+    return tot
+
+
+def monte_carlo(
+    s: Scenario,
+    rates: Rates = DEFAULT_RATES,
+    *,
+    years: float = 1.0,
+    racks: int = 1,
+    key: str = "goodput",
+    tokens_per_s: float | None = None,
+    checkpoint_interval_s: float | None = None,
+) -> dict:
+    """Seeded Monte Carlo of `racks` racks over `years`: the same causes, sampled in time.
+
+    Counts per rack are Poisson, times uniform, each kind's follow-up stops (swaps, GPUs
+    rejoining) at their offsets; then every rack's timeline is walked (see _timeline), so
+    overlaps, failures during restarts and the checkpoint phase are exact. Degraded
+    running is added per event. Same key, same result; seeded by SHA-256 of the key.
+    """
+    check_horizon(years, racks, monte_carlo=True)
+    if not isinstance(key, str) or len(key) > MAX_KEY_LENGTH:
+        raise ScenarioError(
+            f"key must be a string of at most {MAX_KEY_LENGTH} characters", token="key"
+        )
+    eff = effects(s, rates)
+    tau_s = interval_s(eff, rates, checkpoint_interval_s)
+    tps = rate_of_tokens(s, tokens_per_s)
+    hours = years * HOURS_PER_YEAR
+    expected = sum(e.rate_per_h * len(e.stops) for e in eff) * hours * racks
+    if expected > MAX_MC_EVENTS:
+        raise ScenarioError(
+            f"these failure rates give {expected:.3g} expected stops over {racks * years:g} "
+            f"rack-years; the Monte Carlo samples at most {MAX_MC_EVENTS:g}: fewer racks",
+            token="racks",
+        )
+    ev, degraded = _sample(eff, racks, hours, key)
+    tot = _timeline(ev, racks, hours, tau_s / 3600.0, rates.checkpoint_write_s / 3600.0)
+    tot["degraded"] = np.minimum(degraded, tot["productive"])
+    wall = hours * racks
+    badput = {c: float(tot[c].sum()) / wall for c in CAUSES}
+    n_unplanned = int((~ev["planned"]).sum())
+    res = result("monte-carlo", s, eff, badput, tau_s, n_unplanned / wall, tps, years, racks)
+    per_rack = (tot["productive"] - tot["degraded"]) / hours
+    res["per_rack_fraction"] = {
+        q: float(np.percentile(per_rack, p)) for q, p in (("p5", 5), ("p50", 50), ("p95", 95))
+    }
+    res["key"] = key
+    return res
+
+
+def simulate_ettr(
+    lam_per_h: float,
+    restart_s: float,
+    tau_s: float,
+    w_s: float,
+    *,
+    hours: float,
+    runs: int = 1,
+    key: str = "ettr",
+) -> float:
+    """Monte Carlo ETTR of one checkpointing job with exponential failures.
+
+    The same timeline as the rack Monte Carlo, with one kind of fault; it converges to
+    Daly's exact model (daly_ettr), which is how the timeline itself is checked.
+    """
+    check_number("lam_per_h", lam_per_h, 0.0, 100.0)
+    check_number("restart_s", restart_s, 0.0, 86400.0)
+    check_number("tau_s", tau_s, 1.0, TAU_MAX_S)
+    check_number("w_s", w_s, 0.0, 86400.0)
+    check_number("hours", hours, 0.0, MAX_YEARS * HOURS_PER_YEAR, lo_open=True)
+    if isinstance(runs, bool) or not isinstance(runs, int) or not 1 <= runs <= MAX_RACKS:
+        raise ScenarioError(f"runs must be a whole number from 1 to {MAX_RACKS}", token="runs")
+    if lam_per_h * hours * runs > MAX_MC_EVENTS:
+        raise ScenarioError(f"more than {MAX_MC_EVENTS:g} failures expected", token="hours")
+    eff = (
+        Effect("fault", lam_per_h, (Stop(0.0, False, 0.0, REPAIR_WAIT, restart_s / 3600),), 0.0),
+    )
+    ev, _ = _sample(eff, runs, hours, key)
+    tot = _timeline(ev, runs, hours, tau_s / 3600.0, w_s / 3600.0)
+    return float(tot["productive"].sum()) / (hours * runs)

@@ -1,0 +1,114 @@
+"""Every sentence the model says to people, written from typed states in one place.
+
+Nothing reads these back: code branches on model/kinds.py, and these strings only go into
+the JSON's human-readable fields (explanation, cause, restart, action, event).
+"""
+
+from __future__ import annotations
+
+from model.kinds import ControlState, RepairAction, Restart
+from model.params import MAINTENANCE_WINDOW_H
+
+# --- partition ---------------------------------------------------------------------------
+MAINTENANCE_PARTITION = "maintenance window: the switch update takes the fabric down"
+ALL_LINKS = "every GPU has all its links"
+FLAKY_ACTIVE = " (flaky links are still ACTIVE: they replay, they are not down)"
+UNREACHABLE = "some GPU pairs share no plane that is up: they cannot reach"
+
+
+def partition_missing_gpus(n: int) -> str:
+    return (
+        f"{n} GPU(s) missing and partial-rack operation is off: "
+        "the partition cannot form without every compute tray"
+    )
+
+
+def partition_chips_out(n: int) -> str:
+    return (
+        f"{n} switch chip(s) out in full-bandwidth mode: NMX calls the loss of a switch UNHEALTHY"
+    )
+
+
+def partition_parked(n_out: int, gpus: int) -> str:
+    return (
+        f"{n_out} GPU(s) parked or missing (NO_NVLINK); the other "
+        f"{gpus - n_out} keep full bandwidth"
+    )
+
+
+def partition_bandwidth(short: int, lost: int) -> str:
+    why = (
+        f"links missing on {short} GPU(s); every GPU still reaches every other at reduced bandwidth"
+    )
+    return why + (f"; {lost} GPU(s) out of the domain" if lost else "")
+
+
+def partition_shrunk(lost: int, gpus: int) -> str:
+    return f"{lost} GPU(s) out; the domain shrinks to {gpus - lost} GPUs, all at full bandwidth"
+
+
+# --- job -----------------------------------------------------------------------------------
+MAINTENANCE_JOB = "switch firmware update in a maintenance window (in-service updates off)"
+NO_REROUTE = "dynamic rerouting is off: traffic on the dead plane hangs the collective"
+FULL_BANDWIDTH = "full bandwidth"
+
+
+def gpus_lost(n: int) -> str:
+    return f"{n} GPU(s) lost: their ranks are gone"
+
+
+def routes_stuck(control: ControlState) -> str:
+    return f"routes are {control}: the fault cannot be routed around"
+
+
+def duration(seconds: float) -> str:
+    """A short stall: 'about 1 ms', 'about 2 s'."""
+    if seconds < 1:
+        return f"about {seconds * 1e3:g} ms"
+    return f"about {seconds:g} s"
+
+
+def degraded_cause(
+    reroute_how: str | None,
+    stall_s: float,
+    updating: bool,
+    flaky: bool,
+    gated_tbs: float,
+    healthy_tbs: float,
+) -> str:
+    """Why a running job is slower: rerouted, drained for an update, replaying; gated at."""
+    why = []
+    if reroute_how:
+        why.append(f"rerouted by {reroute_how} in {duration(stall_s)}")
+    if updating:
+        why.append("planes drained for an in-service update")
+    if flaky:
+        why.append("flaky links replay")
+    gated, healthy = round(gated_tbs, 4), round(healthy_tbs, 4)
+    return "; ".join(why) + f"; collectives gated at {gated:g} of {healthy:g} TB/s"
+
+
+def restart(kind: Restart, usable_gpus: int) -> str:
+    """When the job starts again, as the page and the API say it."""
+    return {
+        Restart.NONE: "none",
+        Restart.AT_ONCE: f"at once on the {usable_gpus} GPUs that remain",
+        Restart.AFTER_REPAIR: "after repair",
+        Restart.AFTER_CONTROLLER: "after the fabric controller is back",
+        Restart.AFTER_WINDOW: f"after the window (~{MAINTENANCE_WINDOW_H:g} h)",
+    }[kind]
+
+
+# --- repairs -------------------------------------------------------------------------------
+def repair_action(action: RepairAction, subject: str) -> str:
+    """The service action, naming the tray it touches (or the number of trays updated)."""
+    return {
+        RepairAction.REPLACE_CARTRIDGE: "replace the spine cable cartridge",
+        RepairAction.SWAP_SWITCH_TRAY: f"swap switch tray {subject}",
+        RepairAction.RESTART_CONTROLLER: (
+            "restart the controller (swap its tray's management module if dead)"
+        ),
+        RepairAction.REPLACE_COMPUTE_TRAY: f"replace compute tray {subject}",
+        RepairAction.MAINTENANCE_UPDATE: "switch firmware update of every tray",
+        RepairAction.IN_SERVICE_UPDATE: f"in-service update, {subject} tray(s) one at a time",
+    }[action]
