@@ -65,12 +65,49 @@ def _goodput(s: Scenario) -> dict:
     }
 
 
+# The one result type: every domain size answers with these keys. What a multi-rack domain
+# does not model is None there and named, once, in not_modelled_yet (empty on one rack).
+RESULT_KEYS = (
+    "scenario",
+    "fabric",
+    "domain",
+    "counts",
+    "bandwidth",
+    "sharp_tflops",
+    "sharp_healthy_tflops",
+    "latency_us",
+    "packet_rate",
+    "partition",
+    "job",
+    "gpus_in_service",
+    "delivered_fraction",
+    "repairs",
+    "control_plane",
+    "features",
+    "decode",
+    "goodput",
+    "training",
+    "telemetry",
+    "events",
+    "not_modelled_yet",
+    "assumptions",
+)
+
+
 def evaluate(s: Scenario) -> dict:
     """Propagate the scenario's faults and compute every figure of the result."""
     if s.multirack:
         from model.multirack.tiers import evaluate_result  # the two-tier domain model
 
-        return evaluate_result(s)
+        r = evaluate_result(s)
+    else:
+        r = _single_rack(s)
+    assert set(r) <= set(RESULT_KEYS), set(r) - set(RESULT_KEYS)
+    return {k: r.get(k) for k in RESULT_KEYS}
+
+
+def _single_rack(s: Scenario) -> dict:
+    """Every block of the result for one rack, from its assessment."""
     a = assess(s)
     st, f, bw = a.state, a.fabric, a.bandwidth
     w = throughput.work(s)
@@ -156,6 +193,7 @@ def evaluate(s: Scenario) -> dict:
         "training": w.training,
         "telemetry": _telemetry(s, st),
         "events": events(a),
+        "not_modelled_yet": [],
         "assumptions": [
             {"name": x.name, "value": x.value, "unit": x.unit, "tag": x.tag, "source": x.source}
             for x in f.facts + PARAM_FACTS

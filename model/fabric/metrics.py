@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
+from model.fabric.presets import Fabric
 from model.fabric.state import FabricState
 from model.params import LATENCY_MESSAGE_BYTES, MAX_UTILISATION, OFFERED_LOAD
 
@@ -112,35 +114,85 @@ def _mm1_quantile(rhos: np.ndarray, weights: np.ndarray, service_s: float, q: fl
     return hi
 
 
-def message_service_s(st: FabricState, nbytes: int) -> float:
-    """Time one link takes to carry a message: bandwidth- or packet-rate-bound."""
-    f = st.fabric
+def message_service_s(f: Fabric, nbytes: int) -> float:
+    """Time one link of fabric f takes to carry a message: bandwidth- or packet-rate-bound."""
     link_bytes_s = f.link_gbs_bidir / 2 * 1e9
     link_pps = f.packet_rate_gpps_per_gpu * 1e9 / f.planes
     packets = math.ceil(nbytes / f.packet_bytes)
     return max(nbytes / link_bytes_s, packets / link_pps)
 
 
-def _latency_mixture(st: FabricState) -> tuple[np.ndarray, np.ndarray, float] | None:
-    """(utilisations, weights, service time) of the waiting-time mixture, or None.
+@dataclass(frozen=True)
+class WaitMixture:
+    """The waiting time of a message between two GPUs, as a mixture of M/M/1 queues.
 
     Ordered pairs (i, j), i != j, of active GPUs weigh alike; each waits at the busier of its
-    two ports. GPUs are grouped by utilisation (few distinct values), so this stays small at
-    any GPU count.
+    two ports, P(W > t) = rho exp(-(1 - rho) t / s). GPUs are grouped by utilisation (few
+    distinct values), so this stays small at any GPU count. `offsets` are the unloaded
+    one-way latencies (us) of the kinds of pair and `shares` how many pairs are of each:
+    one rack has one kind; a multi-rack domain two (within a rack, across racks).
     """
-    f = st.fabric
-    alive = np.flatnonzero(st.gpu_alive)
-    if len(alive) < 2 or st.maintenance:
+
+    rho: np.ndarray  # utilisation of each component
+    weight: np.ndarray  # its share of pairs
+    service_s: float
+    offsets_us: tuple[float, ...]
+    shares: tuple[float, ...]
+
+    def tail(self, wait_s: float) -> float:
+        """P(W > wait_s) over the waiting-time mixture."""
+        r, w = self.rho, self.weight
+        return float((w * r * np.exp(-(1 - r) * wait_s / self.service_s)).sum())
+
+    def quantile_us(self, q: float) -> float:
+        """The q-quantile of one-way latency (us): offsets plus the wait, by bisection."""
+        if len(self.offsets_us) == 1:
+            return (
+                self.offsets_us[0] + _mm1_quantile(self.rho, self.weight, self.service_s, q) * 1e6
+            )
+
+        def cdf(t_us: float) -> float:
+            return sum(
+                share * (1.0 - self.tail((t_us - off) * 1e-6)) if t_us >= off else 0.0
+                for off, share in zip(self.offsets_us, self.shares, strict=True)
+            )
+
+        lo = min(self.offsets_us)
+        top = _mm1_quantile(self.rho, self.weight, self.service_s, 0.9999) * 1e6
+        hi = max(self.offsets_us) + top
+        for _ in range(48):
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if cdf(mid) < q else (lo, mid)
+        return hi
+
+
+def wait_mixture(
+    capacity: np.ndarray,
+    planes: int,
+    service_s: float,
+    offsets_us: tuple[float, ...],
+    shares: tuple[float, ...] = (1.0,),
+) -> WaitMixture | None:
+    """The mixture for active GPUs whose ports carry `capacity` planes' worth each (None if
+    fewer than two GPUs, or one has no capacity). The same traffic on fewer planes loads
+    each remaining port more: utilisation = offered load x planes / capacity."""
+    if len(capacity) < 2 or (capacity <= 0).any():
         return None
-    cap = st.efficiency.sum(axis=1)[alive]
-    if (cap <= 0).any():
-        return None
-    rho = np.minimum(OFFERED_LOAD * f.planes / cap, MAX_UTILISATION)
+    rho = np.minimum(OFFERED_LOAD * planes / capacity, MAX_UTILISATION)
     u, c = np.unique(rho, return_counts=True)
     pair_w = np.outer(c, c).astype(float) - np.diag(c)
     vals = np.maximum(u[:, None], u[None, :]).ravel()
-    w = pair_w.ravel() / pair_w.sum()
-    return vals, w, message_service_s(st, LATENCY_MESSAGE_BYTES)
+    return WaitMixture(vals, pair_w.ravel() / pair_w.sum(), service_s, offsets_us, shares)
+
+
+def _latency_mixture(st: FabricState) -> WaitMixture | None:
+    """The rack's mixture: every active GPU's links at their efficiency, one kind of pair."""
+    f = st.fabric
+    if st.maintenance:
+        return None
+    cap = st.efficiency.sum(axis=1)[st.gpu_alive]
+    service = message_service_s(f, LATENCY_MESSAGE_BYTES)
+    return wait_mixture(cap, f.planes, service, (f.latency_one_way_us,))
 
 
 def latency(st: FabricState) -> dict:
@@ -159,10 +211,7 @@ def latency(st: FabricState) -> dict:
     mix = _latency_mixture(st)
     if mix is None:
         return {**out, "p50": None, "p99": None}
-    vals, w, s = mix
-    p50 = base + _mm1_quantile(vals, w, s, 0.50) * 1e6
-    p99 = base + _mm1_quantile(vals, w, s, 0.99) * 1e6
-    return {**out, "p50": _r(p50, 3), "p99": _r(p99, 3)}
+    return {**out, "p50": _r(mix.quantile_us(0.50), 3), "p99": _r(mix.quantile_us(0.99), 3)}
 
 
 def packet_rate(st: FabricState) -> dict:
@@ -211,8 +260,8 @@ def latency_distribution(st: FabricState, points: int = 121) -> dict:
     mix = _latency_mixture(st)  # the same mixture as latency()
     if mix is None:
         return out
-    vals, w, s = mix
-    qs = {q: base + _mm1_quantile(vals, w, s, q) * 1e6 for q in (0.5, 0.9, 0.99, 0.999, 0.9999)}
+    vals, w, s = mix.rho, mix.weight, mix.service_s
+    qs = {q: mix.quantile_us(q) for q in (0.5, 0.9, 0.99, 0.999, 0.9999)}
     wait_us = np.linspace(0.0, qs[0.9999] - base, max(int(points), 2))
     tail = (w * vals * np.exp(-np.outer(wait_us * 1e-6, (1 - vals)) / s)).sum(axis=1)
     return {

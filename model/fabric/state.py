@@ -122,7 +122,7 @@ def build_state(s: Scenario) -> FabricState:
     blocked: list[int] = []
     rolling = s.update == ("all",)
     if s.update:
-        wanted = list(range(1, t + 1)) if rolling else [int(x[2:]) for x in s.update]
+        wanted = list(range(1, t + 1)) if rolling else [parse_id(x, f).nums[0] for x in s.update]
         if "issu" not in features:
             maintenance = True
             updating = wanted

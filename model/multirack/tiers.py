@@ -11,16 +11,14 @@ limit, latency); the scenario grammar, the API and the dashboard do not use it y
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
 
-from model.fabric.metrics import _mm1_quantile, message_service_s
-from model.fabric.presets import Fabric
+from model.fabric.metrics import message_service_s, wait_mixture
 from model.ids import plane_of
 from model.multirack.domains import TRUNKS_PER_L1, Domain, parse_part
-from model.params import LATENCY_MESSAGE_BYTES, MAX_UTILISATION, OFFERED_LOAD
+from model.params import LATENCY_MESSAGE_BYTES
 
 EXTRA_HOP_US = 0.2  # [A] each extra switch traversal (L1 -> L2, L2 -> L1), one way
 
@@ -143,53 +141,24 @@ def evaluate_domain(domain: Domain, fail: list[str]) -> dict:
 
 
 def _latency(st: DomainState) -> dict:
-    """p50/p99 one way: intra-rack pairs cross one switch, inter-rack pairs three."""
+    """p50/p99 one way: intra-rack pairs cross one switch, inter-rack pairs three; the same
+    waiting-time mixture as one rack's (model/fabric/metrics.py)."""
     d, f = st.domain, st.domain.rack
     alive = st.gpu_alive
     n = int(alive.sum())
-    if n < 2:
-        return {"p50": None, "p99": None}
-    cap = st.up.sum(axis=1)[alive]
-    if (cap <= 0).any():
-        return {"p50": None, "p99": None}
-    rho = np.minimum(OFFERED_LOAD * d.planes / cap, MAX_UTILISATION)
-    u, c = np.unique(rho, return_counts=True)
-    pw = np.outer(c, c).astype(float) - np.diag(c)
-    vals = np.maximum(u[:, None], u[None, :]).ravel()
-    w = pw.ravel() / pw.sum()
-    s = message_service_s(_Stub(f), LATENCY_MESSAGE_BYTES)
     in_rack = np.bincount(st.rack_of[alive], minlength=d.racks)
-    intra = float((in_rack * (in_rack - 1)).sum()) / (n * (n - 1))
+    intra = float((in_rack * (in_rack - 1)).sum()) / (n * (n - 1)) if n > 1 else 1.0
     base = f.latency_one_way_us
-    out = {}
-    for name, q in (("p50", 0.5), ("p99", 0.99)):
-        # the q-quantile of a two-part mixture (intra, inter), each an M/M/1 wait mixture
-        lo, hi = base, base + 2 * EXTRA_HOP_US + _mm1_quantile(vals, w, s, 0.9999) * 1e6
-
-        def cdf(t: float) -> float:
-            def part(b: float) -> float:
-                if t < b:
-                    return 0.0
-                tail = sum(
-                    wi * r * math.exp(-(1 - r) * (t - b) * 1e-6 / s)
-                    for r, wi in zip(vals, w, strict=True)
-                )
-                return 1.0 - tail
-
-            return intra * part(base) + (1 - intra) * part(base + 2 * EXTRA_HOP_US)
-
-        for _ in range(48):
-            mid = (lo + hi) / 2
-            lo, hi = (mid, hi) if cdf(mid) < q else (lo, mid)
-        out[name] = round(hi, 3)
-    return out
-
-
-@dataclass(frozen=True)
-class _Stub:
-    """The attribute message_service_s reads."""
-
-    fabric: Fabric
+    mix = wait_mixture(
+        st.up.sum(axis=1)[alive].astype(float),
+        d.planes,
+        message_service_s(f, LATENCY_MESSAGE_BYTES),
+        (base, base + 2 * EXTRA_HOP_US),
+        (intra, 1.0 - intra),
+    )
+    if mix is None:
+        return {"p50": None, "p99": None}
+    return {name: round(mix.quantile_us(q), 3) for name, q in (("p50", 0.5), ("p99", 0.99))}
 
 
 def evaluate_result(s) -> dict:
@@ -217,6 +186,7 @@ def evaluate_result(s) -> dict:
         "gpu_tbs_bidir": d.rack.gpu_tbs_bidir,
     }
     r["not_modelled_yet"] = list(DOMAIN_UNMODELLED)
+    r["gpus_in_service"] = r["counts"]["gpus_active"]  # no partition model: every live GPU
     r["assumptions"] = [
         {
             "name": "racks",

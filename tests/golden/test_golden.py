@@ -29,6 +29,16 @@ CHANGED: dict[tuple[str, str], str] = {
     ),
     ("/api/v1/evaluate", r"(bandwidth\.all_to_all_gpus|gpus_in_service|delivered_fraction)"): _NEW,
     ("/api/v1/evaluate", r"job\.restart_kind"): _NEW,
+    (
+        "/api/v1/evaluate",
+        (
+            r"domain|not_modelled_yet|sharp_healthy_tflops|packet_rate|partition|"
+            r"job|repairs|control_plane|features|decode|goodput|training|telemetry|events"
+        ),
+    ): (
+        "one result type for every domain size: each key present, None where a domain does "
+        "not model it, and not_modelled_yet says what (empty on one rack)"
+    ),
     ("/api/v1/evaluate", r"goodput\.(fraction|badput.*\.degraded)"): _DEGRADED,
     ("/api/v1/evaluate", r"goodput\.tokens_delivered_per_rack_year"): _DEGRADED,
     ("/api/v1/evaluate", r"repairs\[\]\.until_then"): _MEANWHILE,
