@@ -35,7 +35,7 @@ state are exported, and fabric_twin_link_counters_available is 0. A tray whose c
 down keeps its chips' counters at their last reported values (model.telemetry): they are
 exported as they are, and nmx_telemetry_stale marks those chips. BER is NaN on a link that
 carries nothing. Every value comes from read(): model.telemetry.counters(scenario, t_s) and
-the scenario's fabric state; the scenario's faults are in force from t = 0.
+assess(scenario).state; the scenario's faults are in force from t = 0.
 """
 
 from __future__ import annotations
@@ -146,7 +146,9 @@ class Reading:
 
 
 def read(s: Scenario, t_s: float) -> Reading:
-    """Everything a scrape of scenario s at t_s reports (t_s already checked in range)."""
+    """Everything a scrape of scenario s at t_s reports (t_s already checked in range): the
+    counters, and the fabric state of the scenario's one assessment (model/assess.py), which
+    the counters are computed from too; nothing is rebuilt."""
     return Reading(telemetry.counters(s, t_s), assess(s).state)
 
 

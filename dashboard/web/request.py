@@ -19,7 +19,7 @@ from urllib.parse import unquote_plus
 from flask import Response, jsonify, request
 
 from model import Scenario, ScenarioError, parse_query
-from model.scenario import MAX_QUERY_LENGTH
+from model.scenario import MAX_QUERY_LENGTH, require_single_rack
 
 
 @dataclass(frozen=True)
@@ -102,13 +102,6 @@ def split_query(raw: str, own: Mapping[str, Param]) -> tuple[str, dict[str, Valu
     return "&".join(rest), params
 
 
-def single_rack(s: Scenario) -> Scenario:
-    """Multi-rack domains have their data plane only (GET /api/v1/evaluate): say so."""
-    if s.multirack:
-        s.spec()  # raises the ScenarioError that names the fabric and what to use instead
-    return s
-
-
 def _whole(key: str, v: float) -> int:
     if v != int(v):
         raise ScenarioError(f"{key} '{v:g}' must be a whole number", token=key)
@@ -126,7 +119,7 @@ def scenario_request(
     rest, given = split_query(query_text(), own)
     parsed = parse_query(rest, strict=True)
     if not multirack:
-        single_rack(parsed.scenario)
+        require_single_rack(parsed.scenario)  # the model's one word on what a domain lacks
     params: dict[str, Value] = {}
     for key, p in own.items():
         v = given.get(key, p.default)
