@@ -1,7 +1,7 @@
 """The Prometheus text exposition format 0.0.4, written by hand for speed.
 
 prometheus_client's own writer (exposition.generate_latest) is what this would use, but it
-is measured ~12x slower on a vr-nvl72 scrape (21,000 samples; bench/README.md, `metrics`)
+is measured 12-28x slower on a vr-nvl72 scrape (21,000 samples; bench/README.md, `metrics`)
 and it appends "_total" to every counter family's HELP and TYPE names, which would turn
 dcgm-exporter's DCGM_FI_DEV_NVLINK_*_TOTAL into ..._TOTAL_total. The tests read every scrape
 back with prometheus_client's parser. Label sets are written once per fabric shape
