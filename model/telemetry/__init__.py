@@ -4,7 +4,8 @@ The package's public names are exported here, so `from model import telemetry` r
 module: `telemetry.counters(s, t)`, `telemetry.attribution(snap)`, `telemetry.link_series(...)`.
 """
 
-from model.telemetry.snapshot import (
+from model.telemetry.diagnosis import Attribution, attribute, attribution
+from model.telemetry.fields import (
     ACTIVE,
     BANDWIDTH,
     BANDWIDTH_GBS,
@@ -21,14 +22,8 @@ from model.telemetry.snapshot import (
     REPLAY,
     STATE_NAMES,
     UNITS,
-    Attribution,
-    Counters,
-    attribute,
-    attribution,
-    counters,
-    health_rule,
-    link_series,
 )
+from model.telemetry.snapshot import Counters, counters, health_rule, link_series
 
 __all__ = [
     "ACTIVE",

@@ -22,12 +22,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from model import telemetry as T
 from model.errors import ScenarioError
 from model.fabric.topology import topology
 from model.ids import Component, format_id, parse_id, plane_of
 from model.params import OFFERED_LOAD
 from model.scenario import Scenario, parse_query
-from model.telemetry import snapshot as T
+from model.telemetry.fields import FLAKY_RECOVERY_PER_S
 
 READ_AT = 3600.0  # an hour in: after the faults strike (onset 0), days before a flaky failure
 FABRIC_QUERIES = {  # telemetry is off by default on gb200-nvl72: turn it on to attribute
@@ -297,7 +298,7 @@ def test_flaky_recoveries_rise_at_three_per_21_minutes():
     t = T.FLAKY_TTF_S - 0.1 * 86400
     rec = T.counters(s, t).link[T.RECOVERY]
     per_link = np.array([rec[parse_id(x, s.spec()).nums[0], _plane(s, x)] for x in links])
-    mu = T.FLAKY_RECOVERY_PER_S * t  # ~1,008 per link
+    mu = FLAKY_RECOVERY_PER_S * t  # ~1,008 per link
     assert mu == pytest.approx(3 / 1260 * t)
     assert np.all(np.abs(per_link - mu) < 5 * math.sqrt(mu))
     assert abs(per_link.sum() - mu * len(links)) < 4 * math.sqrt(mu * len(links))
@@ -391,7 +392,7 @@ def test_counters_read_the_assessed_state():
 
 _DIGEST = (
     "import hashlib, numpy as np; from model.scenario import parse_query; "
-    "from model.telemetry import snapshot as T; "
+    "from model import telemetry as T; "
     "c = T.counters(parse_query('fail=st3.sw2&flaky=gpu07-st4.sw0').scenario, 90000.0); "
     "h = hashlib.sha256(); "
     "[h.update(np.ascontiguousarray(c.cable[k]).tobytes()) for k in T.METRICS]; "

@@ -1,0 +1,199 @@
+"""Attribution: from a snapshot of the counters alone (never the scenario's fail list), the
+smallest set of components that explains every down, stale or degrading link."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from model.ids import Component, chip_id, format_id, gpu_id, link_id
+from model.telemetry.fields import ACTIVE, BER, DEGRADING_BER, INACTIVE, RECOVERY
+from model.telemetry.snapshot import Counters
+
+
+# --- attribution -----------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Attribution:
+    """What the counters say is wrong, as component IDs (DESIGN.md "Component IDs").
+
+    components: the smallest explanation (failed + degrading + silent controllers), sorted.
+    masked: what the counters cannot show in this snapshot, in words.
+    """
+
+    possible: bool
+    components: tuple[str, ...] = ()
+    failed: tuple[str, ...] = ()
+    degrading: tuple[str, ...] = ()
+    silent: tuple[str, ...] = ()  # controllers whose tray's telemetry is stale
+    planned: tuple[str, ...] = ()  # chips drained on purpose: not faults
+    masked: tuple[str, ...] = ()
+    reason: str = ""
+    updown: dict = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        return {
+            "possible": self.possible,
+            "components": list(self.components),
+            "failed": list(self.failed),
+            "degrading": list(self.degrading),
+            "silent": list(self.silent),
+            "planned": list(self.planned),
+            "masked": list(self.masked),
+            "reason": self.reason,
+            "updown": self.updown,
+        }
+
+
+NOT_POSSIBLE = (
+    "fine-grained link telemetry is off: only link up/down is visible. Up/down shows which links "
+    "are down (and so whether a whole GPU's row or a whole plane is out), but not whether a "
+    "cable or a port failed, not a switch tray from its chips, not a silent controller, and not "
+    "a degrading link before it fails: no component is attributed."
+)
+
+
+def _ids(comps: list[Component]) -> tuple[str, ...]:
+    return tuple(format_id(x) for x in sorted(set(comps), key=Component.sort_key))
+
+
+def _short(ids: tuple[str, ...] | list[str], n: int = 6) -> str:
+    ids = list(ids)
+    return ", ".join(ids[:n]) + (f" and {len(ids) - n} more" if len(ids) > n else "")
+
+
+def attribution(snap: Counters) -> Attribution:
+    """Name the smallest set of components that explains every down, stale or degrading link.
+
+    Reads the snapshot only. Rules: a GPU whose every link is down is the GPU (all four of a
+    compute tray: the tray); a plane whose every link is down is its chip (all chips of a
+    switch tray with its telemetry stale: the tray); stale counters with a working data plane
+    are the tray's controller; any other down link is its cable(s) when the link's other cables
+    are IDLE, else the link (port); an ACTIVE link with recoveries or a raised BER is degrading,
+    named as the link when all its cables are, else the cable(s).
+    """
+    f = snap.fabric
+    c_n, k, gpt = f.cables_per_link, f.chips_per_tray, f.gpus_per_tray
+    down_all = snap.state != ACTIVE
+    planned_ids = tuple(chip_id(f, int(p)) for p in np.flatnonzero(snap.planned))
+    updown = {
+        "links_down": int(down_all.sum()),
+        "gpus_with_every_link_down": [gpu_id(int(g)) for g in np.flatnonzero(down_all.all(1))],
+        "planes_with_every_link_down": [
+            chip_id(f, int(p)) for p in np.flatnonzero(down_all.all(0))
+        ],
+    }
+    if not snap.telemetry:
+        return Attribution(False, planned=planned_ids, reason=NOT_POSSIBLE, updown=updown)
+
+    masked: list[str] = []
+    if planned_ids:
+        masked.append(
+            f"{_short(planned_ids)}: drained on purpose (switch update); faults on their links "
+            "are hidden until they return"
+        )
+    open_ = ~snap.planned
+    if not open_.any():
+        return Attribution(
+            True,
+            planned=planned_ids,
+            masked=tuple(masked),
+            reason="every plane is drained for maintenance: the links carry nothing to read",
+            updown=updown,
+        )
+    down = down_all & open_[None, :]
+    rows = down[:, open_].all(axis=1)
+    cols = down.all(axis=0) & open_
+    stale_tray = snap.stale.reshape(-1, k).any(axis=1)
+
+    def gpu_side() -> list[Component]:
+        trays = rows.reshape(-1, gpt).all(axis=1)
+        out = [Component("compute-tray", (int(t) + 1,)) for t in np.flatnonzero(trays)]
+        loose = rows & ~np.repeat(trays, gpt)
+        return out + [Component("gpu", (int(g),)) for g in np.flatnonzero(loose)]
+
+    def switch_side() -> list[Component]:
+        trays = cols.reshape(-1, k).all(axis=1) & stale_tray
+        out = [Component("switch-tray", (int(t) + 1,)) for t in np.flatnonzero(trays)]
+        loose = cols & ~np.repeat(trays, k)
+        return out + [
+            Component("switch-chip", (int(q) // k + 1, int(q) % k)) for q in np.flatnonzero(loose)
+        ]
+
+    if rows.all():
+        sw, gp = switch_side(), gpu_side()
+        failed = sw if len(sw) <= len(gp) else gp
+        masked.append(
+            "every link is down: up/down and stale counters cannot tell the GPUs from the "
+            "switch chips; the smaller explanation is named"
+        )
+        rows = np.ones_like(rows)
+        cols = open_.copy()
+    else:
+        failed = gpu_side() + switch_side()
+    named_trays = {x.nums[0] for x in failed if x.kind == "switch-tray"}
+    silent = [
+        Component("controller", (int(t) + 1,))
+        for t in np.flatnonzero(stale_tray)
+        if int(t) + 1 not in named_trays
+    ]
+    if failed:
+        them = "it" if len(failed) == 1 else "them"
+        masked.append(
+            f"the links of {_short(_ids(failed))} are down with {them}: a cable, port or "
+            "degrading-link fault on those links cannot be seen"
+        )
+    for t in np.flatnonzero(stale_tray):
+        seen = float(snap.last_seen_s[int(t) * k])
+        masked.append(
+            f"st{int(t) + 1}: telemetry silent since t = {seen:g} s; its chips' counters are as "
+            "last reported, and a down link there cannot be narrowed to a cable"
+        )
+
+    rem = down & ~rows[:, None] & ~cols[None, :]
+    gi, pi = np.nonzero(rem)
+    stale_plane = np.repeat(stale_tray, k)
+    inact = snap.cable_state[gi, pi] == INACTIVE
+    n_in = inact.sum(axis=1)
+    whole = stale_plane[pi] | (n_in == c_n) | (n_in == 0)
+    for g, p, w, row in zip(gi.tolist(), pi.tolist(), whole.tolist(), inact, strict=True):
+        t, ch = divmod(p, k)
+        if w:
+            failed.append(Component("link", (g, t + 1, ch)))
+        else:
+            failed += [Component("cable", (g, t + 1, ch, int(x))) for x in np.flatnonzero(row)]
+    was = snap.link[RECOVERY][gi, pi] > 0
+    if was.any():
+        ids = [link_id(f, int(g), int(p)) for g, p in zip(gi[was], pi[was], strict=True)]
+        masked.append(f"{_short(ids)}: recovery events before going down (it was degrading)")
+
+    up = (snap.state == ACTIVE)[:, :, None] & (snap.cable_state == ACTIVE)
+    with np.errstate(invalid="ignore"):
+        raised = (snap.cable[RECOVERY] > 0) | (snap.cable[BER] > DEGRADING_BER)
+    deg = up & raised
+    degrading: list[Component] = []
+    n_deg = deg.sum(axis=2)
+    for g, p in zip(*np.nonzero(n_deg), strict=True):
+        t, ch = divmod(int(p), k)
+        if n_deg[g, p] == c_n:
+            degrading.append(Component("link", (int(g), t + 1, ch)))
+        else:
+            degrading += [
+                Component("cable", (int(g), t + 1, ch, int(x))) for x in np.flatnonzero(deg[g, p])
+            ]
+    return Attribution(
+        True,
+        components=_ids(failed + silent + degrading),
+        failed=_ids(failed),
+        degrading=_ids(degrading),
+        silent=_ids(silent),
+        planned=planned_ids,
+        masked=tuple(masked),
+        reason="from the counters alone",
+        updown=updown,
+    )
+
+
+def attribute(snapshot: Counters) -> list[str]:
+    """The component IDs that explain what is wrong; [] when nothing is, or telemetry is off."""
+    return list(attribution(snapshot).components)

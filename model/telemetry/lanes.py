@@ -1,0 +1,224 @@
+"""The per-scenario lane model behind every counter: which lanes are down, degrading or
+drained and from when, their BER and traffic, and the seeded Poisson error events per
+simulated day (model/telemetry/snapshot.py reads it; the package docstring says what is
+modelled)."""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from model.assess import assess
+from model.fabric.presets import Fabric
+from model.ids import parse_id, plane_of
+from model.params import FLAKY_LINK_EFFICIENCY, OFFERED_LOAD
+from model.scenario import Scenario
+from model.telemetry.fields import (
+    ACTIVE,
+    BER_JITTER,
+    BER_READING_S,
+    BER_SPREAD,
+    CRC_DATA_PER_FLIT,
+    DATA,
+    EVENT_BUCKET_S,
+    FLAKY_BER,
+    FLAKY_RECOVERY_PER_S,
+    FLAKY_TTF_S,
+    FLIT,
+    HEALTHY_BER,
+    IDLE,
+    INACTIVE,
+    MAX_T_S,
+    REC,
+)
+
+
+# --- the per-scenario model ------------------------------------------------------------------
+def lanes_any(a: np.ndarray) -> np.ndarray:
+    """Logical or over the last (cable) axis; a loop over the 2-4 cables, fast on small axes."""
+    out = a[..., 0].copy()
+    for i in range(1, a.shape[-1]):
+        out |= a[..., i]
+    return out
+
+
+def lanes_sum(a: np.ndarray) -> np.ndarray:
+    """Sum over the last (cable) axis, cable by cable (the same order everywhere)."""
+    out = a[..., 0].copy()
+    for i in range(1, a.shape[-1]):
+        out += a[..., i]
+    return out
+
+
+def seeded_rng(key: str, *parts: object) -> np.random.Generator:
+    """A Generator seeded by sha256 of the scenario key and a stream/bucket label."""
+    text = "|".join([key, *(str(p) for p in parts)])
+    seed = int.from_bytes(hashlib.sha256(text.encode()).digest()[:16], "little")
+    return np.random.Generator(np.random.PCG64(seed))
+
+
+@dataclass(frozen=True)
+class LaneModel:
+    """Everything about a scenario the counters need, flattened to lanes e = (g*P + p)*C + c."""
+
+    key: str
+    fabric: Fabric
+    telemetry: bool
+    onset: float
+    whole: np.ndarray  # bool[L]: link down from onset for a whole-link cause
+    down: np.ndarray  # bool[L]: link down from onset for any cause
+    cable_failed: np.ndarray  # bool[E]
+    flaky_whole: np.ndarray  # bool[L]: the link itself degrades and fails as a whole at TTF
+    flaky_lane: np.ndarray  # bool[E]: lane degrading
+    flaky_link: np.ndarray  # bool[L]: any lane of the link degrading
+    mc_down: np.ndarray  # bool[T]
+    planned: np.ndarray  # bool[P]: drained on purpose from onset (update / maintenance)
+    lane_ber: np.ndarray  # float[E]: true BER of each lane
+    bg_cum: np.ndarray  # float[E]: cumulative sum of the lanes' background flit-error rates (/s)
+    dense: np.ndarray  # int[D]: degrading lanes
+    dense_rates: np.ndarray  # float[3, D]: extra flit, data and recovery rates (/s)
+    gbs: np.ndarray  # float[E]: GB/s both directions while carrying traffic
+    freeze: np.ndarray  # float[E]: when the lane stops counting (inf: never)
+
+    @property
+    def shape(self) -> tuple[int, int, int]:
+        f = self.fabric
+        return f.gpus, f.planes, f.cables_per_link
+
+    def stale_planes(self, t: float) -> np.ndarray:
+        """bool[P]: planes whose tray controller is down at t (its counters stop)."""
+        if t < self.onset:
+            return np.zeros(self.fabric.planes, bool)
+        return np.repeat(self.mc_down, self.fabric.chips_per_tray)
+
+    def end_times(self, t: float) -> np.ndarray:
+        """float[E]: the time up to which each lane's counters have advanced when read at t."""
+        c = self.fabric.cables_per_link
+        stale = np.tile(np.repeat(self.stale_planes(t), c), self.fabric.gpus)
+        last = np.where(stale, min(t, self.onset), math.inf)
+        return np.minimum(np.minimum(self.freeze, last), t)
+
+
+def lane_model(s: Scenario, onset_s: float) -> LaneModel:
+    """The scenario's assessed state (model/assess.py), flattened to lanes."""
+    st = assess(s).state
+    f = st.fabric
+    g, p, c = f.gpus, f.planes, f.cables_per_link
+    key = s.key()
+    listed = np.zeros((g, p), bool)
+    for comp in st.failed:
+        if comp.kind == "link":
+            listed[comp.nums[0], plane_of(f, comp.nums[1], comp.nums[2])] = True
+    flaky_whole = np.zeros((g, p), bool)
+    for comp in (parse_id(x, f) for x in s.flaky):
+        if comp.kind == "link":
+            flaky_whole[comp.nums[0], plane_of(f, comp.nums[1], comp.nums[2])] = True
+    whole = ~st.gpu_alive[:, None] | ~st.chip_in_service[None, :] | listed
+    down = whole | lanes_any(st.cable_failed)
+    flaky_lane = st.flaky_cable | flaky_whole[:, :, None]
+    flaky_link = lanes_any(flaky_lane)
+
+    z = seeded_rng(key, "ber-static").standard_normal(g * p * c)
+    spread = np.exp(BER_SPREAD * z)
+    bg_ber = HEALTHY_BER * spread
+    lane_ber = np.where(flaky_lane.ravel(), FLAKY_BER * spread, bg_ber)
+    bits = f.link_gbs_bidir * 8e9 * OFFERED_LOAD / c  # bit/s per lane at the offered load
+    dense = np.flatnonzero(flaky_lane)
+    extra = (lane_ber[dense] - bg_ber[dense]) * bits
+    whole_d = np.repeat(flaky_whole.ravel(), c)[dense]
+    rec = np.where(whole_d, FLAKY_RECOVERY_PER_S / c, FLAKY_RECOVERY_PER_S)
+    dense_rates = np.stack([extra, extra * CRC_DATA_PER_FLIT, rec])
+
+    gbs_link = np.where(flaky_link, FLAKY_LINK_EFFICIENCY, 1.0) * f.link_gbs_bidir * OFFERED_LOAD
+    freeze_link = np.minimum(
+        np.where(down, onset_s, math.inf), np.where(flaky_link, FLAKY_TTF_S, math.inf)
+    )
+    planned = st.chip_drained.copy() if not st.maintenance else np.ones(p, bool)
+    return LaneModel(
+        key=key,
+        fabric=f,
+        telemetry="telemetry" in st.features,
+        onset=float(onset_s),
+        whole=whole.ravel(),
+        down=down.ravel(),
+        cable_failed=st.cable_failed.ravel(),
+        flaky_whole=flaky_whole.ravel(),
+        flaky_lane=flaky_lane.ravel(),
+        flaky_link=flaky_link.ravel(),
+        mc_down=~st.mc_alive,
+        planned=planned,
+        lane_ber=lane_ber,
+        bg_cum=np.cumsum(bg_ber * bits),
+        dense=dense,
+        dense_rates=dense_rates,
+        gbs=np.repeat(gbs_link.ravel() / c, c),
+        freeze=np.repeat(freeze_link.ravel(), c),
+    )
+
+
+def lane_state(m: LaneModel, tau: float, faults: bool) -> np.ndarray:
+    """int8[E]: each lane's state at tau; `faults`: the scenario's faults are in force."""
+    c = m.fabric.cables_per_link
+    failed_by_ttf = tau >= FLAKY_TTF_S
+    whole_dead = (faults & m.whole) | (failed_by_ttf & m.flaky_whole)
+    lane_dead = (faults & m.cable_failed) | (failed_by_ttf & m.flaky_lane)
+    link_up = ~whole_dead & ~lanes_any(lane_dead.reshape(-1, c))
+    dead = np.repeat(whole_dead, c) | lane_dead
+    return np.where(np.repeat(link_up, c), ACTIVE, np.where(dead, INACTIVE, IDLE)).astype(np.int8)
+
+
+def day_events(m: LaneModel, day: int, times: bool) -> list[tuple[int, np.ndarray, np.ndarray]]:
+    """(process, lanes, event times or empty) of one clock bucket; draws in a fixed order."""
+    out: list[tuple[int, np.ndarray, np.ndarray]] = []
+    t0 = day * EVENT_BUCKET_S
+    cum = m.bg_cum
+    rng = seeded_rng(m.key, "background", day)
+    lams = (cum[-1] * EVENT_BUCKET_S, cum[-1] * CRC_DATA_PER_FLIT * EVENT_BUCKET_S)
+    ns = [int(rng.poisson(lam)) for lam in lams]
+    lanes = [np.searchsorted(cum, rng.random(n) * cum[-1], side="right") for n in ns]
+    taus = [t0 + rng.random(n) * EVENT_BUCKET_S if times else np.empty(0) for n in ns]
+    out += [(FLIT, lanes[0], taus[0]), (DATA, lanes[1], taus[1])]
+    if m.dense.size:
+        rng = seeded_rng(m.key, "degrading", day)
+        counts = rng.poisson(m.dense_rates * EVENT_BUCKET_S)
+        for proc in (FLIT, DATA, REC):
+            n = counts[proc]
+            tau = t0 + rng.random(int(n.sum())) * EVENT_BUCKET_S if times else np.empty(0)
+            out.append((proc, np.repeat(m.dense, n), tau))
+    return out
+
+
+def counts_at(m: LaneModel, end: np.ndarray, t: float) -> np.ndarray:
+    """int64[3, E]: flit, data and recovery events of each lane up to its end time."""
+    n_lanes = end.size
+    out = np.zeros((3, n_lanes), np.int64)
+    ends = {t, min(t, m.onset), min(t, FLAKY_TTF_S)}
+    for day in range(int(t // EVENT_BUCKET_S) + 1):
+        lo, hi = day * EVENT_BUCKET_S, (day + 1) * EVENT_BUCKET_S
+        if not (end >= lo).any():
+            break
+        partial = any(lo <= x < hi for x in ends)
+        full = end >= hi
+        for proc, lanes, tau in day_events(m, day, times=partial):
+            keep = full[lanes]
+            if partial:
+                keep |= (end[lanes] >= lo) & (tau <= end[lanes])
+            out[proc] += np.bincount(lanes[keep], minlength=n_lanes)
+    return out
+
+
+def ber_at(m: LaneModel, tau: float, active: np.ndarray, upto: int | None = None) -> np.ndarray:
+    """float[E] (or the first `upto` lanes): the BER reading covering tau; NaN if not ACTIVE."""
+    n = m.lane_ber.size if upto is None else upto
+    z = seeded_rng(m.key, "ber", int(tau // BER_READING_S)).standard_normal(n)
+    return np.where(active[:n], m.lane_ber[:n] * np.exp(BER_JITTER * z), np.nan)
+
+
+def check_t(t: float) -> float:
+    t = float(t)
+    if not 0.0 <= t <= MAX_T_S:
+        raise ValueError(f"simulated time {t} s is outside 0..{MAX_T_S:g} s")
+    return t
