@@ -11,7 +11,7 @@ from prometheus_client.metrics_core import Metric
 from prometheus_client.parser import text_string_to_metric_families
 
 from dashboard.web.blueprint import web
-from dashboard.web.metrics import LINK_FAMILIES, LINK_LABELS
+from dashboard.web.metrics import FAMILIES, LINK_FAMILIES, LINK_LABELS, SWITCH_FAMILIES
 from dashboard.web.promtext import CONTENT_TYPE, escape_label_value, family_text, label_set
 from model import parse_query, telemetry
 from model.evaluate import TELEMETRY_READ_S
@@ -102,6 +102,20 @@ def test_content_type_help_and_type(prom_client):
     for fam in fams.values():
         assert "unit:" in fam.documentation, fam.name
         assert fam.type == types[fam.name]
+
+
+def test_every_family_is_a_row_of_the_tables(prom_client):
+    """What a scrape has, in its order, with its type and HELP, is the tables' rows: the
+    switch side as much as the links (a family written outside them would fail here)."""
+    for query, rows in (
+        ("flaky=gpu07-st3.sw2", FAMILIES),
+        ("flaky=gpu07-st3.sw2&off=telemetry", [f for f in FAMILIES if not f.needs_telemetry]),
+    ):
+        fams = scrape(prom_client, query)
+        assert list(fams) == [f.name for f in rows], query
+        for row in rows:
+            assert (fams[row.name].type, fams[row.name].documentation) == (row.kind, row.help)
+    assert {f.series for f in SWITCH_FAMILIES} == {"chip", "tray", "controller"}
 
 
 def test_dcgm_names_and_families(prom_client):
