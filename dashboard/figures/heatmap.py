@@ -20,7 +20,7 @@ from dashboard.figures.base import (
     viridis,
 )
 from model import telemetry as tm
-from model.ids import chip_id, gpu_id
+from model.ids import chip_id, gpu_id, parse_id, tray_id
 
 # Telemetry metrics: a label, a short unit and what kind of reading it is
 # (model.telemetry.UNITS has the long form).
@@ -70,6 +70,7 @@ def heatmap_figure(
     gpu_labels: Sequence[str],
     plane_labels: Sequence[str],
     *,
+    plane_trays: Sequence[str],
     inactive: np.ndarray | None = None,
     stale_planes: np.ndarray | None = None,
     drained_planes: np.ndarray | None = None,
@@ -78,14 +79,15 @@ def heatmap_figure(
     """GPU (rows) by plane (columns) heatmap of one counter, INACTIVE links in the 'failed'
     colour, log colour scale where values span decades, hover naming the link ID.
 
-    matrix: float[G, P] (Counters.heatmap(name)); inactive: bool[G, P], default NaN cells;
+    matrix: float[G, P] (Counters.heatmap(name)); plane_trays: the switch tray of each plane
+    (columns are grouped by it); inactive: bool[G, P], default NaN cells;
     stale_planes: bool[P], planes whose counters are stale (their controller is silent);
     drained_planes: bool[P], planes drained on purpose (a switch update). Both are marked
     by a bar above their columns.
     """
     z = np.asarray(matrix, dtype=float)
     g, p = z.shape
-    if g != len(gpu_labels) or p != len(plane_labels):
+    if g != len(gpu_labels) or p != len(plane_labels) or p != len(plane_trays):
         raise ValueError(f"matrix is {g} x {p}; labels are {len(gpu_labels)} x {len(plane_labels)}")
     down = np.isnan(z) if inactive is None else np.asarray(inactive, dtype=bool)
     shown = np.where(down, np.nan, z)
@@ -191,7 +193,7 @@ def heatmap_figure(
     if (down & ~planned).any() or not planned.any():
         n = int((down & ~planned).sum())
         fig["data"].append(legend_swatch(f"INACTIVE: {n} links", COLORS["failed"]))
-    trays = [lab.split(".")[0] for lab in plane_labels]
+    trays = list(plane_trays)
     starts = [i for i, t in enumerate(trays) if i == 0 or trays[i - 1] != t]
     shapes = [
         {
@@ -256,6 +258,7 @@ def counters_heatmap_figure(c: tm.Counters, name: str) -> dict:
     f = c.fabric
     gpus = [gpu_id(i) for i in range(f.gpus)]
     planes = [chip_id(f, p) for p in range(f.planes)]
+    trays = [tray_id(parse_id(chip, f).nums[0]) for chip in planes]
     when = f"t = {fmt_s(c.t_s)}"
     if name != "state" and c.link is None:
         return empty_figure(
@@ -270,6 +273,7 @@ def counters_heatmap_figure(c: tm.Counters, name: str) -> dict:
         unit,
         gpus,
         planes,
+        plane_trays=trays,
         inactive=c.state == tm.INACTIVE,
         stale_planes=c.stale,
         drained_planes=c.planned,

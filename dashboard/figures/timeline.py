@@ -20,6 +20,7 @@ from dashboard.figures.base import (
     vrect,
     wrap,
 )
+from model.kinds import EventKind
 from model.reliability.timeline import goodput_at
 
 _LOG_TICKS_S = (
@@ -184,12 +185,12 @@ def timeline_figure(tl: dict | None, now_s: float | None = None) -> dict:
     if events:
         uniq, inv = np.unique(et, return_inverse=True)
         texts: list[list[str]] = [[] for _ in uniq]
+        restored = [False] * uniq.size
         for i, e in zip(inv.tolist(), events, strict=True):
             texts[i].append(wrap(e["event"], 52))
-        kinds = [
-            "failed" if k == 0 else "ok" if any("restored" in s for s in ts) else "neutral"
-            for k, ts in enumerate(texts)
-        ]
+            restored[i] |= e.get("kind") == EventKind.RESTORED
+        # the fault's own marker, the fabric made whole again, and the steps between
+        kinds = ["failed" if k == 0 else "ok" if r else "neutral" for k, r in enumerate(restored)]
         fig["data"].append(
             {
                 "type": "scatter",

@@ -66,12 +66,15 @@ def test_heatmap_uses_a_log_colour_scale_across_decades_and_says_so():
 def test_heatmap_figure_takes_nan_as_inactive_and_checks_its_labels():
     m = np.ones((4, 2))
     m[1, 1] = np.nan
+    planes, trays = ["st1.sw0", "st1.sw1"], ["st1", "st1"]
     fig = as_go(
-        charts.heatmap_figure(m, "x", "GB/s", ["g0", "g1", "g2", "g3"], ["st1.sw0", "st1.sw1"])
+        charts.heatmap_figure(m, "x", "GB/s", ["g0", "g1", "g2", "g3"], planes, plane_trays=trays)
     )
     assert np.isnan(np.asarray(fig.data[1].z, dtype=float)).sum() == 7
     with pytest.raises(ValueError):
-        charts.heatmap_figure(m, "x", "GB/s", ["g0"], ["st1.sw0", "st1.sw1"])
+        charts.heatmap_figure(m, "x", "GB/s", ["g0"], planes, plane_trays=trays)
+    with pytest.raises(ValueError):  # a tray for every plane
+        charts.heatmap_figure(m, "x", "GB/s", ["g0", "g1", "g2", "g3"], planes, plane_trays=["st1"])
 
 
 def test_heatmap_shows_links_drained_for_an_update_apart_from_failed_ones():
@@ -96,6 +99,7 @@ def test_heatmap_marks_stale_and_drained_planes_above_their_columns_as_before():
         "GB/s",
         ["g0", "g1", "g2", "g3"],
         planes,
+        plane_trays=["st1", "st1", "st2", "st2"],
         inactive=down,
         stale_planes=np.array([False, False, True, True]),
         drained_planes=np.array([True, False, False, False]),
