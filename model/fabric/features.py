@@ -4,61 +4,66 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from model.kinds import Feature as F
+
 
 @dataclass(frozen=True)
-class Feature:
-    key: str
+class FeatureInfo:
+    """One resiliency feature: its switch, its name and what it does on and off."""
+
+    key: F
     name: str
     on: str  # what the fabric does with it (FACTS.md §3, "on")
     off: str  # what a fabric without it does (FACTS.md §3, "off" [A])
 
 
-FEATURES: tuple[Feature, ...] = (
-    Feature(
-        "cp-resilience",
+FEATURES: tuple[FeatureInfo, ...] = (
+    FeatureInfo(
+        F.CP_RESILIENCE,
         "control-plane resilience",
         "a failed management controller hands over to a healthy peer; data plane untouched",
         "the lost controller's role is gone until it is repaired",
     ),
-    Feature(
-        "partial-rack",
+    FeatureInfo(
+        F.PARTIAL_RACK,
         "operation with partially populated racks",
         "a missing or failed compute tray leaves a smaller, healthy domain",
         "any missing compute tray or GPU makes the partition UNHEALTHY until repaired",
     ),
-    Feature(
-        "hot-swap",
+    FeatureInfo(
+        F.HOT_SWAP,
         "hot-swappable switch trays",
         "a failed switch tray is replaced while the rest runs (its planes down for the swap)",
         "replacing a switch tray takes the whole rack down for the swap",
     ),
-    Feature(
-        "sdr-fallback",
+    FeatureInfo(
+        F.SDR_FALLBACK,
         "software-defined routing with management-controller fallback",
         "without a central controller, each healthy tray controller reroutes its own chips",
         "routes freeze while no central controller runs",
     ),
-    Feature(
-        "reroute",
+    FeatureInfo(
+        F.REROUTE,
         "dynamic traffic rerouting",
         "a link, chip or tray fault is routed around; the job slows, it does not stop",
         "traffic on the dead plane hangs the collective: the job aborts and restarts",
     ),
-    Feature(
-        "issu",
+    FeatureInfo(
+        F.ISSU,
         "in-service software updates",
         "switch firmware is updated a tray at a time under traffic",
         "a switch update is a maintenance window for the whole rack",
     ),
-    Feature(
-        "telemetry",
+    FeatureInfo(
+        F.TELEMETRY,
         "fine-grained link telemetry",
         "per-link counters attribute a fault and flag a degrading link before it fails",
         "only up/down is seen: a degrading link is found when it fails",
     ),
 )
 
-FEATURE_KEYS: tuple[str, ...] = tuple(f.key for f in FEATURES)
+FEATURE_KEYS: tuple[F, ...] = tuple(f.key for f in FEATURES)
+assert FEATURE_KEYS == tuple(F), "FEATURES lists every feature of model/kinds.py, in order"
 
 # Per-fabric defaults, and why (shown in the API and on screen).
 DEFAULTS: dict[str, dict[str, tuple[bool, str]]] = {
