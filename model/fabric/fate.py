@@ -243,6 +243,7 @@ def repairs(st: FabricState, jb: Job) -> tuple[Repair, ...]:
     out = []
     hot = Feature.HOT_SWAP in st.features
     partial = Feature.PARTIAL_RACK in st.features
+    data_meanwhile = _meanwhile_data(jb)
     for c in st.failed:
         if c.kind in (K.CABLE, K.LINK):
             out.append(
@@ -253,7 +254,7 @@ def repairs(st: FabricState, jb: Job) -> tuple[Repair, ...]:
                     RepairMode.RACK_DOWN,
                     REPAIR_CABLE_H,
                     CABLE_SWAP_RACK_DOWN_H,
-                    _meanwhile_data(jb),
+                    data_meanwhile,
                 )
             )
         elif c.kind in (K.SWITCH_CHIP, K.SWITCH_TRAY):
@@ -265,7 +266,7 @@ def repairs(st: FabricState, jb: Job) -> tuple[Repair, ...]:
                     RepairMode.HOT_SWAP if hot else RepairMode.RACK_DOWN,
                     REPAIR_NODE_H,
                     0.0 if hot else SWITCH_TRAY_SWAP_RACK_DOWN_H,
-                    _meanwhile_data(jb),
+                    data_meanwhile,
                     SWITCH_TRAY_SWAP_H if hot else SWITCH_TRAY_SWAP_RACK_DOWN_H,
                 )
             )
