@@ -14,7 +14,7 @@ from dash import Dash, Input, Output, html
 from dashboard import figures, ids, state
 from dashboard.figures.claims import VENDOR_DECODE_RATIO, where_ratio_passes
 from dashboard.panels.clock import CLOCK_START_S
-from dashboard.panels.common import NOT_YET, changes, graph
+from dashboard.panels.common import changes, graph, single_rack
 from dashboard.web import results
 from model.scenario import parse_query
 
@@ -75,12 +75,10 @@ def _cost_outputs() -> dict[str, Output]:
 COST_OUTPUTS = tuple(_cost_outputs())
 
 
+@single_rack(_cost_outputs())
 def cost_charts(search: str | None) -> dict[str, Any]:
     """Decode curve, goodput comparison and latency for the URL's scenario."""
     s = state.current(search).scenario
-    if s.multirack:
-        e = figures.empty_figure(NOT_YET)
-        return changes(COST_OUTPUTS, decode=e, versus=NOT_YET, goodput=e, latency=e)
     d = results.decode(s)
     rows = results.comparison()
     label = figures.comparison_label(rows, s)
@@ -102,11 +100,13 @@ def cost_charts(search: str | None) -> dict[str, Any]:
     )
 
 
+TIMELINE_OUTPUTS = {"figure": Output(ids.TIMELINE, "figure")}
+
+
+@single_rack(TIMELINE_OUTPUTS)
 def timeline_chart(search: str | None, clock: float | None) -> dict[str, Any]:
     """The newest fault's story, with the simulated clock as 'now' (the fault at its start)."""
     s = state.current(search).scenario
-    if s.multirack:
-        return {"figure": figures.empty_figure(NOT_YET)}
     tl = results.timeline(s)
     data = tl if tl.get("fault") else None
     now = float(clock or CLOCK_START_S) - CLOCK_START_S
@@ -123,6 +123,6 @@ def register(app: Dash) -> None:
     """The three cost charts from READY; the timeline from READY and the clock."""
     app.callback(output=_cost_outputs(), inputs={"search": Input(ids.READY, "data")})(cost_charts)
     app.callback(
-        output={"figure": Output(ids.TIMELINE, "figure")},
+        output=TIMELINE_OUTPUTS,
         inputs={"search": Input(ids.READY, "data"), "clock": Input(ids.CLOCK, "data")},
     )(timeline_chart)

@@ -9,7 +9,7 @@ from dash import Dash, Input, Output, dcc, html
 
 from dashboard import figures, ids, state
 from dashboard.panels import clock
-from dashboard.panels.common import NOT_YET, changes, graph
+from dashboard.panels.common import changes, graph, single_rack
 from dashboard.web import results
 from model import telemetry
 from model.errors import ScenarioError
@@ -70,17 +70,13 @@ def _outputs() -> dict[str, Output]:
 OUTPUTS = tuple(_outputs())
 
 
+@single_rack(_outputs())
 def telemetry_charts(
     search: str | None, counter: str | None, link: str | None, clock_s: float | None
 ) -> dict[str, Any]:
     """The GPU-by-plane heatmap of one counter at the simulated clock, and one link's series."""
     s = state.current(search).scenario
     t = float(clock_s or clock.CLOCK_START_S) % telemetry.MAX_T_S
-    if s.multirack:
-        e = figures.empty_figure(NOT_YET)
-        return changes(
-            OUTPUTS, heatmap=e, series=e, clock_text=f"simulated clock: {t / 3600:.1f} h"
-        )
     if counter not in (*telemetry.METRICS, "state"):
         counter = telemetry.REPLAY
     link = (link or "").strip()

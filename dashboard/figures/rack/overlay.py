@@ -29,9 +29,10 @@ from dashboard.figures.rack.geometry import (
     geometry,
 )
 from dashboard.figures.rack.spine import segments_y
+from model.assess import assess
 from model.fabric.metrics import per_gpu_tbs
 from model.fabric.presets import Fabric
-from model.fabric.state import FabricState, build_state
+from model.fabric.state import FabricState
 from model.ids import parse_id, plane_of
 from model.scenario import Scenario
 
@@ -59,7 +60,7 @@ def _drained_planes(st: FabricState) -> np.ndarray:
 
 
 def _statuses(scenario: Scenario) -> tuple[FabricState, dict[str, np.ndarray], np.ndarray]:
-    st = build_state(scenario)
+    st = assess(scenario).state
     f = st.fabric
     shape = (f.gpus, f.planes, f.cables_per_link)
     direct = _link_mask(f, [c.id for c in st.failed if c.kind == "link"])

@@ -17,3 +17,23 @@ class TestChanges:
     def test_refuses_an_output_that_does_not_exist(self):
         with pytest.raises(KeyError, match="typo"):
             common.changes(("a",), typo=1)
+
+
+def test_what_a_domain_does_not_model_is_said_in_one_place() -> None:
+    """The cost, timeline and telemetry callbacks never branch on a domain: single_rack does,
+    and every output on a domain carries the one message."""
+    from dashboard.panels import costs
+    from dashboard.panels import telemetry as telemetry_panel
+    from dashboard.panels.common import NOT_YET
+
+    def says_not_yet(out: dict) -> bool:
+        texts = [v if isinstance(v, str) else str(v.get("layout", {})) for v in out.values()]
+        return all(NOT_YET in t or NOT_YET.replace("\n", "<br>") in t for t in texts)
+
+    for fn, extra in (
+        (costs.cost_charts, {}),
+        (costs.timeline_chart, {"clock": None}),
+        (telemetry_panel.telemetry_charts, {"counter": None, "link": None, "clock_s": None}),
+    ):
+        assert says_not_yet(fn(search="?fabric=vr-nvl576", **extra)), fn.__name__
+        assert not says_not_yet(fn(search="?fail=st3", **extra)), fn.__name__
