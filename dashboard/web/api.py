@@ -18,6 +18,7 @@ from dashboard.web.request import (
     split_query,
 )
 from model import ScenarioError, telemetry
+from model.assess import assess
 from model.evaluate import TELEMETRY_READ_S
 from model.fabric.presets import DEFAULT_FABRIC, FABRICS
 from model.fabric.topology import domain_topology, topology
@@ -25,6 +26,7 @@ from model.multirack.domains import DOMAINS
 from model.reliability import goodput
 from model.reliability.rates import DEFAULT_RATES, FAILURE_RATE_FIELDS, rate_facts
 from model.reliability.timeline import timeline
+from model.workloads import comm, moe_a2a
 
 api = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -152,6 +154,25 @@ def topology_route() -> Response:
     if fab not in FABRICS:
         raise ScenarioError(f"unknown fabric '{fab}' (known: {', '.join(FABRICS)})", fab)
     return jsonify(topology(FABRICS[fab]))
+
+
+COLLECTIVE_PARAMS = declare(
+    op=Text(),
+    algo=Text(),
+    bytes=Number(1, comm.MAX_BYTES, whole=True),
+    ranks=Number(2, 1152, whole=True),
+    tokens=Number(1, moe_a2a.MAX_TOKENS, whole=True),
+    ep=Number(2, 1152, whole=True),
+    precision=Text(),
+)
+
+
+@api.get("/collectives")
+def collectives_route() -> Response:
+    """GET /api/v1/collectives?<scenario>&op=...: an NCCL collective as nccl-tests reports it
+    (&algo&bytes&ranks), or one MoE layer's dispatch or combine (&tokens&ep&precision)."""
+    q = scenario_request(COLLECTIVE_PARAMS)
+    return jsonify(comm.answer(assess(q.scenario), q.params))
 
 
 @api.get("/<path:rest>")

@@ -1,0 +1,224 @@
+"""MoE dispatch and combine per layer: TensorRT-LLM's one-sided all-to-all on the scenario's fabric.
+
+Attention data-parallel, experts on `ep` ranks (the first `ep` GPUs in service), each token sent
+once to each rank holding one of its top-k experts (rank-major, deduplicated: min(ep, k)
+targets, 1/ep of them local; TensorRT-LLM blog18). One op's time on the slowest rank:
+
+    T = GPU-side floor      kernel, routing, slot atomics, fences, flag polling: the same on
+                            any fabric (fitted, comm_params.A2A_GPU_US)
+      + wire and switch     hops x the fabric's one-way GPU-to-GPU latency (3x on eth-x72)
+      + small messages      flags to every peer, and each token's expert IDs and weights, one
+                            packet each at the slowest rank's packet rate (a tenth on eth-x72)
+      + bulk                max(remote bytes / (line rate x eta), packets / packet rate)
+
+remote bytes = tokens x min(ep, k) x (ep-1)/ep x bytes per token (h x the precision's bytes per
+value, scales included). Pure functions of the Assessment and numbers; decode does not read
+this yet.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from model.assess import Assessment
+from model.errors import ScenarioError
+from model.fabric.presets import Fabric
+from model.workloads import comm_params as P
+from model.workloads.models import MoEModel
+
+OPS = {"moe_dispatch": "dispatch", "moe_combine": "combine"}
+PRECISIONS = ("bf16", "fp8", "nvfp4")
+MAX_TOKENS = 65_536  # per rank
+
+
+@dataclass(frozen=True)
+class EPFabric:
+    """The slowest of the EP ranks: one-way line bytes/s and packets/s, packet payload, latency."""
+
+    ep: int
+    line_bytes_s: float
+    pps: float
+    payload: int
+    latency_one_way_us: float
+
+
+def _view(f: Fabric, ep: int, share: float) -> EPFabric:
+    return EPFabric(
+        ep,
+        f.gpu_tbs_bidir * share / 2 * 1e12,
+        f.packet_rate_gpps_per_gpu * 1e9 * share,
+        f.packet_bytes,
+        f.latency_one_way_us,
+    )
+
+
+def healthy_ep(f: Fabric, ep: int) -> EPFabric:
+    return _view(f, ep, 1.0)
+
+
+def ep_fabric(a: Assessment, ep: int) -> EPFabric:
+    """The first `ep` GPUs in service and the slowest of them (the barrier waits for it)."""
+    in_service = np.flatnonzero(a.usable) if a.job_runs else np.zeros(0, dtype=int)
+    if ep > len(in_service):
+        why = (
+            f"only {len(in_service)} GPUs are in service"
+            if a.job_runs
+            else "no GPU is in service: the job does not run in this scenario"
+        )
+        raise ScenarioError(f"ep {ep}: {why}", token="ep")
+    f = a.fabric
+    worst = float(a.per_gpu_tbs[in_service[:ep]].min())
+    return _view(f, ep, worst / f.gpu_tbs_bidir if f.gpu_tbs_bidir else 0.0)
+
+
+def bytes_per_token(m: MoEModel, kind: str, precision: str) -> float:
+    """Payload bytes of one token (scales included); a ScenarioError names `precision`."""
+    table = P.DISPATCH_BYTES_PER_HIDDEN if kind == "dispatch" else P.COMBINE_BYTES_PER_HIDDEN
+    if precision not in PRECISIONS:
+        raise ScenarioError(
+            f"precision '{precision}' is not one of {', '.join(PRECISIONS)}", token="precision"
+        )
+    if precision not in table:
+        raise ScenarioError(
+            "combine is reduced in bf16, or sent in fp8 (TensorRT-LLM's low-precision "
+            f"combine); there is no {precision} combine",
+            token="precision",
+        )
+    return m.hidden * table[precision]
+
+
+def parts_us(
+    kind: str,
+    tokens: int,
+    m: MoEModel,
+    precision: str,
+    v: EPFabric,
+    gpu_us: float | None = None,
+    eta: float | None = None,
+) -> dict[str, float]:
+    """The op's time in its four parts, us (gpu_us and eta default to the fitted constants)."""
+    gpu_us = P.A2A_GPU_US[kind] if gpu_us is None else gpu_us
+    eta = P.A2A_ETA[kind] if eta is None else eta
+    ep = v.ep
+    remote_targets = tokens * min(ep, m.top_k) * (ep - 1) / ep
+    bpt = bytes_per_token(m, kind, precision)
+    hops = P.DISPATCH_WIRE_HOPS if kind == "dispatch" else P.COMBINE_WIRE_HOPS
+    small = (ep - 1) * P.FLAGS_PER_PEER
+    if kind == "dispatch":
+        small += remote_targets * P.DISPATCH_META_PER_TOKEN_TARGET
+    if v.line_bytes_s <= 0 or v.pps <= 0:
+        inf = float("inf")
+        return {"gpu": gpu_us, "wire": inf, "messages": inf, "data": inf}
+    data_bytes = remote_targets * bpt
+    packets = remote_targets * math.ceil(bpt / v.payload)
+    bulk = max(data_bytes / (v.line_bytes_s * eta), packets / (v.pps * eta))
+    return {
+        "gpu": gpu_us,
+        "wire": hops * v.latency_one_way_us,
+        "messages": small / v.pps * 1e6,
+        "data": bulk * 1e6,
+    }
+
+
+def moe_op(op: str, tokens: int, m: MoEModel, precision: str, v: EPFabric) -> dict:
+    """One MoE layer's dispatch or combine: time, parts and bandwidths; ScenarioErrors name the
+    parameter (`op`, `ep` not dividing the experts, `precision`)."""
+    if op not in OPS:
+        raise ScenarioError(f"op '{op}' is not one of {', '.join(OPS)}", token="op")
+    if m.experts % v.ep:
+        raise ScenarioError(
+            f"ep {v.ep} does not divide {m.name}'s {m.experts} routed experts", token="ep"
+        )
+    kind = OPS[op]
+    parts = parts_us(kind, tokens, m, precision, v)
+    t = sum(parts.values())
+    if not math.isfinite(t):
+        raise ScenarioError(f"ep {v.ep}: the slowest rank has no bandwidth left", token="ep")
+    bpt = bytes_per_token(m, kind, precision)
+    logical = tokens * min(v.ep, m.top_k) * bpt  # TensorRT-LLM's reported "bandwidth" basis
+    return {
+        "op": op,
+        "workload_model": m.name,
+        "hidden": m.hidden,
+        "top_k": m.top_k,
+        "precision": precision,
+        "tokens_per_rank": tokens,
+        "ep": v.ep,
+        "time_us": round(t, 3),
+        "parts_us": {k: round(x, 4) for k, x in parts.items()},
+        "bytes_per_token": round(bpt, 1),
+        "remote_bytes": round(tokens * min(v.ep, m.top_k) * (v.ep - 1) / v.ep * bpt),
+        "logical_gbs": round(logical / (t * 1e3), 3),
+        "line_gbs": round(v.line_bytes_s / 1e9, 3),
+        "note": (
+            "per rank, one MoE layer; logical_gbs is TensorRT-LLM's convention (tokens x "
+            "min(ep, top_k) x bytes per token / time, the local share included)"
+        ),
+    }
+
+
+# --- calibration (docs/CALIBRATION.md) ----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class A2APoint:
+    kind: str
+    ep: int
+    tokens: int
+    precision: str
+    published_us: float
+    fitted: bool
+
+
+# TensorRT-LLM blog18 [M], GB200 NVL72, DeepSeek-V3 profile (h 7168, top-8, 256 experts).
+FITTED = (
+    A2APoint("dispatch", 8, 1, "bf16", 18.9, True),
+    A2APoint("dispatch", 8, 2048, "bf16", 311.8, True),
+    A2APoint("combine", 8, 1, "bf16", 31.0, True),
+    A2APoint("combine", 8, 2048, "bf16", 322.6, True),
+)
+NAMED_CHECK = (A2APoint("dispatch", 8, 2048, "nvfp4", 101.7, False),)
+# The rest of blog18's tables: checks the fit never saw.
+_TABLE = {  # ep: (tokens, dispatch us, combine us)
+    8: ((16, 18.5, 32.6), (128, 31.7, 38.1), (256, 50.8, 53.0), (512, 89.5, 91.7)),
+    16: ((1, 18.8, 30.8), (256, 54.8, 57.0), (2048, 343.3, 348.4)),
+    32: ((1, 19.8, 31.4), (256, 61.5, 59.7), (2048, 373.7, 369.5)),
+    64: ((1, 27.8, 32.6), (256, 65.3, 62.9), (2048, 399.2, 372.1)),
+}
+CHECKS = (
+    *NAMED_CHECK,
+    A2APoint("dispatch", 8, 2048, "fp8", 172.2, False),
+    *(
+        A2APoint(kind, ep, b, "bf16", us, False)
+        for ep, rows in _TABLE.items()
+        for b, d, c in rows
+        for kind, us in (("dispatch", d), ("combine", c))
+    ),
+)
+
+
+def model_us(p: A2APoint, m: MoEModel, f: Fabric, **kw) -> float:
+    return sum(parts_us(p.kind, p.tokens, m, p.precision, healthy_ep(f, p.ep), **kw).values())
+
+
+def fit(m: MoEModel, f: Fabric) -> dict[str, tuple[float, float]]:
+    """Per op, (GPU-side floor us, eta) solving the two fitted EP8 points exactly: the bulk at
+    1 and 2,048 tokens gives eta, the rest of the 1-token point is GPU-side."""
+    out = {}
+    for kind in ("dispatch", "combine"):
+        lo, hi = (p for p in FITTED if p.kind == kind)
+        # with eta = 1 and no GPU floor, the bulk part scales as 1/eta
+        base_lo = parts_us(kind, lo.tokens, m, lo.precision, healthy_ep(f, lo.ep), 0.0, 1.0)
+        base_hi = parts_us(kind, hi.tokens, m, hi.precision, healthy_ep(f, hi.ep), 0.0, 1.0)
+        fixed_lo = base_lo["wire"] + base_lo["messages"]
+        fixed_hi = base_hi["wire"] + base_hi["messages"]
+        # hi - lo: (fixed_hi - fixed_lo) + (data_hi - data_lo) / eta
+        eta = (base_hi["data"] - base_lo["data"]) / (
+            hi.published_us - lo.published_us - (fixed_hi - fixed_lo)
+        )
+        gpu = lo.published_us - fixed_lo - base_lo["data"] / eta
+        out[kind] = (gpu, eta)
+    return out
