@@ -1,5 +1,5 @@
 """View options that are not the scenario (which counter, which link, what to compare, what a
-click does), kept in the URL's #fragment so a shared link opens the same view. Validated like
+click does, the selected part), kept in the URL's #fragment so a shared link opens the same view. Validated like
 the query: a bad value is dropped and named, the default takes its place."""
 
 from __future__ import annotations
@@ -18,16 +18,19 @@ DEFAULTS: Mapping[str, str] = MappingProxyType(
         "compare": "fabric=eth-x72",
         "mode": "fail",
         "rack": "r01",
+        "sel": "",
     }
 )
+MODES = ("fail", "flaky", "inspect")  # what a click on the rack does
 MAX_HASH = 1000
 _VALID: Mapping[str, Callable[[str], bool]] = MappingProxyType(
     {
         "counter": lambda v: v in (*telemetry.METRICS, "state"),
         "link": lambda v: 0 < len(v) <= 32,
         "compare": lambda v: len(v) <= 400,
-        "mode": lambda v: v in ("fail", "flaky"),
+        "mode": lambda v: v in MODES,
         "rack": lambda v: re.fullmatch(r"r(0[1-9]|1[0-6])", v) is not None,  # r01..r16
+        "sel": lambda v: 0 < len(v) <= 40,  # drawn only if the fabric on show has it
     }
 )
 

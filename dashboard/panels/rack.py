@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from dash import Dash, Input, Output, State, dcc, html, no_update
+from dash import ClientsideFunction, Dash, Input, Output, State, dcc, html, no_update
 from dash.development.base_component import Component
 
-from dashboard import ids, state
+from dashboard import ids, state, view
 from dashboard.figures import l2_figure
 from dashboard.figures import rack as rack_figure
 from dashboard.panels.clock import CLOCK_START_S
@@ -44,6 +44,7 @@ def layout() -> html.Div:
                 ],
             ),
             graph(ids.RACK, 680, "rack", rack_figure.graph_config()),
+            dcc.Store(id=ids.RACK_PRESS),
             dcc.Graph(
                 id=ids.L2,
                 config=graph_config(),
@@ -62,15 +63,20 @@ def _rack_outputs() -> dict[str, Output]:
 RACK_OUTPUTS = tuple(_rack_outputs())
 
 
-def rack(search: str | None, rack_shown: str | None, drawn_fabric: str | None) -> dict[str, Any]:
-    """The whole base figure when the fabric changes; otherwise only a Patch of overlays.
-    On a multi-rack domain, the rack on show, drawn as the NVL72 it is."""
+def rack(
+    search: str | None, rack_shown: str | None, hash_: str | None, drawn_fabric: str | None
+) -> dict[str, Any]:
+    """The whole base figure when the fabric changes; otherwise only a Patch of overlays
+    (and of the part selected in the #fragment). On a multi-rack domain, the rack on show,
+    drawn as the NVL72 it is."""
     s = state.current(search).scenario
+    selected = view.parse(hash_)[0]["sel"] or None
     if s.multirack:
         s = state.rack_scenario(s, _rack_number(s, rack_shown))
+        selected = None
     if drawn_fabric != s.fabric:
-        return changes(RACK_OUTPUTS, figure=rack_figure.full_figure(s), drawn=s.fabric)
-    return changes(RACK_OUTPUTS, figure=rack_figure.overlay_patch(s))
+        return changes(RACK_OUTPUTS, figure=rack_figure.full_figure(s, selected), drawn=s.fabric)
+    return changes(RACK_OUTPUTS, figure=rack_figure.overlay_patch(s, selected))
 
 
 def _rack_number(s: Scenario, shown: str | None) -> int:
@@ -135,9 +141,19 @@ def register(app: Dash) -> None:
     """The rack's figure or Patch, the L2 tier, the hover line."""
     app.callback(
         output=_rack_outputs(),
-        inputs={"search": Input(ids.READY, "data"), "rack_shown": Input(ids.RACK_SELECT, "value")},
+        inputs={
+            "search": Input(ids.READY, "data"),
+            "rack_shown": Input(ids.RACK_SELECT, "value"),
+            "hash_": Input(ids.URL, "hash"),
+        },
         state={"drawn_fabric": State(ids.RACK_FABRIC, "data")},
     )(rack)
+    # a press is a click the double-click window closed on (assets/rack_press.js)
+    app.clientside_callback(
+        ClientsideFunction(namespace="rack", function_name="press"),
+        [Output(ids.RACK_PRESS, "data")],  # a list: Dash takes no dict for a clientside one
+        Input(ids.RACK, "clickData"),
+    )
     app.callback(output=_l2_outputs(), inputs={"search": Input(ids.READY, "data")})(l2_chart)
     app.callback(
         output={"details": Output(ids.HOVER, "children")},

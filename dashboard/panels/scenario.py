@@ -82,6 +82,7 @@ def layout() -> html.Section:
                     options=[
                         {"label": "fails / repairs", "value": "fail"},
                         {"label": "marks flaky", "value": "flaky"},
+                        {"label": "inspects", "value": "inspect"},
                     ],
                     value="fail",
                     inline=True,
@@ -180,13 +181,15 @@ def on_change(
     trig = ctx.triggered_id
     msg = ""
     try:
-        if trig in (ids.RACK, ids.L2) and (click or l2_click):
-            if trig == ids.RACK:
+        if trig in (ids.RACK_PRESS, ids.L2) and (click or l2_click):
+            if trig == ids.RACK_PRESS:
                 cid = clicked_id(s, click, rack)
             else:
                 cid = l2_click_to_id(s.fabric, l2_click)
             if cid is None:
                 return changes(CHANGE_OUTPUTS)
+            if mode == "inspect":  # selects it (on_view writes the #fragment); fails nothing
+                return changes(CHANGE_OUTPUTS, message=f"{cid} selected: inspecting fails nothing")
             s, msg = state.toggle(s, cid, mode or "fail")
         elif trig == ids.FAIL_BTN:
             tok = (typed or "").strip()
@@ -242,20 +245,32 @@ def on_view(
     mode: str | None,
     rack: str | None,
 ) -> dict[str, Any]:
-    """The view options (counter, link, compare, click mode, rack on show) live in the URL's
-    #fragment, so a shared link opens the same charts; a cable or link click selects its
-    series."""
+    """The view options (counter, link, compare, click mode, rack on show, selected part)
+    live in the URL's #fragment, so a shared link opens the same charts; a cable or link
+    click selects its series, and a click in the inspect mode selects the part."""
     trig = ctx.triggered_id
     if trig == ids.URL or trig is None:
         v, problems = view.parse(hash_)
         msg = "; ".join(f"Dropped from the link: {p}" for p in problems)
-        return changes(VIEW_OUTPUTS, **{k: v[k] for k in view.DEFAULTS}, message=msg)
-    if trig == ids.RACK:
+        shown = {k: v[k] for k in view.DEFAULTS if k != "sel"}  # the selection is drawn, no control
+        return changes(VIEW_OUTPUTS, **shown, message=msg)
+    sel = view.parse(hash_)[0]["sel"]
+    if trig == ids.RACK_PRESS:
         s = state.current(search).scenario
-        link = series_of(s, clicked_id(s, click, rack))
-        if link is None:
+        cid = clicked_id(s, click, rack)
+        if mode == "inspect" and cid:
+            sel = cid
+        elif series_of(s, cid) is None:
             return changes(VIEW_OUTPUTS)
-    v = {"counter": counter, "link": link, "compare": compare, "mode": mode, "rack": rack}
+        link = series_of(s, cid) or link
+    v = {
+        "counter": counter,
+        "link": link,
+        "compare": compare,
+        "mode": mode,
+        "rack": rack,
+        "sel": sel,
+    }
     return changes(VIEW_OUTPUTS, hash=view.to_hash(v), link=link, message="")
 
 
@@ -265,7 +280,7 @@ def register(app: Dash) -> None:
         output=_change_outputs(),
         inputs={
             "search": Input(ids.URL, "search"),
-            "click": Input(ids.RACK, "clickData"),
+            "click": Input(ids.RACK_PRESS, "data"),
             "l2_click": Input(ids.L2, "clickData"),
             "fail_clicks": Input(ids.FAIL_BTN, "n_clicks"),
             "repair_clicks": Input(ids.REPAIR_ALL, "n_clicks"),
@@ -285,7 +300,7 @@ def register(app: Dash) -> None:
         output=_view_outputs(),
         inputs={
             "hash_": Input(ids.URL, "hash"),
-            "click": Input(ids.RACK, "clickData"),
+            "click": Input(ids.RACK_PRESS, "data"),
             "counter": Input(ids.COUNTER, "value"),
             "link": Input(ids.LINK_INPUT, "value"),
             "compare": Input(ids.COMPARE_INPUT, "value"),

@@ -39,6 +39,7 @@ from dashboard.figures.rack.geometry import (
     point_ids,
 )
 from dashboard.figures.rack.overlay import cable_statuses, full_figure, overlay_data, overlay_patch
+from dashboard.figures.rack.selection import selection_data
 from dashboard.figures.rack.spine import as_array
 
 __all__ = [
@@ -72,4 +73,5 @@ __all__ = [
     "overlay_data",
     "overlay_patch",
     "point_ids",
+    "selection_data",
 ]

@@ -30,6 +30,7 @@ from dashboard.figures.rack.geometry import (
     geometry,
     y_total,
 )
+from dashboard.figures.rack.selection import selection_traces
 from dashboard.figures.rack.spine import cable_hits, line_trace, segments_y_array
 from model.fabric.presets import FABRICS, Fabric
 
@@ -93,7 +94,7 @@ def _base(fabric_key: str) -> dict:
     overlays = [
         line_trace(STATUS_LABELS[s], n, (), STATUS_COLORS[s], STATUS_WIDTHS[s]) for s in STATUSES
     ]
-    data = [cables, *overlays, cable_hits(f, geo), *front_traces(f, geo)]
+    data = [cables, *overlays, cable_hits(f, geo), *front_traces(f, geo), *selection_traces(f)]
     return {"data": data, "layout": _layout(f, geo)}
 
 
@@ -123,6 +124,9 @@ def graph_config() -> dict:
         "responsive": True,
         "scrollZoom": False,
         "doubleClick": "reset",
+        # two clicks this close are a double-click (reset zoom), never two presses: a press
+        # waits this long for a second click (assets/rack_press.js). plotly.js 7: 500 ms.
+        "doubleClickDelay": 300,
         "modeBarButtonsToRemove": [
             "select2d",
             "lasso2d",

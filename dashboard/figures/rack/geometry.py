@@ -77,6 +77,9 @@ STATUS_WIDTHS = MappingProxyType(
     {"healthy": 1.0, "rerouted": 1.0, "idle": 1.5, "drained": 1.5, "flaky": 2.0, "failed": 2.0}
 )
 BASE_LINE_WIDTH = 1.0
+SELECTED_COLOR = "#ffffff"  # the part selected by inspecting it or typing its ID
+SELECTED_WIDTH = 3.0
+SELECTED_RING = 22  # px: the ring round a selected part in the front view
 
 # Front-view part states, by rising severity (a tray shows its worst part).
 PART_STATES = ("ok", "rerouted", "idle", "flaky", "drained", "failed")
@@ -148,6 +151,8 @@ TRACE_ORDER = (
     "gpus",
     "chips",
     "controllers",
+    "selected",  # the selected part's cables, drawn over every status (SVG lines)
+    "selected_parts",  # rings round the selected part and its ends in the front view
 )
 TRACES: Mapping[str, int] = MappingProxyType({name: i for i, name in enumerate(TRACE_ORDER)})
 HIT_ROW = 4  # customdata of a cable marker: [cable, GPU, chip, compute tray]

@@ -28,6 +28,7 @@ from dashboard.figures.rack.geometry import (
     TRACES,
     geometry,
 )
+from dashboard.figures.rack.selection import selection_data
 from dashboard.figures.rack.spine import segments_y
 from model.assess import assess
 from model.fabric.metrics import per_gpu_tbs
@@ -183,15 +184,19 @@ def _apply(root: Any, data: dict[int, dict[str, Any]]) -> None:
             target[last] = value
 
 
-def overlay_patch(scenario: Scenario) -> Patch:
-    """`overlay_data` as a dash.Patch on the base figure (idempotent: sets every overlay)."""
+def overlay_patch(scenario: Scenario, selected: str | None = None) -> Patch:
+    """`overlay_data` (and the selected part, selection.py) as a dash.Patch on the base
+    figure (idempotent: sets every overlay)."""
     patch = Patch()
     _apply(patch, overlay_data(scenario))
+    _apply(patch, selection_data(scenario.fabric, selected))
     return patch
 
 
-def full_figure(scenario: Scenario) -> dict:
-    """The base figure with the scenario applied: for the first render or a fabric change."""
+def full_figure(scenario: Scenario, selected: str | None = None) -> dict:
+    """The base figure with the scenario (and the selected part) applied: for the first
+    render or a fabric change."""
     fig = base_figure(scenario.fabric)
     _apply(fig, overlay_data(scenario))
+    _apply(fig, selection_data(scenario.fabric, selected))
     return fig

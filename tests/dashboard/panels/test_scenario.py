@@ -47,17 +47,17 @@ class TestScenario:
         table = rack_figure.point_ids("vr-nvl72")[rack_figure.TRACES["cable_hits"]]
         n = table.index("gpu07-st3.sw2.c0")
         click = {"points": [{"curveNumber": rack_figure.TRACES["cable_hits"], "pointNumber": n}]}
-        out = on_change(monkeypatch, ids.RACK, "", click=click, mode="fail")
+        out = on_change(monkeypatch, ids.RACK_PRESS, "", click=click, mode="fail")
         assert out["search"] == "?fail=gpu07-st3.sw2.c0"
-        again = on_change(monkeypatch, ids.RACK, out["search"], click=click, mode="fail")
+        again = on_change(monkeypatch, ids.RACK_PRESS, out["search"], click=click, mode="fail")
         assert again["search"] == "" and again["message"] == "gpu07-st3.sw2.c0 repaired"
 
     def test_a_click_on_nothing_changes_nothing(self, monkeypatch):
-        out = on_change(monkeypatch, ids.RACK, "?fail=st3", click={"points": [{}]})
+        out = on_change(monkeypatch, ids.RACK_PRESS, "?fail=st3", click={"points": [{}]})
         assert all(v is no_update for v in out.values())
 
     def test_a_cable_click_selects_its_series_in_the_fragment(self, monkeypatch):
-        monkeypatch.setattr(scenario, "ctx", Ctx(ids.RACK))
+        monkeypatch.setattr(scenario, "ctx", Ctx(ids.RACK_PRESS))
         table = rack_figure.point_ids("vr-nvl72")[rack_figure.TRACES["cable_hits"]]
         click = {
             "points": [
@@ -81,3 +81,13 @@ class TestScenario:
         out = scenario.on_view("#counter=state&bogus=1", None, "", None, None, None, None, None)
         assert out["counter"] == "state" and out["hash"] is no_update
         assert "bogus" in out["message"]
+
+    def test_an_inspect_click_selects_the_part_and_fails_nothing(self, monkeypatch):
+        tray = rack_figure.point_ids("vr-nvl72")[rack_figure.TRACES["trays"]].index("st3")
+        click = {"points": [{"curveNumber": rack_figure.TRACES["trays"], "pointNumber": tray}]}
+        out = on_change(monkeypatch, ids.RACK_PRESS, "?fail=st5", click=click, mode="inspect")
+        assert out["search"] is no_update and "st3 selected" in out["message"]
+        v = dict(view.DEFAULTS)
+        args = ("?fail=st5", v["counter"], v["link"], v["compare"], "inspect", "r01")
+        out = scenario.on_view("#mode=inspect", click, *args)
+        assert out["hash"] == "#mode=inspect&sel=st3"

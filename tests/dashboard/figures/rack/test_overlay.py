@@ -140,8 +140,8 @@ def test_mostly_rerouted_lists_the_smaller_set():
 
 def test_patch_is_overlay_data():
     sc = scenario("fail=st3,gpu07-st1.sw0.c0&flaky=gpu20-st5.sw1&update=st8")
-    data = rf.overlay_data(sc)
-    ops = rf.overlay_patch(sc).to_plotly_json()["operations"]
+    data = {**rf.overlay_data(sc), **rf.selection_data(sc.fabric, "st3.sw1")}
+    ops = rf.overlay_patch(sc, "st3.sw1").to_plotly_json()["operations"]
     got = {tuple(op["location"]): op["params"]["value"] for op in ops}
     want = {
         ("data", i, *dotted.split(".")): value
@@ -151,6 +151,17 @@ def test_patch_is_overlay_data():
     assert got == want
     # Every overlay is set on every patch, so a patch never depends on the previous one.
     assert {("data", rf.TRACES[s], "y") for s in rf.STATUSES} <= set(got)
+    assert len(got[("data", rf.TRACES["selected"], "y")]) == 3 * 72 * 2  # st3.sw1's cables
+
+
+def test_a_selection_is_its_cables_and_rings_round_its_ends():
+    sel = rf.selection_data("vr-nvl72", "gpu07-st3.sw2")
+    assert len(sel[rf.TRACES["selected"]]["y"]) == 3 * 2  # the link's two cables
+    assert len(sel[rf.TRACES["selected_parts"]]["x"]) == 2  # gpu07 and st3.sw2
+    for nothing in (None, "", "st10", "gpu07-st3.sw5"):
+        empty = rf.selection_data("vr-nvl72", nothing)
+        assert empty[rf.TRACES["selected"]]["y"] == []
+        assert empty[rf.TRACES["selected_parts"]] == {"x": [], "y": []}
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,95 @@
+"""Issue 13's numbered problems, as new users hit them, each shown not to happen any more: in
+a real Chromium against the Procfile's gunicorn (tests/e2e/conftest.py)."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from dashboard.figures.rack import TRACES, point_ids
+from tests.e2e.test_dashboard import WORST, _ready, _xy, click_part, query
+
+pytestmark = pytest.mark.e2e
+
+GD = "document.querySelector('#rack .js-plotly-plot')"
+
+
+def _hover(page, cid: str, fabric: str = "vr-nvl72") -> tuple[float, float]:
+    """Move the pointer onto a part until its hover label names it; its page position."""
+    page.locator("#rack").scroll_into_view_if_needed()
+    for curve, names in point_ids(fabric).items():
+        if cid in names:
+            x, y = _xy(page, curve, names.index(cid))
+            break
+    else:
+        raise AssertionError(f"{cid} has no marker")
+    page.mouse.move(x - 3, y - 3)
+    page.mouse.move(x, y)
+    expect(page.locator("#rack .hoverlayer .hovertext").first).to_contain_text(cid, timeout=5000)
+    return x, y
+
+
+def _trace_len(page, name: str, prop: str = "y") -> int:
+    return page.evaluate(f"() => ({GD}.data[{TRACES[name]}].{prop} || []).length")
+
+
+class TestDoubleClickAndInspect:
+    """(1) A double-click (plotly's reset-zoom gesture) fails and repairs nothing; an inspect
+    mode selects and highlights without failing."""
+
+    def test_a_double_click_fails_nothing_and_resets_the_zoom(self, served, page):
+        page.goto(served + "/")
+        _ready(page, 0)
+        page.locator("#rack").scroll_into_view_if_needed()
+        box = page.locator("#rack .draglayer .x2y .nsewdrag").bounding_box()  # the spine
+        full = page.evaluate(f"() => {GD}._fullLayout.xaxis2.range.slice()")
+        page.mouse.move(box["x"] + box["width"] * 0.3, box["y"] + box["height"] * 0.3)
+        page.mouse.down()
+        page.mouse.move(box["x"] + box["width"] * 0.6, box["y"] + box["height"] * 0.6, steps=5)
+        page.mouse.up()
+        page.wait_for_function(f"r => {GD}._fullLayout.xaxis2.range[0] > r[0] + 0.05", arg=full)
+        assert "fail" not in query(page)
+        # the cable nearest the middle of the zoomed view, hovered, then double-clicked
+        n = page.evaluate(
+            f"""() => {{ const gd = {GD}; const t = gd._fullData[{TRACES["cable_hits"]}];
+            const xa = gd._fullLayout.xaxis2, ya = gd._fullLayout.yaxis;
+            const cx = (xa.range[0] + xa.range[1]) / 2, cy = (ya.range[0] + ya.range[1]) / 2;
+            let best = 0, d = Infinity;
+            for (let i = 0; i < t.x.length; i++) {{
+              const e = Math.hypot(xa.l2p(t.x[i]) - xa.l2p(cx), ya.l2p(t.y[i]) - ya.l2p(cy));
+              if (e < d) {{ d = e; best = i; }} }}
+            return best; }}"""
+        )
+        x, y = _hover(page, point_ids("vr-nvl72")[TRACES["cable_hits"]][n])
+        page.mouse.dblclick(x, y)
+        page.wait_for_function(  # zoomed out again: the whole spine and rack in view
+            f"""() => {{ const l = {GD}._fullLayout; const [a, b] = l.xaxis2.range;
+            const [c, d] = l.yaxis.range; return a <= 0 && b >= 1 && d <= 0 && c >= 944; }}"""
+        )
+        # Both of the double-click's hovers are over: a later single press lands after them,
+        # so once it has, anything the double-click did would have landed too.
+        click_part(page, "st5")
+        expect(page).to_have_url(re.compile(r"\?fail=st5(#.*)?$"))
+        expect(page.locator(WORST)).to_have_text("3.2 TB/s")
+        _ready(page, 72 * 4 * 2)  # st5's cables, and no other
+        assert query(page) == {"fail": "st5"}
+        assert page.log.errors == []
+
+    def test_inspect_selects_and_highlights_without_failing(self, served, page):
+        page.goto(served + "/?fail=st5")
+        _ready(page)
+        expect(page.locator(WORST)).to_have_text("3.2 TB/s")
+        page.locator("#click-mode").get_by_text("inspects").click()
+        expect(page).to_have_url(re.compile(r"#mode=inspect$"))
+        click_part(page, "st3")
+        expect(page).to_have_url(re.compile(r"#mode=inspect&sel=st3$"))
+        expect(page.locator("#action-message")).to_contain_text("st3 selected")
+        page.wait_for_function(f"() => ({GD}.data[{TRACES['selected']}].y || []).length > 0")
+        assert _trace_len(page, "selected") == 3 * 72 * 4 * 2  # st3's 576 cables
+        assert _trace_len(page, "selected_parts", "x") == 1
+        assert query(page) == {"fail": "st5"}  # nothing failed, nothing repaired
+        click_part(page, "st5")  # a failed tray, inspected: not repaired
+        expect(page).to_have_url(re.compile(r"sel=st5$"))
+        assert query(page) == {"fail": "st5"}
+        expect(page.locator(WORST)).to_have_text("3.2 TB/s")
+        assert page.log.errors == []
