@@ -471,6 +471,40 @@ def bench_figures() -> None:
     )
 
 
+def bench_collectives() -> None:
+    """GET /api/v1/collectives through the Flask test client: NCCL collectives and MoE
+    dispatch/combine on random two-fault scenarios, each request a scenario not seen before
+    (its assessment built cold), median of 400."""
+    from app import server
+    from model.assess import assess
+
+    c = server.test_client()
+    rng = random.Random(12)
+    asks = [
+        "op=all_reduce&bytes=4294967296",
+        "op=all_gather&bytes=1048576&ranks=8",
+        "op=reduce_scatter&bytes=268435456&algo=ring",
+        "op=all_to_all&bytes=16777216",
+        "op=moe_dispatch&tokens=256&ep=8&precision=nvfp4",
+        "op=moe_combine&tokens=2048&ep=16",
+    ]
+    urls = [f"/api/v1/collectives?{q}&{rng.choice(asks)}" for q in _random_queries(400, 2, seed=21)]
+    assert c.get(urls[0]).status_code == 200
+    assess.cache_clear()
+    it = iter(urls)
+
+    def one() -> None:
+        r = c.get(next(it))
+        assert r.status_code == 200, r.get_json()
+
+    report(
+        "collectives endpoint, a new scenario each (Flask test client)",
+        _median_ms(one, 400),
+        "ms",
+        2.0,
+    )
+
+
 BENCHES = {
     "model": bench_model,
     "click": bench_click,
@@ -481,6 +515,7 @@ BENCHES = {
     "browser": bench_browser,
     "load": bench_load,
     "scale": bench_scale,
+    "collectives": bench_collectives,
 }
 
 

@@ -61,3 +61,59 @@ def answer(a: Assessment, given: Mapping[str, object]) -> dict:
     jf = nccl.job_fabric(a, ranks)
     algo = str(given.get("algo", DEFAULTS["algo"]))
     return base | nccl.collective(op, algo, float(given.get("bytes", DEFAULTS["bytes"])), jf)
+
+
+# --- the calibration tables of docs/CALIBRATION.md: `python -m model.workloads.comm` ------------
+
+# Published figures the fit never saw (FACTS.md §4 and research/perf_models.md §3), each with
+# the job it was measured on: (what, ranks, bytes, algo, published busbw GB/s or us, unit).
+NCCL_CHECKS = (
+    ("CoreWeave, GB200 NVL72, 72 ranks, all_reduce, 1 GiB", 72, 1 << 30, "auto", 681.17, "GB/s"),
+    ("B300 x8 (NVLink 5), all_reduce NVLS, peak (nccl#2140)", 8, 8 << 30, "nvls", 845.0, "GB/s"),
+    ("B300 x8 (NVLink 5), all_reduce ring, peak (nccl#2140)", 8, 8 << 30, "ring", 695.0, "GB/s"),
+    ("8 x B200, all_reduce, 830+ GB/s (nccl#1807)", 8, 8 << 30, "auto", 830.0, "GB/s"),
+    ("B200 x8, 8 B all_reduce, symmetric kernels (nccl#1940)", 8, 8, "auto", 3.0, "us"),
+)
+
+
+def _row(name, published, model, unit, fitted, note="") -> str:
+    err = 100 * (model / published - 1)
+    nd = 3 if unit == "x" else 1
+    return f"| {name} | {published:,.{nd}f} {unit} | {model:,.{nd}f} | {err:+.1f}% | {fitted} | {note} |"
+
+
+def calibration_tables() -> str:
+    """The NCCL and MoE rows (fitted and check): published, model, error."""
+    from model.fabric.presets import GB200_NVL72
+    from model.workloads.models import DEEPSEEK_R1
+
+    head = "| point | published | model | error | fitted | note |\n|---|---|---|---|---|---|"
+    out = ["#### NCCL all-reduce (gb200-nvl72, healthy)", "", head]
+    for nbytes, v in nccl.ALL_REDUCE_72:
+        r = nccl.collective("all_reduce", "auto", nbytes, nccl.healthy_job(GB200_NVL72, 72))
+        lo, hi = nccl.ALL_REDUCE_72_RANGE.get(nbytes, (v, v))
+        name = f"CoreWeave, 72 ranks, all_reduce busbw, {nbytes / (1 << 30):g} GiB"
+        note = f"published {lo:g}-{hi:g}" if lo != hi else ""
+        out.append(_row(name, v, r["busbw_gbs"], "GB/s", "yes", f"{r['algo']}; {note}".strip("; ")))
+    gain = nccl.nvls_gain(GB200_NVL72)
+    lo, hi = nccl.NVLS_GAIN_8
+    out.append(
+        _row(
+            "NVLS over ring, 8 ranks, 8 GiB", (lo + hi) / 2, gain, "x", "yes", f"{lo:.2f}-{hi:.2f}"
+        )
+    )
+    for name, ranks, nbytes, algo, pub, unit in NCCL_CHECKS:
+        r = nccl.collective("all_reduce", algo, nbytes, nccl.healthy_job(GB200_NVL72, ranks))
+        val = r["time_us"] if unit == "us" else r["busbw_gbs"]
+        out.append(_row(name, pub, val, unit, "no", f"{r['algo']}/{r['protocol']}"))
+    out += ["", "#### MoE dispatch and combine (TensorRT-LLM blog18, gb200-nvl72, DeepSeek-V3)", ""]
+    out.append(head)
+    for p in (*moe_a2a.FITTED, *moe_a2a.CHECKS):
+        t = moe_a2a.model_us(p, DEEPSEEK_R1, GB200_NVL72)
+        name = f"{p.kind}, EP{p.ep}, {p.tokens} per rank, {p.precision}"
+        out.append(_row(name, p.published_us, t, "us", "yes" if p.fitted else "no"))
+    return "\n".join(out)
+
+
+if __name__ == "__main__":
+    print(calibration_tables())

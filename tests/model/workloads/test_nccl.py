@@ -156,3 +156,12 @@ def test_any_scenario_no_faster_than_its_healthy_rack(s):
         best = nccl.collective(op, "auto", GIB, healthy)
         assert got["time_us"] >= best["time_us"] * (1 - 1e-9)
         assert got["busbw_gbs"] > 0 or jf.ring_gbs == 0
+
+
+def test_calibration_doc_carries_the_tables_the_model_prints():
+    from pathlib import Path
+
+    from model.workloads.comm import calibration_tables
+
+    doc = (Path(__file__).parents[3] / "docs" / "CALIBRATION.md").read_text()
+    assert calibration_tables() in doc
