@@ -58,10 +58,9 @@ ETA_NVLS = 0.602
 # there is no NVFP4 combine.
 DISPATCH_BYTES_PER_HIDDEN = {"bf16": 2.0, "fp8": 1 + 1 / 32, "nvfp4": 0.5 + 1 / 16}
 COMBINE_BYTES_PER_HIDDEN = {"bf16": 2.0, "fp8": 1 + 1 / 32}
-# [A] wire-and-switch hops of the fixed floor, counted from blog18's protocol: dispatch pushes
-# its stores, a release fence waits for them (a round trip), then its flags land (one way):
-# 2 one-way latencies counted as the round trip's two; combine's flags land (one way), then
-# it pulls (a read's request and response): 3.
+# [A] wire-and-switch hops of the fixed floor, counted from blog18's protocol: dispatch's
+# stores reach the peers (one way), then, after its release fence, its flags do (one way): 2;
+# combine's flags land (one way), then it pulls (a read's request and its response): 3.
 DISPATCH_WIRE_HOPS = 2
 COMBINE_WIRE_HOPS = 3
 # [A] small messages of the floor, each one packet whatever its size: one flag to every peer

@@ -1,6 +1,7 @@
 """MoE dispatch and combine: TensorRT-LLM's EP8 points, the floor's parts, fabric and faults."""
 
 import pytest
+from hypothesis import given, settings
 
 from model import parse_query
 from model.assess import assess
@@ -9,6 +10,7 @@ from model.fabric.presets import ETH_X72, GB200_NVL72, VR_NVL72
 from model.workloads import comm_params as P
 from model.workloads import moe_a2a as M
 from model.workloads.models import DEEPSEEK_R1, MOE_MODELS, QWEN3_235B
+from tests.strategies import scenarios
 
 
 def _op(q: str, op: str, tokens: int, ep: int = 8, precision: str = "bf16", m=DEEPSEEK_R1):
@@ -111,3 +113,17 @@ def test_ep_beyond_the_gpus_in_service_is_refused():
     with pytest.raises(ScenarioError) as e:
         M.ep_fabric(a, 72)
     assert e.value.token == "ep"
+
+
+@settings(max_examples=40, deadline=None)
+@given(scenarios())
+def test_any_scenario_no_faster_than_its_healthy_rack(s):
+    a = assess(s)
+    if not a.job_runs or a.gpus_in_service < 8:
+        return
+    v, healthy = M.ep_fabric(a, 8), M.healthy_ep(a.fabric, 8)
+    for op in M.OPS:
+        got = M.moe_op(op, 512, DEEPSEEK_R1, "bf16", v)
+        best = M.moe_op(op, 512, DEEPSEEK_R1, "bf16", healthy)
+        assert got["time_us"] >= best["time_us"]
+        assert got["parts_us"]["gpu"] == best["parts_us"]["gpu"]
