@@ -1,23 +1,20 @@
 /* A press on the rack, told apart from a double-click (plotly's reset-zoom gesture).
 
-plotly.js reports both clicks of a double-click as clicks (clickData), and the second can land
-on another cable once the first has redrawn the rack. So a click becomes a press (the store
-rack-press, which the server's callbacks read) only when the double-click window
-(the graph's doubleClickDelay) has closed without a second click; the second click of a
-double-click cancels the first, and neither fails or repairs anything. */
+plotly.js reports the first click of a double-click as a click (clickData), and a second
+press could land on another cable once the first has redrawn the rack. So a click becomes a
+press (the store rack-press, which the server's callbacks read) only when the double-click
+window (the graph's doubleClickDelay) after its mousedown has closed without a second one.
+The browser counts the clicks (a mousedown's detail) and stamps them (its timeStamp), so a
+busy page that runs this late still tells a double-click from two clicks. */
 (function () {
-  let seq = 0;
-  let last = -Infinity;
-  let doubled = -Infinity;
-  // plotly.js may report only the first click of a double-click: the browser's own click
-  // count (a mousedown's detail) names the second, before plotly.js sees it.
+  let down = -Infinity;  // the last first mousedown on the rack
+  let doubled = -Infinity;  // the last second (or later) one
   document.addEventListener(
     "mousedown",
     function (e) {
-      if (e.detail >= 2 && e.target.closest && e.target.closest("#rack")) {
-        doubled = performance.now();
-        seq++;  // the first click's press, still waiting, will not happen
-      }
+      if (!(e.target.closest && e.target.closest("#rack"))) return;
+      if (e.detail >= 2) doubled = e.timeStamp;
+      else down = e.timeStamp;
     },
     true
   );
@@ -28,20 +25,14 @@ double-click cancels the first, and neither fails or repairs anything. */
       if (!click || !click.points || !click.points.length) return [none];
       const gd = document.querySelector("#rack .js-plotly-plot");
       const delay = (gd && gd._context && gd._context.doubleClickDelay) || 300;
-      const now = performance.now();
-      if (now - last < delay || now - doubled < delay) {  // a double-click's second click
-        last = -Infinity;
-        seq++;
-        return [none];
-      }
-      last = now;
-      const mine = ++seq;
+      const start = Number.isFinite(down) ? down : performance.now();
       const p = click.points[0];
       const point = { curveNumber: p.curveNumber, pointNumber: p.pointNumber };
+      const wait = Math.max(0, start + delay - performance.now());
       setTimeout(function () {
-        if (seq !== mine) return;  // a second click came: it was a double-click
-        window.dash_clientside.set_props("rack-press", { data: { points: [point], n: mine } });
-      }, delay);
+        if (doubled >= start) return;  // a second click came: it was a double-click
+        window.dash_clientside.set_props("rack-press", { data: { points: [point], at: start } });
+      }, wait);
       return [none];
     },
   };

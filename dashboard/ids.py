@@ -19,6 +19,8 @@ CLICK_MODE = "click-mode"
 ID_INPUT = "id-input"
 FAIL_BTN = "fail-button"
 REPAIR_ALL = "repair-all"
+COPY_LINK = "copy-link"  # copies the page's URL (query and #fragment) to the clipboard
+COPY_STATUS = "copy-status"
 
 # panels/cards.py: headline cards, what happened, the readers' questions, counts
 CARDS = "cards"

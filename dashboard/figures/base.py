@@ -17,6 +17,19 @@ import textwrap
 from types import MappingProxyType
 from typing import Any
 
+# A chart's data never leaves the page from its toolbar: no "Share chart" (plotly.js 7's
+# sendChartToCloud uploads the chart to Plotly Cloud), no Chart Studio, no server to send to.
+# Every dcc.Graph config of the page starts from this (issue 13, problem 6).
+NO_UPLOAD = MappingProxyType(
+    {
+        "showSendToCloud": False,
+        "showEditInChartStudio": False,
+        "plotlyServerURL": "",
+        "showLink": False,
+    }
+)
+UPLOAD_BUTTONS = ("sendChartToCloud", "sendDataToCloud", "editInChartStudio")
+
 BG = "#1a222c"
 FG = "#e6edf3"
 GRID = "#2d3742"

@@ -16,7 +16,7 @@ from dash import Output, dcc, no_update
 
 from dashboard import state
 from dashboard.figures import rack as rack_figure
-from dashboard.figures.base import empty_figure
+from dashboard.figures.base import NO_UPLOAD, UPLOAD_BUTTONS, empty_figure
 from model.errors import ScenarioError
 from model.ids import parse_id
 from model.scenario import DOMAIN_UNMODELLED, Scenario
@@ -52,11 +52,13 @@ def single_rack(outputs: Mapping[str, Output]) -> Callable:
 
 
 def graph_config() -> dict:
-    """A chart's dcc.Graph config (a fresh dict): no logo, PNG at twice the size."""
+    """A chart's dcc.Graph config (a fresh dict): no logo, PNG at twice the size, nothing
+    that uploads the chart anywhere (NO_UPLOAD)."""
     return {
+        **NO_UPLOAD,
         "displaylogo": False,
         "toImageButtonOptions": {"format": "png", "scale": 2},
-        "modeBarButtonsToRemove": ["lasso2d", "select2d"],
+        "modeBarButtonsToRemove": ["lasso2d", "select2d", *UPLOAD_BUTTONS],
     }
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from dash import Dash, Input, Output, State, ctx, dcc, html, no_update
+from dash import ClientsideFunction, Dash, Input, Output, State, ctx, dcc, html, no_update
 
 from dashboard import ids, state, view
 from dashboard.figures import l2_click_to_id
@@ -101,6 +101,13 @@ def layout() -> html.Section:
                     ),
                     html.Button("Fail / repair ID", id=ids.FAIL_BTN, n_clicks=0),
                     html.Button("Repair all", id=ids.REPAIR_ALL, n_clicks=0),
+                    html.Button(
+                        "Copy link",
+                        id=ids.COPY_LINK,
+                        n_clicks=0,
+                        title="Copy this view's link (the scenario and the view) to share it",
+                    ),
+                    html.Span(id=ids.COPY_STATUS, className="copy-status", role="status"),
                 ],
             ),
             html.Div(
@@ -275,7 +282,14 @@ def on_view(
 
 
 def register(app: Dash) -> None:
-    """The URL-owning callback and the #fragment's."""
+    """The URL-owning callback, the #fragment's, and the copy-link button's (in the
+    browser: assets/copy_link.js)."""
+    app.clientside_callback(
+        ClientsideFunction(namespace="page", function_name="copyLink"),
+        [Output(ids.COPY_STATUS, "children")],
+        Input(ids.COPY_LINK, "n_clicks"),
+        prevent_initial_call=True,
+    )
     app.callback(
         output=_change_outputs(),
         inputs={

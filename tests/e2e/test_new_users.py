@@ -7,6 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from dashboard.figures.rack import TRACES, point_ids
+from tests.e2e.conftest import PageLog
 from tests.e2e.test_dashboard import WORST, _ready, _xy, click_part, query
 
 pytestmark = pytest.mark.e2e
@@ -93,3 +94,43 @@ class TestDoubleClickAndInspect:
         assert query(page) == {"fail": "st5"}
         expect(page.locator(WORST)).to_have_text("3.2 TB/s")
         assert page.log.errors == []
+
+
+class TestNothingLeavesByAccident:
+    """(6) No chart toolbar offers "Share chart" or any upload; the app's own share link is
+    one click (copy to clipboard)."""
+
+    def test_no_toolbar_uploads_and_copy_link_copies_the_url(self, served, browser):
+        ctx = browser.new_context(
+            viewport={"width": 1280, "height": 800},
+            permissions=["clipboard-read", "clipboard-write"],
+        )
+        page = ctx.new_page()
+        log = PageLog(page)
+        page.goto(served + "/?fail=st3&flaky=gpu20-st5.sw1#link=gpu20-st5.sw1&mode=flaky")
+        _ready(page)
+        graphs = page.locator(".js-plotly-plot")
+        page.wait_for_function(  # every chart drawn, its toolbar built
+            "() => { const g = [...document.querySelectorAll('.js-plotly-plot')];"
+            " return g.length >= 8 && g.every(d => d._context && d.querySelector('.modebar')); }",
+            timeout=30000,
+        )
+        n = graphs.count()
+        contexts = page.evaluate(
+            "() => [...document.querySelectorAll('.js-plotly-plot')].map(d =>"
+            " [d._context.showSendToCloud, d._context.plotlyServerURL])"
+        )
+        assert contexts == [[False, ""]] * n
+        titles = page.locator(".modebar-btn").evaluate_all(
+            "bs => bs.map(b => b.getAttribute('data-title') || '')"
+        )
+        assert sum(t == "Download plot as a PNG" for t in titles) == n  # real toolbars
+        assert not [t for t in titles if re.search(r"share|cloud|upload|studio", t, re.IGNORECASE)]
+        page.get_by_role("button", name="Copy link").click()
+        expect(page.locator("#copy-status")).to_have_text("link copied")
+        copied = page.evaluate("() => navigator.clipboard.readText()")
+        assert copied == page.url and copied.endswith(
+            "?fail=st3&flaky=gpu20-st5.sw1#link=gpu20-st5.sw1&mode=flaky"
+        )
+        assert log.errors == []
+        ctx.close()

@@ -7,6 +7,7 @@ import functools
 from types import MappingProxyType
 from typing import Any
 
+from dashboard.figures.base import NO_UPLOAD, UPLOAD_BUTTONS
 from dashboard.figures.rack.front import annotations, front_traces, shapes
 from dashboard.figures.rack.geometry import (
     BASE_LINE_WIDTH,
@@ -118,8 +119,9 @@ def base_figure(fabric_key: str) -> dict:
 
 
 def graph_config() -> dict:
-    """Suggested dcc.Graph `config`."""
+    """Suggested dcc.Graph `config`: nothing in it uploads the rack anywhere (NO_UPLOAD)."""
     return {
+        **NO_UPLOAD,
         "displaylogo": False,
         "responsive": True,
         "scrollZoom": False,
@@ -134,6 +136,7 @@ def graph_config() -> dict:
             "toggleSpikelines",
             "hoverClosestCartesian",
             "hoverCompareCartesian",
+            *UPLOAD_BUTTONS,
         ],
         "toImageButtonOptions": {
             "format": "png",

@@ -37,3 +37,12 @@ def test_what_a_domain_does_not_model_is_said_in_one_place() -> None:
     ):
         assert says_not_yet(fn(search="?fabric=vr-nvl576", **extra)), fn.__name__
         assert not says_not_yet(fn(search="?fail=st3", **extra)), fn.__name__
+
+
+def test_no_chart_config_uploads_anywhere():
+    from dashboard.figures import rack as rack_figure
+    from dashboard.panels.common import graph_config
+
+    for cfg in (graph_config(), rack_figure.graph_config()):
+        assert cfg["showSendToCloud"] is False and cfg["plotlyServerURL"] == ""
+        assert {"sendChartToCloud", "sendDataToCloud"} <= set(cfg["modeBarButtonsToRemove"])
