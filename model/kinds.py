@@ -64,8 +64,14 @@ class ControlState(StrEnum):
 
     HEALTHY = "healthy"
     FAILED_OVER = "failed-over"
+    TRAYS_LOST = "trays-lost"  # the leader runs, but some trays' own control plane is gone
     LOCAL_FALLBACK = "local-fallback"
     FROZEN = "frozen"
+
+    @property
+    def routes_stuck(self) -> bool:
+        """Some tray's chips cannot be reprogrammed until a controller is back."""
+        return self in (ControlState.TRAYS_LOST, ControlState.LOCAL_FALLBACK, ControlState.FROZEN)
 
 
 class JobState(StrEnum):

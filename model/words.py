@@ -58,6 +58,11 @@ def gpus_lost(n: int) -> str:
 
 
 def routes_stuck(control: ControlState) -> str:
+    if control is ControlState.TRAYS_LOST:
+        return (
+            "the fault's switch tray has no controller (control-plane resilience is off): "
+            "it cannot be routed around"
+        )
     return f"routes are {control}: the fault cannot be routed around"
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from model.fabric.presets import Fabric
-from model.ids import controller_id
+from model.ids import controller_id, tray_id
 from model.kinds import ControlState, Feature
 
 LEADER_HOME_TRAY = 1  # st1.mc hosts the leader
@@ -34,13 +34,25 @@ def control_plane(f: Fabric, mc_alive: np.ndarray, features: frozenset[str]) -> 
     t = f.switch_trays
     down = tuple(controller_id(i + 1) for i in range(t) if not mc_alive[i])
     home = controller_id(LEADER_HOME_TRAY)
+    resilient = Feature.CP_RESILIENCE in features
     if mc_alive[LEADER_HOME_TRAY - 1]:
+        if down and not resilient:  # FACTS.md §3: that tray's control plane is gone
+            trays = ", ".join(tray_id(i + 1) for i in range(t) if not mc_alive[i])
+            return ControlPlane(
+                ControlState.TRAYS_LOST,
+                home,
+                mc_alive.copy(),
+                down,
+                f"leader on {home}; {len(down)} tray controller(s) down and control-plane "
+                f"resilience is off: the control plane of {trays} is gone until repaired "
+                "(a new fault on its chips cannot be rerouted); data plane untouched",
+            )
         extra = f"; {len(down)} tray controller(s) down, data plane untouched" if down else ""
         return ControlPlane(
             ControlState.HEALTHY, home, np.ones(t, bool), down, f"leader on {home}{extra}"
         )
     alive = [i for i in range(t) if mc_alive[i]]
-    if Feature.CP_RESILIENCE in features and alive:
+    if resilient and alive:
         peer = controller_id(alive[0] + 1)
         return ControlPlane(
             ControlState.FAILED_OVER,

@@ -120,14 +120,20 @@ class Repair:
 def unroutable_planes(st: FabricState) -> np.ndarray:
     """bool[P]: planes with a fault that needs a reroute nobody can do.
 
-    A reroute needs dynamic rerouting on and a routing authority for the plane's tray.
+    A reroute needs dynamic rerouting on and a routing authority for the plane's tray. With
+    the leader running but a tray's own controller gone (trays-lost), the leader still drops
+    a dead chip's plane from every GPU's routes; only a live chip on that tray cannot be
+    reprogrammed (FACTS.md §3: a new fault on its chips cannot be rerouted).
     """
     f = st.fabric
     need = st.needs_reroute.any(axis=0)
     if Feature.REROUTE not in st.features:
         return need
     auth = np.repeat(st.control.authority, f.chips_per_tray)
-    return need & ~auth
+    stuck = need & ~auth
+    if st.control.state is ControlState.TRAYS_LOST:
+        stuck &= ~st.chip_failed
+    return stuck
 
 
 def _unreachable_pairs(st: FabricState) -> bool:
@@ -192,10 +198,7 @@ def job(st: FabricState, part: Partition, usable: np.ndarray, worst_tbs: float) 
     def restart() -> Restart:
         if part.state is PS.UNHEALTHY:
             return Restart.AFTER_REPAIR
-        if bad_planes.any() and st.control.state in (
-            ControlState.FROZEN,
-            ControlState.LOCAL_FALLBACK,
-        ):
+        if bad_planes.any() and st.control.state.routes_stuck:
             return Restart.AFTER_CONTROLLER
         return Restart.AT_ONCE
 

@@ -317,4 +317,31 @@ def effects(s: Scenario, rates: Rates = DEFAULT_RATES) -> tuple[Effect, ...]:
                 0.0,
             )
         )
+
+    # A tray controller (not the leader's) lost with control-plane resilience off: FACTS.md
+    # §3, that tray's control plane is gone until the controller is back, so a fault on its
+    # own planes in that window cannot be rerouted (model/fabric/control.py: trays-lost).
+    tc = c["controller"]
+    if Feature.CP_RESILIENCE not in feats and tc.repair_h > 0.0:
+        own_mc = REP["controller"]
+        on_tray = (
+            (link_rate / t, REP["link"], "link"),
+            (rates.switch_chip_per_h * f.chips / t, REP["switch-chip"], "switch-chip"),
+        )
+        turned = sum(
+            rate
+            for rate, cid, kind in on_tray
+            if c[kind].state is not JobState.ABORTED
+            and outcome(replace(h, fail=(own_mc, cid))).state is JobState.ABORTED
+        )
+        window_h_per_h = rates.controller_per_h * (t - 1) * tc.repair_h
+        if turned > 0.0:
+            out.append(
+                Effect(
+                    "data fault on a tray without its controller",
+                    window_h_per_h * turned,
+                    (Stop(0.0, False, tc.repair_h / 2.0, REPAIR_WAIT, td_fab + u0),),
+                    0.0,
+                )
+            )
     return tuple(out)

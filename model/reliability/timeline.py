@@ -16,12 +16,11 @@ import numpy as np
 from model.assess import Assessment, assess
 from model.errors import ScenarioError
 from model.events import fault_sentence
-from model.fabric.control import LEADER_HOME_TRAY
 from model.fabric.fate import unroutable_planes
-from model.ids import controller_id, parse_id, tray_id
+from model.ids import parse_id, tray_id
 from model.kinds import ComponentKind as K
 from model.kinds import EventKind as E
-from model.kinds import Feature, JobState, RepairMode, Restart
+from model.kinds import Feature, JobState, RepairAction, RepairMode, Restart
 from model.params import CONTROLLER_RESTART_H
 from model.reliability.accounting import checkpoint_interval_s as default_interval_s
 from model.reliability.rates import DEFAULT_RATES, Rates
@@ -182,12 +181,30 @@ def timeline(
 
 
 def _controller_back(s: Scenario, a: Assessment) -> tuple[float, float]:
-    """When the central fabric controller is back (s from the fault) and what the job
-    delivers then: the leader's controller restarted, or its tray swapped if it went with it."""
-    leader = (controller_id(LEADER_HOME_TRAY), tray_id(LEADER_HOME_TRAY))
-    fixes = [r for r in a.repairs if r.id in leader]
-    wait_h = min((r.repair_h for r in fixes), default=CONTROLLER_RESTART_H)
-    gone = {r.id for r in fixes}
+    """When routes can be programmed again (s from the fault) and what the job delivers then.
+
+    The controllers whose loss leaves a plane unroutable are repaired soonest first (a
+    controller restart, or its tray's swap when it went with its tray) until every plane the
+    faults need rerouted has a routing authority again: the leader with the central fabric
+    manager, and each tray's own controller when control-plane resilience is off.
+    """
+    fixes = sorted(
+        (
+            r
+            for r in a.repairs
+            if r.action in (RepairAction.RESTART_CONTROLLER,)
+            or (r.id != "update" and parse_id(r.id, a.fabric).kind is K.SWITCH_TRAY)
+        ),
+        key=lambda r: r.repair_h,
+    )
+    gone: set[str] = set()
+    wait_h = CONTROLLER_RESTART_H
+    for r in fixes:
+        gone.add(r.id)
+        wait_h = r.repair_h
+        after = replace(s, fail=tuple(x for x in s.fail if x not in gone))
+        if not unroutable_planes(assess(after).state).any():
+            break
     level = delivered_fraction(replace(s, fail=tuple(x for x in s.fail if x not in gone)))
     return wait_h * 3600.0, level
 
