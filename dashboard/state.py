@@ -67,6 +67,25 @@ def _reparse(s: Scenario) -> Scenario:
     return parse_query(to_query(s)).scenario
 
 
+def typed_id(text: str | None) -> str:
+    """A component ID as typed into the box: trimmed, any case (GPU07-ST3.SW2 is
+    gpu07-st3.sw2); ScenarioError if there is none."""
+    tok = (text or "").strip().lower()
+    if not tok:
+        raise ScenarioError("type a component ID first, e.g. gpu07-st3.sw2.c0", "")
+    return tok
+
+
+def find(s: Scenario, cid: str) -> str:
+    """cid if the scenario's fabric (or domain) has that part; ScenarioError naming it
+    otherwise."""
+    if s.multirack:
+        parse_part(cid, DOMAINS[s.fabric])
+    else:
+        parse_id(cid, s.spec())
+    return cid
+
+
 def toggle(s: Scenario, cid: str, mode: str = "fail") -> tuple[Scenario, str]:
     """Fail what was clicked, or repair it if it already failed (mode 'flaky': mark/unmark)."""
     if s.multirack:

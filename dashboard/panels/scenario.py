@@ -94,12 +94,17 @@ def layout() -> html.Section:
                     dcc.Input(
                         id=ids.ID_INPUT,
                         type="text",
-                        placeholder="gpu07-st3.sw2.c0",
+                        placeholder="gpu07-st3.sw2.c0, Enter",
                         maxLength=32,
                         debounce=True,
                         spellCheck=False,
                     ),
-                    html.Button("Fail / repair ID", id=ids.FAIL_BTN, n_clicks=0),
+                    html.Button(
+                        "Apply to ID",
+                        id=ids.FAIL_BTN,
+                        n_clicks=0,
+                        title="Enter does the same: what a click does (fail, flaky, inspect)",
+                    ),
                     html.Button("Repair all", id=ids.REPAIR_ALL, n_clicks=0),
                     html.Button(
                         "Copy link",
@@ -173,6 +178,7 @@ def on_change(
     click: dict | None,
     l2_click: dict | None,
     fail_clicks: int | None,
+    submits: int | None,
     repair_clicks: int | None,
     preset: str | None,
     fabric: str | None,
@@ -198,10 +204,13 @@ def on_change(
             if mode == "inspect":  # selects it (on_view writes the #fragment); fails nothing
                 return changes(CHANGE_OUTPUTS, message=f"{cid} selected: inspecting fails nothing")
             s, msg = state.toggle(s, cid, mode or "fail")
-        elif trig == ids.FAIL_BTN:
-            tok = (typed or "").strip()
-            if not tok:
-                raise ScenarioError("type a component ID first, e.g. gpu07-st3.sw2.c0", "")
+        elif trig in (ids.FAIL_BTN, ids.ID_INPUT):  # the button, or Enter in the box
+            tok = state.typed_id(typed)
+            if mode == "inspect":  # selects it (on_view writes the #fragment); fails nothing
+                state.find(s, tok)
+                return changes(
+                    CHANGE_OUTPUTS, message=f"{tok} selected: inspecting fails nothing", typed=""
+                )
             s, msg = state.toggle(s, tok, mode or "fail")
         elif trig == ids.REPAIR_ALL:
             s, msg = state.repair_all(s), "everything repaired"
@@ -220,8 +229,9 @@ def on_change(
         else:  # the URL itself: a link opened, or back/forward
             return changes(CHANGE_OUTPUTS, **_controls_of(s), message="")
     except ScenarioError as e:
-        return changes(CHANGE_OUTPUTS, preset=None, message=e.message, typed="")
-    typed_out = "" if trig == ids.FAIL_BTN else no_update
+        # a typed ID that is wrong stays in the box, to be corrected; the message names it
+        return changes(CHANGE_OUTPUTS, preset=None, message=e.message)
+    typed_out = "" if trig in (ids.FAIL_BTN, ids.ID_INPUT) else no_update
     return changes(
         CHANGE_OUTPUTS, search=state.url_of(s), **_controls_of(s), message=msg, typed=typed_out
     )
@@ -251,6 +261,9 @@ def on_view(
     compare: str | None,
     mode: str | None,
     rack: str | None,
+    fail_clicks: int | None = None,
+    submits: int | None = None,
+    typed: str | None = None,
 ) -> dict[str, Any]:
     """The view options (counter, link, compare, click mode, rack on show, selected part)
     live in the URL's #fragment, so a shared link opens the same charts; a cable or link
@@ -262,7 +275,14 @@ def on_view(
         shown = {k: v[k] for k in view.DEFAULTS if k != "sel"}  # the selection is drawn, no control
         return changes(VIEW_OUTPUTS, **shown, message=msg)
     sel = view.parse(hash_)[0]["sel"]
-    if trig == ids.RACK_PRESS:
+    if trig in (ids.FAIL_BTN, ids.ID_INPUT):
+        if mode != "inspect":
+            return changes(VIEW_OUTPUTS)
+        try:
+            sel = state.find(state.current(search).scenario, state.typed_id(typed))
+        except ScenarioError:
+            return changes(VIEW_OUTPUTS)  # on_change says what is wrong with it
+    elif trig == ids.RACK_PRESS:
         s = state.current(search).scenario
         cid = clicked_id(s, click, rack)
         if mode == "inspect" and cid:
@@ -297,6 +317,7 @@ def register(app: Dash) -> None:
             "click": Input(ids.RACK_PRESS, "data"),
             "l2_click": Input(ids.L2, "clickData"),
             "fail_clicks": Input(ids.FAIL_BTN, "n_clicks"),
+            "submits": Input(ids.ID_INPUT, "n_submit"),
             "repair_clicks": Input(ids.REPAIR_ALL, "n_clicks"),
             "preset": Input(ids.PRESET, "value"),
             "fabric": Input(ids.FABRIC, "value"),
@@ -320,6 +341,8 @@ def register(app: Dash) -> None:
             "compare": Input(ids.COMPARE_INPUT, "value"),
             "mode": Input(ids.CLICK_MODE, "value"),
             "rack": Input(ids.RACK_SELECT, "value"),
+            "fail_clicks": Input(ids.FAIL_BTN, "n_clicks"),
+            "submits": Input(ids.ID_INPUT, "n_submit"),
         },
-        state={"search": State(ids.URL, "search")},
+        state={"search": State(ids.URL, "search"), "typed": State(ids.ID_INPUT, "value")},
     )(on_view)

@@ -134,3 +134,33 @@ class TestNothingLeavesByAccident:
         )
         assert log.errors == []
         ctx.close()
+
+
+class TestTheIdBox:
+    """(2) The typed-ID box works with Enter, in any case; a bad ID stays in the box and the
+    message names it."""
+
+    def test_enter_any_case_and_a_bad_id_kept(self, served, page):
+        page.goto(served + "/")
+        _ready(page, 0)
+        box = page.locator("#id-input")
+        box.fill("GPU07-ST3.SW2")
+        box.press("Enter")
+        expect(page).to_have_url(re.compile(r"\?fail=gpu07-st3\.sw2(#.*)?$"))
+        expect(page.locator("#action-message")).to_have_text("gpu07-st3.sw2 failed")
+        expect(box).to_have_value("")
+        _ready(page, 2)  # the link's two cables
+        box.fill("gpu07-st3.sw9")
+        box.press("Enter")
+        expect(page.locator("#action-message")).to_contain_text("gpu07-st3.sw9")
+        expect(box).to_have_value("gpu07-st3.sw9")  # kept, to be corrected
+        assert query(page) == {"fail": "gpu07-st3.sw2"}
+        page.locator("#click-mode").get_by_text("inspects").click()
+        expect(page).to_have_url(re.compile(r"#mode=inspect$"))
+        box.fill("Gpu20-St5.Sw1.C0")
+        box.press("Enter")
+        expect(page).to_have_url(re.compile(r"#mode=inspect&sel=gpu20-st5\.sw1\.c0$"))
+        expect(page.locator("#action-message")).to_contain_text("gpu20-st5.sw1.c0 selected")
+        page.wait_for_function(f"() => ({GD}.data[{TRACES['selected']}].y || []).length === 3")
+        assert query(page) == {"fail": "gpu07-st3.sw2"}  # found, highlighted, not failed
+        assert page.log.errors == []

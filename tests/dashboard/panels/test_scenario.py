@@ -17,7 +17,16 @@ class Ctx:
 def on_change(monkeypatch, trig: str | None, search: str = "", **kw) -> dict:
     monkeypatch.setattr(scenario, "ctx", Ctx(trig))
     args = dict.fromkeys(
-        ("click", "l2_click", "fail_clicks", "repair_clicks", "preset", "fabric", "workload")
+        (
+            "click",
+            "l2_click",
+            "fail_clicks",
+            "submits",
+            "repair_clicks",
+            "preset",
+            "fabric",
+            "workload",
+        )
         + ("features", "update", "typed", "mode", "rack")
     )
     args.update(kw)
@@ -41,7 +50,13 @@ class TestScenario:
     def test_a_bad_id_is_named_and_the_url_kept(self, monkeypatch):
         out = on_change(monkeypatch, ids.FAIL_BTN, "?fail=st3", typed="st10")
         assert out["search"] is no_update and out["fabric"] is no_update
-        assert "st10" in out["message"] and out["typed"] == ""
+        assert "st10" in out["message"] and out["typed"] is no_update  # kept, to correct
+
+    def test_enter_in_the_box_takes_an_id_in_any_case(self, monkeypatch):
+        out = on_change(monkeypatch, ids.ID_INPUT, "?fail=st3", typed="GPU07-ST1.SW0 ")
+        assert out["search"] == "?fail=st3,gpu07-st1.sw0" and out["typed"] == ""
+        out = on_change(monkeypatch, ids.ID_INPUT, "", typed="St4", mode="inspect")
+        assert out["search"] is no_update and "st4 selected" in out["message"]
 
     def test_a_click_on_a_cable_toggles_it(self, monkeypatch):
         table = rack_figure.point_ids("vr-nvl72")[rack_figure.TRACES["cable_hits"]]
