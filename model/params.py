@@ -19,7 +19,6 @@ FLAKY_LINK_EFFICIENCY = 0.90
 # busier of its two ports as in an M/M/1 queue. Losing planes raises the other ports' load.
 OFFERED_LOAD = 0.5
 LATENCY_MESSAGE_BYTES = 8192
-MAX_UTILISATION = 0.98
 # Ethernet frames carry up to 4 KiB [A]; NVLink packets are counted at 128 B. Both are
 # defined in fabrics.py (Fabric.packet_bytes); ETH_MTU_BYTES is imported above for its row.
 

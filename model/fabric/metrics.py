@@ -9,7 +9,7 @@ import numpy as np
 
 from model.fabric.presets import Fabric
 from model.fabric.state import FabricState
-from model.params import LATENCY_MESSAGE_BYTES, MAX_UTILISATION, OFFERED_LOAD
+from model.params import LATENCY_MESSAGE_BYTES, OFFERED_LOAD
 
 
 def per_gpu_tbs(st: FabricState) -> np.ndarray:
@@ -131,25 +131,33 @@ class WaitMixture:
     distinct values), so this stays small at any GPU count. `offsets` are the unloaded
     one-way latencies (us) of the kinds of pair and `shares` how many pairs are of each:
     one rack has one kind; a multi-rack domain two (within a rack, across racks).
+
+    A port offered more than it carries (rho >= 1) has no steady state: its queue grows
+    without bound. Such pairs are `unstable_share` of all pairs, never capped into a finite
+    wait; a quantile that falls among them is infinite (None in the JSON).
     """
 
-    rho: np.ndarray  # utilisation of each component
-    weight: np.ndarray  # its share of pairs
+    rho: np.ndarray  # utilisation of each stable component (< 1)
+    weight: np.ndarray  # its share of all pairs
     service_s: float
     offsets_us: tuple[float, ...]
     shares: tuple[float, ...]
+    unstable_share: float = 0.0  # pairs waiting at a port offered more than it carries
 
     def tail(self, wait_s: float) -> float:
-        """P(W > wait_s) over the waiting-time mixture."""
+        """P(W > wait_s) over the waiting-time mixture (unstable pairs never get through)."""
         r, w = self.rho, self.weight
-        return float((w * r * np.exp(-(1 - r) * wait_s / self.service_s)).sum())
+        stable = float((w * r * np.exp(-(1 - r) * wait_s / self.service_s)).sum())
+        return stable + self.unstable_share
 
     def quantile_us(self, q: float) -> float:
-        """The q-quantile of one-way latency (us): offsets plus the wait, by bisection."""
-        if len(self.offsets_us) == 1:
-            return (
-                self.offsets_us[0] + _mm1_quantile(self.rho, self.weight, self.service_s, q) * 1e6
-            )
+        """The q-quantile of one-way latency (us): offsets plus the wait, by bisection;
+        infinite when more than 1 - q of the pairs wait at an unstable port."""
+        if self.unstable_share >= 1.0 - q:
+            return math.inf
+        if len(self.offsets_us) == 1:  # the stable part must hold the rest of the tail
+            wait = _mm1_quantile(self.rho, self.weight, self.service_s, q + self.unstable_share)
+            return self.offsets_us[0] + wait * 1e6
 
         def cdf(t_us: float) -> float:
             return sum(
@@ -158,7 +166,8 @@ class WaitMixture:
             )
 
         lo = min(self.offsets_us)
-        top = _mm1_quantile(self.rho, self.weight, self.service_s, 0.9999) * 1e6
+        top_q = min(0.9999, 1.0 - self.unstable_share - 1e-6)
+        top = _mm1_quantile(self.rho, self.weight, self.service_s, top_q) * 1e6
         hi = max(self.offsets_us) + top
         for _ in range(48):
             mid = (lo + hi) / 2
@@ -175,14 +184,24 @@ def wait_mixture(
 ) -> WaitMixture | None:
     """The mixture for active GPUs whose ports carry `capacity` planes' worth each (None if
     fewer than two GPUs, or one has no capacity). The same traffic on fewer planes loads
-    each remaining port more: utilisation = offered load x planes / capacity."""
+    each remaining port more: utilisation = offered load x planes / capacity, uncapped."""
     if len(capacity) < 2 or (capacity <= 0).any():
         return None
-    rho = np.minimum(OFFERED_LOAD * planes / capacity, MAX_UTILISATION)
+    rho = OFFERED_LOAD * planes / capacity
     u, c = np.unique(rho, return_counts=True)
     pair_w = np.outer(c, c).astype(float) - np.diag(c)
     vals = np.maximum(u[:, None], u[None, :]).ravel()
-    return WaitMixture(vals, pair_w.ravel() / pair_w.sum(), service_s, offsets_us, shares)
+    w = pair_w.ravel() / pair_w.sum()
+    stable = vals < 1.0
+    return WaitMixture(
+        vals[stable], w[stable], service_s, offsets_us, shares, float(w[~stable].sum())
+    )
+
+
+def unstable_gpus(st: FabricState) -> int:
+    """Active GPUs whose links cannot carry the offered load: their queues grow unbounded."""
+    cap = st.efficiency.sum(axis=1)[st.gpu_alive]
+    return int((OFFERED_LOAD * st.fabric.planes >= cap).sum())
 
 
 def _latency_mixture(st: FabricState) -> WaitMixture | None:
@@ -211,7 +230,28 @@ def latency(st: FabricState) -> dict:
     mix = _latency_mixture(st)
     if mix is None:
         return {**out, "p50": None, "p99": None}
-    return {**out, "p50": _r(mix.quantile_us(0.50), 3), "p99": _r(mix.quantile_us(0.99), 3)}
+    if mix.unstable_share > 0.0:
+        out = {**out, **_unstable(st, mix)}
+    return {**out, "p50": _finite(mix.quantile_us(0.50)), "p99": _finite(mix.quantile_us(0.99))}
+
+
+def _finite(x: float) -> float | None:
+    """A latency in us to 3 decimals, or None for an unbounded queue (JSON has no infinity)."""
+    return _r(x, 3) if math.isfinite(x) else None
+
+
+def _unstable(st: FabricState, mix: WaitMixture) -> dict:
+    """What to say when some ports are offered more than their links carry."""
+    n = unstable_gpus(st)
+    return {
+        "unstable_share": _r(mix.unstable_share, 6),
+        "unstable": (
+            f"queue unstable: {n} GPU(s) are offered {OFFERED_LOAD:.0%} of a healthy port's "
+            "rate on fewer links than can carry it, so their queues grow without bound; "
+            f"{mix.unstable_share:.1%} of GPU pairs wait at one (a quantile among them is "
+            "unbounded, shown as none)"
+        ),
+    }
 
 
 def packet_rate(st: FabricState) -> dict:
@@ -262,14 +302,25 @@ def latency_distribution(st: FabricState, points: int = 121) -> dict:
         return out
     vals, w, s = mix.rho, mix.weight, mix.service_s
     qs = {q: mix.quantile_us(q) for q in (0.5, 0.9, 0.99, 0.999, 0.9999)}
-    wait_us = np.linspace(0.0, qs[0.9999] - base, max(int(points), 2))
+    # the grid reaches the 99.99th percentile, or as far as the stable pairs go
+    reach = (
+        qs[0.9999]
+        if math.isfinite(qs[0.9999])
+        else mix.quantile_us(1.0 - mix.unstable_share - 1e-4)
+        if mix.unstable_share < 1.0 - 1e-4
+        else base
+    )
+    wait_us = np.linspace(0.0, max(reach - base, 0.0), max(int(points), 2))
     tail = (w * vals * np.exp(-np.outer(wait_us * 1e-6, (1 - vals)) / s)).sum(axis=1)
+    tail = tail + mix.unstable_share
+    if mix.unstable_share > 0.0:
+        out = {**out, **_unstable(st, mix)}
     return {
         **out,
         "latency_us": [_r(x, 5) for x in base + wait_us],
         "cdf": [_r(x, 7) for x in 1.0 - tail],
-        "no_wait_share": _r(1.0 - float((w * vals).sum()), 6),
-        "quantiles": {f"{q:g}": _r(v, 3) for q, v in qs.items()},
-        "p50": _r(qs[0.5], 3),
-        "p99": _r(qs[0.99], 3),
+        "no_wait_share": _r(1.0 - float((w * vals).sum()) - mix.unstable_share, 6),
+        "quantiles": {f"{q:g}": _finite(v) for q, v in qs.items()},
+        "p50": _finite(qs[0.5]),
+        "p99": _finite(qs[0.99]),
     }
