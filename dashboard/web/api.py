@@ -69,7 +69,8 @@ def goodput_route() -> Response:
     if "checkpoint_min" in own:
         kw["checkpoint_interval_s"] = float(own["checkpoint_min"]) * 60
     cf = goodput.closed_form(s, rates, **kw)
-    mc = goodput.monte_carlo(s, rates, key=s.key(), **kw)
+    sample = max(racks, goodput.default_sample_racks(years))
+    mc = goodput.monte_carlo(s, rates, key=s.key(), sample_racks=sample, **kw)
     out = {
         "scenario": s.key(),
         "fraction": cf["fraction"],

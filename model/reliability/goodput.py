@@ -30,7 +30,7 @@ from model.reliability.accounting import (
     unplanned_rate,
 )
 from model.reliability.effects import CAUSES, MAINTENANCE, REPAIR_WAIT, effects
-from model.reliability.montecarlo import monte_carlo, simulate_ettr
+from model.reliability.montecarlo import default_sample_racks, monte_carlo, simulate_ettr
 from model.reliability.rates import DEFAULT_RATES, Rates
 from model.scenario import Scenario, parse_query
 
@@ -41,6 +41,7 @@ __all__ = [
     "closed_form",
     "comparison",
     "comparison_scenarios",
+    "default_sample_racks",
     "lifetime_goodput",
     "monte_carlo",
     "simulate_ettr",

@@ -98,6 +98,10 @@ LATER: dict[tuple[str, str, str], str] = {
         "issue 12 item 7: a port offered more than its links carry is an unstable queue, said "
         "so, not capped at 98% utilisation (p99 was 37.9 us with 8 of 9 gb200 trays down)"
     ),
+    ("/api/v1/goodput", r"monte_carlo\..*", ""): (
+        "issue 14 item 7: the Monte Carlo samples 2,000 rack-years by default (was one draw) "
+        "and gives its 95% interval; totals still scale to racks="
+    ),
     ("/api/v1/goodput", r"comparison\[\]\..*", "compare=1"): (
         "issue 14 item 6: the cp-resilience-off row of the comparison, as above"
     ),

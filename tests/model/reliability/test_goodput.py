@@ -9,6 +9,7 @@ Published checks (FACTS.md §6, research/goodput.md §5):
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -28,6 +29,7 @@ from model.reliability.rates import (
     Rates,
 )
 from model.scenario import parse_query
+from tests.strategies import scenarios
 
 
 def sc(q: str):
@@ -324,3 +326,17 @@ def test_result_shape():
     assert r["mtbf_hours"] > 0 and r["checkpoint_interval_s"] > 0
     p = r["per_rack_fraction"]
     assert p["p5"] <= p["p50"] <= p["p95"]
+
+
+@settings(max_examples=20, deadline=None)
+@given(s=scenarios(max_faults=0))
+def test_monte_carlo_agrees_with_the_closed_form_at_its_default_sample(s):
+    """Issue 14 item 7: the default sample (2,000 rack-years) is within 0.2 pp of the closed
+    form, and says how sure it is."""
+    s = replace(s, flaky=(), update=())
+    cf = G.closed_form(s)["fraction"]
+    mc = G.monte_carlo(s, key=s.key(), sample_racks=G.default_sample_racks(1.0))
+    assert mc["sampled_racks"] == 2000
+    assert abs(mc["fraction"] - cf) < 0.002
+    lo, hi = mc["ci95"]
+    assert lo < mc["fraction"] < hi and hi - lo < 0.002
