@@ -1,4 +1,4 @@
-/* A press on the rack, told apart from a double-click (plotly's reset-zoom gesture).
+/* The rack's hover labels (rack.labels, at the end), and a press on the rack, told apart from a double-click (plotly's reset-zoom gesture).
 
 plotly.js reports the first click of a double-click as a click (clickData), and a second
 press could land on another cable once the first has redrawn the rack. So a click becomes a
@@ -34,6 +34,19 @@ busy page that runs this late still tells a double-click from two clicks. */
         window.dash_clientside.set_props("rack-press", { data: { points: [point], at: start } });
       }, wait);
       return [none];
+    },
+    /* The hover labels, spelled out from the server's compact codes (label_data in
+    dashboard/figures/rack/overlay.py) and patched into the figure. */
+    labels: function (d) {
+      const none = window.dash_clientside.no_update;
+      if (!d || !d.codes) return [none];
+      const out = new Array(d.codes.length);
+      for (let i = 0; i < out.length; i++) out[i] = d.words[d.codes.charCodeAt(i) - 48];
+      for (const i in d.named) out[+i] = d.named[i];
+      const patch = new window.dash_clientside.Patch();
+      patch.assign(["data", d.hits, "hovertext"], out);
+      for (const t in d.parts) patch.assign(["data", +t, "hovertext"], d.parts[t]);
+      return [patch.build()];
     },
   };
 })();

@@ -34,6 +34,7 @@ RACK = "rack"
 RACK_FABRIC = "rack-fabric"
 RACK_SELECT = "rack-select"
 RACK_SELECT_BOX = "rack-select-box"
+RACK_LABELS = "rack-labels"  # the hover labels, compact; the browser patches them in
 RACK_PRESS = "rack-press"  # a single press on the rack (assets/rack_press.js), never a double
 L2 = "l2-chart"
 HOVER = "hover-details"

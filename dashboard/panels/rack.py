@@ -7,6 +7,7 @@ otherwise only a dash.Patch of the overlays (DESIGN.md "Fast and exact": ~4 KB, 
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from dash import ClientsideFunction, Dash, Input, Output, State, dcc, html, no_update
@@ -21,6 +22,12 @@ from model import telemetry
 from model.errors import ScenarioError
 from model.multirack.domains import parse_part
 from model.scenario import Scenario
+
+
+def _rack_graph() -> dcc.Graph:
+    g = graph(ids.RACK, 680, "rack", rack_figure.graph_config())
+    g.clear_on_unhover = True  # the hover line clears when the pointer leaves
+    return g
 
 
 def layout() -> html.Div:
@@ -43,21 +50,26 @@ def layout() -> html.Div:
                     ),
                 ],
             ),
-            graph(ids.RACK, 680, "rack", rack_figure.graph_config()),
+            _rack_graph(),
             dcc.Store(id=ids.RACK_PRESS),
+            dcc.Store(id=ids.RACK_LABELS),
             dcc.Graph(
                 id=ids.L2,
                 config=graph_config(),
                 style={"height": "260px", "display": "none"},
                 className="l2",
             ),
-            html.Div(id=ids.HOVER, className="hover"),
+            html.Div(id=ids.HOVER, className="hover", children=HOVER_HINT),
         ],
     )
 
 
 def _rack_outputs() -> dict[str, Output]:
-    return {"figure": Output(ids.RACK, "figure"), "drawn": Output(ids.RACK_FABRIC, "data")}
+    return {
+        "figure": Output(ids.RACK, "figure"),
+        "drawn": Output(ids.RACK_FABRIC, "data"),
+        "labels": Output(ids.RACK_LABELS, "data"),
+    }
 
 
 RACK_OUTPUTS = tuple(_rack_outputs())
@@ -70,13 +82,17 @@ def rack(
     (and of the part selected in the #fragment). On a multi-rack domain, the rack on show,
     drawn as the NVL72 it is."""
     s = state.current(search).scenario
-    selected = view.parse(hash_)[0]["sel"] or None
+    v = view.parse(hash_)[0]
+    selected, mode = v["sel"] or None, v["mode"]
     if s.multirack:
         s = state.rack_scenario(s, _rack_number(s, rack_shown))
         selected = None
+        mode = "fail" if mode == "flaky" else mode  # a domain has no flaky links yet
+    labels = rack_figure.label_data(s, mode)
     if drawn_fabric != s.fabric:
-        return changes(RACK_OUTPUTS, figure=rack_figure.full_figure(s, selected), drawn=s.fabric)
-    return changes(RACK_OUTPUTS, figure=rack_figure.overlay_patch(s, selected))
+        figure = rack_figure.full_figure(s, selected)
+        return changes(RACK_OUTPUTS, figure=figure, drawn=s.fabric, labels=labels)
+    return changes(RACK_OUTPUTS, figure=rack_figure.overlay_patch(s, selected), labels=labels)
 
 
 def _rack_number(s: Scenario, shown: str | None) -> int:
@@ -108,20 +124,39 @@ def l2_chart(search: str | None) -> dict[str, Any]:
     return changes(L2_OUTPUTS, figure=figure, style=visible, picker=visible)
 
 
+HOVER_HINT = "Hover a cable or a part to read it; what a click does follows the click mode."
+# the counters the hover line shows, in people's words (model/telemetry/fields.py: UNITS)
+_SHOWN = ((telemetry.REPLAY, "replays"), (telemetry.RECOVERY, "recoveries"))
+_DOWN = ("failed", "idle (its link is down)", "drained (switch update)")
+
+
+def _count(v: float | None) -> str:
+    return "n/a" if v is None or math.isnan(v) else f"{int(v):,}"
+
+
+def ber_text(v: float | None) -> str:
+    """A bit error rate as people write it: one significant digit (3e-18), 0, or n/a."""
+    if v is None or math.isnan(v):
+        return "n/a"
+    return "0" if v == 0 else f"{v:.0e}"
+
+
 def hover(
     search: str | None, hover_data: dict | None, clock: float | None
 ) -> dict[str, str | list[Component]]:
-    """The hovered cable's link, GPU, chip and its telemetry now."""
+    """The hovered part, its state in this scenario, and a link's or cable's telemetry now;
+    the hint again once the pointer leaves the rack (clear_on_unhover)."""
     s = state.current(search).scenario
     cid = clicked_id(s, hover_data, None)
     if s.multirack and cid:
         local = parse_part(cid, state.DOMAINS[s.fabric]).local
         name = local.id if local is not None else cid
-        shown = [html.B(name), html.Span(" in the rack on show; click to fail it")]
+        shown = [html.B(name), html.Span(" in the rack on show")]
         return {"details": shown}
     if not cid:
-        return {"details": "Hover a cable or a part to read it; click it to fail or repair it."}
-    parts: list[Component] = [html.B(cid)]
+        return {"details": HOVER_HINT}
+    what = rack_figure.part_state(s, cid)
+    parts: list[Component] = [html.B(cid), html.Span(f" · {what}")]
     if series_of(s, cid):
         t = float(clock or CLOCK_START_S)
         try:
@@ -129,11 +164,12 @@ def hover(
         except (ScenarioError, ValueError):
             ser = None
         if ser:
-            parts.append(html.Span(f" · state {ser['state'][-1]}"))
-            for m in (telemetry.REPLAY, telemetry.RECOVERY, telemetry.BER):
-                if m in ser and ser[m] is not None:
-                    v = ser[m][-1]
-                    parts.append(html.Span(f" · {m} {v if v is not None else 'n/a'}"))
+            for m, words in _SHOWN:
+                if ser.get(m) is not None:
+                    parts.append(html.Span(f" · {_count(ser[m][-1])} {words}"))
+            if ser.get(telemetry.BER) is not None:
+                ber = "n/a (down)" if what in _DOWN else ber_text(ser[telemetry.BER][-1])
+                parts.append(html.Span(f" · BER {ber}"))
     return {"details": parts}
 
 
@@ -148,6 +184,13 @@ def register(app: Dash) -> None:
         },
         state={"drawn_fabric": State(ids.RACK_FABRIC, "data")},
     )(rack)
+    # the hover labels, spelled out and patched in by the browser (assets/rack_press.js)
+    app.clientside_callback(
+        ClientsideFunction(namespace="rack", function_name="labels"),
+        [Output(ids.RACK, "figure", allow_duplicate=True)],
+        Input(ids.RACK_LABELS, "data"),
+        prevent_initial_call=True,
+    )
     # a press is a click the double-click window closed on (assets/rack_press.js)
     app.clientside_callback(
         ClientsideFunction(namespace="rack", function_name="press"),

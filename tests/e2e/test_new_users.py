@@ -164,3 +164,50 @@ class TestTheIdBox:
         page.wait_for_function(f"() => ({GD}.data[{TRACES['selected']}].y || []).length === 3")
         assert query(page) == {"fail": "gpu07-st3.sw2"}  # found, highlighted, not failed
         assert page.log.errors == []
+
+
+def _labels_say(page, text: str) -> None:
+    """Wait for the hover labels the browser patches in (rack.labels) to say `text`."""
+    page.wait_for_function(
+        f"t => {{ const h = {GD}.data[{TRACES['cable_hits']}].hovertext;"
+        " return Array.isArray(h) && h.some(x => x.includes(t)); }",
+        arg=text,
+    )
+
+
+class TestHoverSaysStateAndClick:
+    """(3) Hover labels say the part's state and what a click does in the click mode; the
+    line under the rack gives the part's own state, numbers for people, and clears."""
+
+    def test_labels_and_the_line_under_the_rack(self, served, page):
+        page.goto(served + "/?fail=st3.sw1&flaky=gpu20-st5.sw1")
+        _ready(page)
+        _labels_say(page, "click to fail it too")  # the failed chip's cables
+        label = page.locator("#rack .hoverlayer .hovertext").first
+        line = page.locator("#hover-details")
+        _hover(page, "st3.sw1")
+        expect(label).to_contain_text("failed · click to repair")
+        _hover(page, "st1.sw0")
+        expect(label).to_contain_text("healthy · click to fail")
+        _hover(page, "gpu07-st3.sw1.c0")  # a cable of the failed chip
+        expect(label).to_contain_text("failed · click to fail it too")
+        expect(line).to_contain_text("gpu07-st3.sw1.c0 · failed")
+        expect(line).to_contain_text("BER n/a (down)")
+        assert "ACTIVE" not in line.inner_text()
+        _hover(page, "gpu20-st5.sw1.c0")  # the flaky link's cable
+        expect(label).to_contain_text("degrading (flaky) · click to fail")
+        expect(line).to_contain_text(re.compile(r"· degrading \(flaky\) · [\d,]+ replays"))
+        expect(line).to_contain_text(re.compile(r"BER \de-\d+$"))  # 3e-12, not 2.95e-12
+        page.mouse.move(5, 5)  # off the rack: the line forgets the cable
+        expect(line).to_have_text(re.compile(r"^Hover a cable or a part"))
+        page.locator("#click-mode").get_by_text("marks flaky").click()
+        _labels_say(page, "click to mark flaky")
+        _hover(page, "gpu20-st5.sw1.c0")
+        expect(label).to_contain_text("degrading (flaky) · click to mark flaky")
+        _hover(page, "gpu07")
+        expect(label).to_contain_text("only links and cables can be flaky")
+        page.locator("#click-mode").get_by_text("inspects").click()
+        _labels_say(page, "click to inspect")
+        _hover(page, "st3.sw1")
+        expect(label).to_contain_text("failed · click to inspect")
+        assert page.log.errors == []

@@ -38,7 +38,14 @@ from dashboard.figures.rack.geometry import (
     geometry,
     point_ids,
 )
-from dashboard.figures.rack.overlay import cable_statuses, full_figure, overlay_data, overlay_patch
+from dashboard.figures.rack.overlay import (
+    cable_statuses,
+    full_figure,
+    label_data,
+    overlay_data,
+    overlay_patch,
+    part_state,
+)
 from dashboard.figures.rack.selection import selection_data
 from dashboard.figures.rack.spine import as_array
 
@@ -70,8 +77,10 @@ __all__ = [
     "full_figure",
     "geometry",
     "graph_config",
+    "label_data",
     "overlay_data",
     "overlay_patch",
+    "part_state",
     "point_ids",
     "selection_data",
 ]

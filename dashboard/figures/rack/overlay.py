@@ -3,6 +3,9 @@ overlays' y arrays, the base spine's colour, and the front view's colours and sy
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
@@ -28,6 +31,7 @@ from dashboard.figures.rack.geometry import (
     TRACES,
     geometry,
 )
+from dashboard.figures.rack.labels import CABLE_STATE_WORDS, PART_STATE_WORDS, label
 from dashboard.figures.rack.selection import selection_data
 from dashboard.figures.rack.spine import segments_y
 from model.assess import assess
@@ -35,6 +39,7 @@ from model.fabric.metrics import per_gpu_tbs
 from model.fabric.presets import Fabric
 from model.fabric.state import FabricState
 from model.ids import parse_id, plane_of
+from model.kinds import ComponentKind as K
 from model.scenario import Scenario
 
 
@@ -128,12 +133,45 @@ def _symbols(codes: np.ndarray, normal: str) -> list[str]:
     return [FAILED_SYMBOL if i == PART_FAILED else normal for i in codes.tolist()]
 
 
+@functools.lru_cache(maxsize=8)
+def _cable_index(fabric_key: str) -> Mapping[str, int]:
+    return MappingProxyType({cid: i for i, cid in enumerate(geometry(fabric_key).cable_ids)})
+
+
+def _cable_codes(fabric_key: str, idx: dict[str, np.ndarray]) -> np.ndarray:
+    """int8[N]: each cable's status as its index in STATUSES."""
+    code = np.empty(geometry(fabric_key).fabric.cables, np.int8)
+    for k, name in enumerate(STATUSES):
+        code[idx[name]] = k
+    return code
+
+
+def _part_labels(
+    scenario: Scenario, trace: str, codes: np.ndarray, kinds: list[K], mode: str
+) -> list[str]:
+    """A front-view trace's hover text: what the part is (the base figure's), its state and
+    what a click does."""
+    geo = geometry(scenario.fabric)
+    base = _base_hover(scenario.fabric, trace)
+    names = geo.point_ids[TRACES[trace]]
+    return [
+        f"{what}<br>" + label(scenario, cid, kind, PART_STATE_WORDS[c], c == PART_FAILED, mode)
+        for what, cid, kind, c in zip(base, names, kinds, codes.tolist(), strict=True)
+    ]
+
+
+@functools.lru_cache(maxsize=32)
+def _base_hover(fabric_key: str, trace: str) -> tuple[str, ...]:
+    return tuple(base_figure(fabric_key)["data"][TRACES[trace]]["hovertext"])
+
+
 def overlay_data(scenario: Scenario) -> dict[int, dict[str, Any]]:
     """Everything a scenario changes, as trace index -> {dotted property: value}.
 
     The overlays get y only (their x is static, see spine.py). When more cables
     carry rerouted load than not, the base spine is recoloured as rerouted and the "healthy"
-    overlay covers the rest, so the patch lists the smaller set.
+    overlay covers the rest, so the patch lists the smaller set. The hover labels, which
+    also follow the click mode, are `label_data`'s.
     """
     geo = geometry(scenario.fabric)
     st, idx, bw = _statuses(scenario)
@@ -149,9 +187,7 @@ def overlay_data(scenario: Scenario) -> dict[int, dict[str, Any]]:
             sel = sel[:0]
         out[TRACES[s]] = {"y": segments_y(geo.y_left[sel], geo.y_right[sel])}
     parts = _part_states(st, idx["flaky"], bw)
-    tray_codes = np.where(
-        geo.tray_ct >= 0, parts["ct"][geo.tray_ct], parts["st"][np.maximum(geo.tray_st, 0)]
-    )
+    tray_codes = _tray_codes(st, parts)
     mc_symbols = _symbols(parts["mc"], MC_SYMBOL)
     if st.control.leader is not None:
         leader = parse_id(st.control.leader, st.fabric).nums[0] - 1  # its tray, 0-based
@@ -171,6 +207,86 @@ def overlay_data(scenario: Scenario) -> dict[int, dict[str, Any]]:
         "marker.symbol": mc_symbols,
     }
     return out
+
+
+def _tray_codes(st: FabricState, parts: dict) -> np.ndarray:
+    geo = geometry(st.fabric.key)
+    return np.where(
+        geo.tray_ct >= 0, parts["ct"][geo.tray_ct], parts["st"][np.maximum(geo.tray_st, 0)]
+    )
+
+
+def label_data(scenario: Scenario, mode: str = "fail") -> dict[str, Any]:
+    """The hover labels of every clickable part (its state and what a click does in `mode`),
+    compact for the wire: the browser spells out the cables' (assets/rack_press.js,
+    `rack.labels`) and patches them in, so the figure's Patch stays a few KB.
+
+    {"hits": the cable markers' trace, "codes": a digit a cable (its index in STATUSES),
+    "words": the label of each code, "named": {cable index: label} for the cables the
+    scenario names, "parts": {trace index: [hover text a point]} for the front view}.
+    """
+    geo = geometry(scenario.fabric)
+    f = geo.fabric
+    st, idx, bw = _statuses(scenario)
+    code = _cable_codes(scenario.fabric, idx)
+    words = [
+        label(scenario, "", K.CABLE, CABLE_STATE_WORDS[name], name == "failed", mode)
+        for name in STATUSES
+    ]
+    where = _cable_index(scenario.fabric)
+    named = {}
+    for cid in (*scenario.fail, *scenario.flaky):
+        i = where.get(cid)
+        if i is not None:
+            name = STATUSES[code[i]]
+            named[str(i)] = label(
+                scenario, cid, K.CABLE, CABLE_STATE_WORDS[name], name == "failed", mode
+            )
+    parts = _part_states(st, idx["flaky"], bw)
+    tray_kinds = [K.COMPUTE_TRAY if t >= 0 else K.SWITCH_TRAY for t in geo.tray_ct.tolist()]
+    front = {
+        "trays": (_tray_codes(st, parts), tray_kinds),
+        "gpus": (parts["gpu"], [K.GPU] * f.gpus),
+        "chips": (parts["chip"], [K.SWITCH_CHIP] * f.planes),
+        "controllers": (parts["mc"], [K.CONTROLLER] * f.switch_trays),
+    }
+    return {
+        "hits": TRACES["cable_hits"],
+        "codes": "".join(map(str, code.tolist())),
+        "words": words,
+        "named": named,
+        "parts": {
+            str(TRACES[t]): _part_labels(scenario, t, c, kinds, mode)
+            for t, (c, kinds) in front.items()
+        },
+    }
+
+
+def part_state(scenario: Scenario, cid: str) -> str:
+    """The state of one part (a cable, link, GPU, chip, controller or tray) in the scenario,
+    in the hover labels' words; a link reads as its worse cable."""
+    st, idx, bw = _statuses(scenario)
+    comp = parse_id(cid, st.fabric)
+    if comp.kind in (K.CABLE, K.LINK):
+        f = st.fabric
+        first = comp.nums[0] * f.planes + plane_of(f, comp.nums[1], comp.nums[2])
+        first *= f.cables_per_link
+        if comp.kind == K.CABLE:
+            first, last = first + comp.nums[3], first + comp.nums[3] + 1
+        else:
+            last = first + f.cables_per_link
+        worst = int(_cable_codes(scenario.fabric, idx)[first:last].max())
+        return CABLE_STATE_WORDS[STATUSES[worst]]
+    parts = _part_states(st, idx["flaky"], bw)
+    n = comp.nums[0]
+    code = {
+        K.GPU: lambda: parts["gpu"][n],
+        K.SWITCH_CHIP: lambda: parts["chip"][plane_of(st.fabric, n, comp.nums[1])],
+        K.CONTROLLER: lambda: parts["mc"][n - 1],
+        K.COMPUTE_TRAY: lambda: parts["ct"][n - 1],
+        K.SWITCH_TRAY: lambda: parts["st"][n - 1],
+    }[comp.kind]()
+    return PART_STATE_WORDS[int(code)]
 
 
 def _apply(root: Any, data: dict[int, dict[str, Any]]) -> None:

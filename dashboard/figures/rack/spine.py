@@ -109,9 +109,9 @@ def cable_hits(f: Fabric, geo: Geometry) -> dict:
         "x": readonly(geo.hit_x.astype(np.float32)),
         "y": readonly(geo.hit_y.astype(np.float32)),
         "customdata": tuple(geo.cable_ids),
-        "hovertemplate": (
-            "<b>cable %{customdata}</b><br>GPU-chip.cable: click to fail or repair<extra></extra>"
-        ),
+        # the state and what a click does: per cable, from the scenario (overlay.py)
+        "hovertext": "<b>healthy</b> · click to fail",
+        "hovertemplate": "<b>cable %{customdata}</b><br>%{hovertext}<extra></extra>",
         "marker": {"size": HIT_MARKER_SIZE, "color": "rgba(0,0,0,0)"},
         "showlegend": False,
     }

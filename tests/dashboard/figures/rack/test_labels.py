@@ -1,0 +1,42 @@
+"""The rack's hover labels: each part's state in the scenario and what a click does."""
+
+from dashboard.figures import rack as rf
+from model.scenario import parse_query
+
+
+def scenario(q: str):
+    return parse_query(q).scenario
+
+
+def _cable_label(d: dict, cid: str) -> str:
+    i = rf.point_ids("vr-nvl72")[rf.TRACES["cable_hits"]].index(cid)
+    return d["named"].get(str(i), d["words"][int(d["codes"][i])])
+
+
+def test_cables_say_their_state_and_the_click_in_each_mode():
+    s = scenario("fail=st3.sw1,gpu07-st1.sw0.c0&flaky=gpu20-st5.sw1")
+    d = rf.label_data(s, "fail")
+    assert len(d["codes"]) == 5184
+    assert _cable_label(d, "gpu07-st1.sw0.c0") == "<b>failed</b> · click to repair"
+    assert _cable_label(d, "gpu07-st3.sw1.c0") == "<b>failed</b> · click to fail it too"
+    assert _cable_label(d, "gpu20-st5.sw1.c1").startswith("<b>degrading (flaky)</b>")
+    assert "click to mark flaky" in _cable_label(rf.label_data(s, "flaky"), "gpu00-st1.sw0.c0")
+    assert "click to inspect" in _cable_label(rf.label_data(s, "inspect"), "gpu00-st1.sw0.c0")
+
+
+def test_a_failed_chip_says_it_is_failed():
+    d = rf.label_data(scenario("fail=st3.sw1"), "fail")
+    chips = d["parts"][str(rf.TRACES["chips"])]
+    i = rf.point_ids("vr-nvl72")[rf.TRACES["chips"]].index("st3.sw1")
+    assert chips[i].endswith("<b>failed</b> · click to repair")
+    assert chips[0].endswith("<b>healthy</b> · click to fail")
+    flaky = rf.label_data(scenario("fail=st3.sw1"), "flaky")["parts"][str(rf.TRACES["chips"])]
+    assert flaky[0].endswith("only links and cables can be flaky")
+
+
+def test_part_state_is_the_scenario_s():
+    s = scenario("fail=st3&flaky=gpu20-st5.sw1")
+    assert rf.part_state(s, "gpu07-st3.sw2.c0") == "failed"  # a cable of the failed tray
+    assert rf.part_state(s, "st3") == "failed" and rf.part_state(s, "st3.sw0") == "failed"
+    assert rf.part_state(s, "gpu20-st5.sw1") == "degrading (flaky)"
+    assert rf.part_state(scenario(""), "gpu07-st3.sw2.c0") == "healthy"

@@ -1,0 +1,27 @@
+"""The rack panel's hover line: the part's own state, numbers for people, the hint again."""
+
+from dashboard.figures import rack as rf
+from dashboard.panels import rack
+
+
+def _hover_at(cid: str) -> dict:
+    curve = rf.TRACES["cable_hits"]
+    n = rf.point_ids("vr-nvl72")[curve].index(cid)
+    return {"points": [{"curveNumber": curve, "pointNumber": n}]}
+
+
+def _text(children) -> str:
+    return "".join(c if isinstance(c, str) else str(c.children) for c in children)
+
+
+def test_a_cable_of_a_failed_tray_reads_failed_not_active():
+    out = rack.hover("?fail=st3", _hover_at("gpu07-st3.sw2.c0"), None)["details"]
+    text = _text(out)
+    assert text.startswith("gpu07-st3.sw2.c0 · failed") and "ACTIVE" not in text
+    assert text.endswith("BER n/a (down)")
+
+
+def test_numbers_for_people_and_the_hint_when_nothing_is_hovered():
+    assert rack.ber_text(2.95e-18) == "3e-18" and rack.ber_text(0.0) == "0"
+    assert rack.ber_text(None) == "n/a" and rack.ber_text(float("nan")) == "n/a"
+    assert rack.hover("?fail=st3", None, None)["details"] == rack.HOVER_HINT
