@@ -24,6 +24,7 @@ from model.fabric.presets import DEFAULT_FABRIC, FABRICS
 from model.fabric.topology import domain_topology, topology
 from model.multirack.domains import DOMAINS
 from model.reliability import goodput
+from model.reliability.accounting import MAX_JOB_RACKS
 from model.reliability.rates import DEFAULT_RATES, FAILURE_RATE_FIELDS, rate_facts
 from model.reliability.timeline import timeline
 from model.workloads import comm, moe_a2a
@@ -54,6 +55,8 @@ GOODPUT_PARAMS = declare(
     racks=Number(1, 10_000, default=1, whole=True),
     checkpoint_min=Number(0.1, 10_080.0),
     compare=Number(0, 1, default=0),
+    job_racks=Number(1, MAX_JOB_RACKS, default=1, whole=True),
+    spares=Number(0, 1, default=0, whole=True),
     **RATE_PARAMS,
 )
 
@@ -65,11 +68,12 @@ def goodput_route() -> Response:
     s, own = q.scenario, q.params
     years, racks = float(own["years"]), int(own["racks"])
     rates = DEFAULT_RATES.with_overrides(**{k: v for k, v in own.items() if k in RATE_PARAMS})
-    kw = {"years": years, "racks": racks}
+    job = {"job_racks": int(own["job_racks"]), "spares": bool(own["spares"])}
+    kw = {"years": years, "racks": racks, **job}
     if "checkpoint_min" in own:
         kw["checkpoint_interval_s"] = float(own["checkpoint_min"]) * 60
     cf = goodput.closed_form(s, rates, **kw)
-    sample = max(racks, goodput.default_sample_racks(years))
+    sample = max(racks, goodput.default_sample_racks(years, job["job_racks"]))
     mc = goodput.monte_carlo(s, rates, key=s.key(), sample_racks=sample, **kw)
     out = {
         "scenario": s.key(),
@@ -84,7 +88,7 @@ def goodput_route() -> Response:
         ],
     }
     if own["compare"]:
-        out["comparison"] = goodput.comparison(rates, years=years, racks=racks)
+        out["comparison"] = goodput.comparison(rates, years=years, racks=racks, **job)
     return jsonify(out)
 
 

@@ -8,7 +8,7 @@ import math
 
 from model.errors import ScenarioError
 from model.fabric.features import FEATURE_KEYS
-from model.reliability.effects import Effect, effects
+from model.reliability.effects import Effect, effects, job_effects
 from model.reliability.formulas import daly_interval
 from model.reliability.rates import DEFAULT_RATES, HOURS_PER_YEAR, Rates
 from model.scenario import Scenario
@@ -23,11 +23,26 @@ MAX_RACK_YEARS = 20_000.0
 MAX_MC_EVENTS = 5_000_000  # expected sampled stops per call (memory and time guard)
 TAU_MAX_S = 7 * 86400.0  # [A] longest checkpoint interval: a week (no faults: no need)
 MAX_TOKENS_PER_S = 1e12
+MAX_JOB_RACKS = 100_000  # a job over up to 7.2 M GPUs
 
 
-def checkpoint_interval_s(s: Scenario, rates: Rates = DEFAULT_RATES) -> float:
-    """The scenario's checkpoint interval: Daly's optimum for its fabric and features."""
-    return interval_s(effects(s, rates), rates, None)
+def job_scale(
+    s: Scenario, rates: Rates, job_racks: int = 1, spares: bool = False
+) -> tuple[Effect, ...]:
+    """The events a job over `job_racks` racks (spare racks or not) sees: effects.job_effects
+    of one rack's effects, after checking the job's size."""
+    if isinstance(job_racks, bool) or not isinstance(job_racks, int):
+        raise ScenarioError("job_racks must be a whole number", token="job_racks")
+    if not 1 <= job_racks <= MAX_JOB_RACKS:
+        raise ScenarioError(f"job_racks must be from 1 to {MAX_JOB_RACKS:,}", token="job_racks")
+    return job_effects(effects(s, rates), job_racks, rates.spare_swap_h if spares else None)
+
+
+def checkpoint_interval_s(
+    s: Scenario, rates: Rates = DEFAULT_RATES, job_racks: int = 1, spares: bool = False
+) -> float:
+    """The scenario's checkpoint interval: Daly's optimum for its fabric, features and job."""
+    return interval_s(job_scale(s, rates, job_racks, spares), rates, None)
 
 
 def check_number(name: str, v: object, lo: float, hi: float, *, lo_open: bool = False) -> float:
@@ -91,7 +106,10 @@ def result(
     tokens_per_s: float,
     years: float,
     racks: int,
+    job_racks: int = 1,
 ) -> dict:
+    """The answer of either method. With job_racks > 1 the hours and interruptions are per
+    year of the whole job (every rack's events stop it), and tokens are the job's."""
     frac = max(0.0, 1.0 - sum(badput.values()))
     hours = years * HOURS_PER_YEAR
     return {
@@ -110,6 +128,7 @@ def result(
         "checkpoint_interval_s": tau_s,
         "years": years,
         "racks": racks,
+        "job_racks": job_racks,
         "kinds": [
             {
                 "kind": e.name,

@@ -345,3 +345,28 @@ def effects(s: Scenario, rates: Rates = DEFAULT_RATES) -> tuple[Effect, ...]:
                 )
             )
     return tuple(out)
+
+
+def job_effects(
+    eff: tuple[Effect, ...], job_racks: int, spare_swap_h: float | None
+) -> tuple[Effect, ...]:
+    """The events of one job over `job_racks` racks joined by the scale-out network.
+
+    Every rack's events reach the job (rates x racks): an abort in any rack restarts the
+    whole job, a rack-down stop stops it, and a degraded rack gates every step's collectives
+    (its slowdown is the job's). With spare racks (`spare_swap_h` given) a stop never waits
+    longer than re-forming the job on a spare, and a job aborted by a rack that restarts at
+    once comes back on a spare at full rate: no degraded running on fewer GPUs, no later
+    stop for the repaired rack to rejoin.
+    """
+    if job_racks == 1 and spare_swap_h is None:
+        return eff
+    out = []
+    for e in eff:
+        stops, degraded = e.stops, e.degraded_h
+        if spare_swap_h is not None:
+            if stops and not stops[0].planned and stops[0].offset_h == 0.0:
+                stops, degraded = stops[:1], 0.0  # restarted on a spare, whole
+            stops = tuple(replace(st, wait_h=min(st.wait_h, spare_swap_h)) for st in stops)
+        out.append(Effect(e.name, e.rate_per_h * job_racks, stops, degraded))
+    return tuple(out)

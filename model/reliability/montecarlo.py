@@ -20,6 +20,7 @@ from model.reliability.accounting import (
     check_horizon,
     check_number,
     interval_s,
+    job_scale,
     rate_of_tokens,
     result,
 )
@@ -30,7 +31,6 @@ from model.reliability.effects import (
     RESTARTS,
     Effect,
     Stop,
-    effects,
 )
 from model.reliability.rates import DEFAULT_RATES, HOURS_PER_YEAR, Rates
 from model.scenario import MAX_QUERY_LENGTH, Scenario
@@ -175,9 +175,10 @@ def _timeline(
 DEFAULT_SAMPLE_RACK_YEARS = 2_000.0
 
 
-def default_sample_racks(years: float) -> int:
-    """Racks to sample for DEFAULT_SAMPLE_RACK_YEARS over `years` (at least one)."""
-    return max(1, int(np.ceil(DEFAULT_SAMPLE_RACK_YEARS / years)))
+def default_sample_racks(years: float, job_racks: int = 1) -> int:
+    """Units (racks, or jobs of `job_racks` racks) to sample for DEFAULT_SAMPLE_RACK_YEARS
+    rack-years over `years` (at least one)."""
+    return max(1, int(np.ceil(DEFAULT_SAMPLE_RACK_YEARS / (years * job_racks))))
 
 
 def monte_carlo(
@@ -190,6 +191,8 @@ def monte_carlo(
     tokens_per_s: float | None = None,
     checkpoint_interval_s: float | None = None,
     sample_racks: int | None = None,
+    job_racks: int = 1,
+    spares: bool = False,
 ) -> dict:
     """Seeded Monte Carlo of `racks` racks over `years`: the same causes, sampled in time.
 
@@ -201,6 +204,9 @@ def monte_carlo(
     sample_racks: sample this many racks (at least `racks`) for the fractions, and scale the
     totals to `racks`: one rack-year is one draw, far from the expectation (use
     default_sample_racks). `ci95` is the 95% confidence interval of the fraction.
+
+    job_racks > 1: each unit sampled is one job over that many racks (the superposed events
+    of its racks, accounting.job_scale), `racks` the number of such jobs.
     """
     check_horizon(years, racks, monte_carlo=True)
     totals_racks = racks
@@ -213,9 +219,9 @@ def monte_carlo(
         raise ScenarioError(
             f"key must be a string of at most {MAX_KEY_LENGTH} characters", token="key"
         )
-    eff = effects(s, rates)
+    eff = job_scale(s, rates, job_racks, spares)
     tau_s = interval_s(eff, rates, checkpoint_interval_s)
-    tps = rate_of_tokens(s, tokens_per_s)
+    tps = rate_of_tokens(s, tokens_per_s) * (job_racks if tokens_per_s is None else 1)
     hours = years * HOURS_PER_YEAR
     expected = sum(e.rate_per_h * len(e.stops) for e in eff) * hours * racks
     if expected > MAX_MC_EVENTS:

@@ -198,6 +198,16 @@ class Rates:
         0.0,
         365.0,
     )
+    spare_swap_h: float = _p(
+        0.0,
+        "h",
+        "A",
+        "a job over many racks with hot spare racks: re-forming the job on a spare is part "
+        "of its restart (restart_s, which the Llama 3 and Meta figures include); raise it for "
+        "spares that must be brought up first",
+        0.0,
+        24.0,
+    )
     failover_gap_h: float = _p(
         5.0 / 60.0,
         "h",

@@ -98,6 +98,14 @@ LATER: dict[tuple[str, str, str], str] = {
         "issue 12 item 7: a port offered more than its links carry is an unstable queue, said "
         "so, not capped at 98% utilisation (p99 was 37.9 us with 8 of 9 gb200 trays down)"
     ),
+    ("/api/v1/goodput", r".*(fraction|badput.*|tokens_delivered|change_vs_vr_all|job_racks)", ""): (
+        "issue 14 item 4: the closed form nets overlapping down times exactly (the job is up "
+        "a share exp(-a) of the time), so it holds at a job over 2,000 racks; a part in 10^4 "
+        "on one rack"
+    ),
+    ("/api/v1/evaluate", r"goodput\.(fraction|badput.*|tokens_delivered_per_rack_year)", ""): (
+        "issue 14 item 4, as above"
+    ),
     ("/api/v1/goodput", r"monte_carlo\..*", ""): (
         "issue 14 item 7: the Monte Carlo samples 2,000 rack-years by default (was one draw) "
         "and gives its 95% interval; totals still scale to racks="
