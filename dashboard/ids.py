@@ -13,6 +13,7 @@ READY = "ready"  # the search string, once the cards for it are out
 FABRIC = "fabric"
 WORKLOAD = "workload"
 FEATURES = "features"
+FEATURES_TITLE = "features-title"  # the fabric's own name for its resiliency features
 ISSU = "issu"
 PRESET = "preset"
 CLICK_MODE = "click-mode"

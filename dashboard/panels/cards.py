@@ -68,27 +68,45 @@ def cards(r: dict) -> list[html.Div]:
             {"HEALTHY": "ok", "UNHEALTHY": "bad"}.get(part["state"], "warn"),
         ),
         card("Job", job["state"], f"{job['cause']}; restart: {job['restart']}", tone),
-        card(
-            "Control plane",
-            r["control_plane"]["state"],
-            r["control_plane"]["explanation"],
-            "ok" if r["control_plane"]["state"] == "healthy" else "warn",
-        ),
-        decode_card(r["decode"]),
+        control_card(r),
+        decode_card(r["decode"], r["fabric"]),
         training_card(r["training"]),
         goodput_card(r["goodput"]),
-        attribution_card(r["telemetry"]),
+        attribution_card(r["telemetry"], r["fabric"]),
     ]
 
 
-def decode_card(d: dict) -> html.Div:
-    """Decode throughput at the reference interactivity, against healthy and Ethernet."""
+ETHERNET = "Ethernet"  # the technology (model/fabric/presets.py) with no central controller
+BASELINE = "eth-x72"  # the fabric decode is compared against (model/workloads/decode.py)
+
+
+def control_card(r: dict) -> html.Div:
+    """The control plane in the fabric's own words: NVLink's fabric manager has a leader;
+    Ethernet has none, every switch routing for itself (FACTS.md §2, [A])."""
+    cp = r["control_plane"]
+    if r["fabric"]["technology"] != ETHERNET:
+        tone = "ok" if cp["state"] == "healthy" else "warn"
+        return card("Control plane", cp["state"], cp["explanation"], tone)
+    down = cp["controllers_down"]
+    note = "no central controller: every switch runs its own routing (BGP/ECMP) [A]"
+    if down:
+        note += f"; management of {', '.join(down)} down, the data plane routes on"
+    return card("Control plane", "distributed", note, "warn" if down else "ok")
+
+
+def decode_card(d: dict, fabric: dict) -> html.Div:
+    """Decode throughput at the reference interactivity, against healthy and Ethernet (on
+    the Ethernet baseline itself, that it is the baseline)."""
     if not d["running"]:
         return card("MoE decode", "0 tokens/s per GPU", d["note"], "bad")
     val = f"{d['tokens_per_s_per_gpu']:,.0f} tokens/s per GPU"
+    if fabric["key"] == BASELINE:
+        versus = "this is the Ethernet baseline the NVLink fabrics are compared with"
+    else:
+        versus = f"{d['vs_eth_x72']:.2f}x the Ethernet baseline ({BASELINE})"
     note = (
         f"{d['model']} at {d['tokens_per_s_per_user']:g} tokens/s per user [A]: "
-        f"{d['vs_healthy']:.1%} of the healthy rack, {d['vs_eth_x72']:.2f}x eth-x72; "
+        f"{d['vs_healthy']:.1%} of the healthy rack, {versus}; "
         f"worst along the curve {d['vs_healthy_worst']:.1%}"
     )
     return card("MoE decode", val, note, "ok" if d["vs_healthy"] >= 0.999 else "warn")
@@ -117,12 +135,17 @@ def goodput_card(g: dict) -> html.Div:
     return card("Lifetime goodput", f"{g['fraction']:.2%}", note)
 
 
-def attribution_card(t: dict) -> html.Div:
-    """What the link counters alone say is wrong."""
+def attribution_card(t: dict, fabric: dict) -> html.Div:
+    """What the link counters alone say is wrong: DCGM's on NVLink, the switch ports' on
+    Ethernet."""
     if not t["attribution_possible"]:
         return card("Fault attribution", "not possible", t["reason"], "warn")
     names = ", ".join(t["attribution"]) or "nothing wrong"
-    return card("Fault attribution", names, "named from the DCGM link counters alone")
+    if fabric["technology"] == ETHERNET:
+        source = "the switch ports' FEC/CRC error counters"
+    else:
+        source = f"the DCGM {fabric['technology']} link counters"
+    return card("Fault attribution", names, f"named from {source} alone")
 
 
 COUNT_ROWS = (

@@ -15,16 +15,44 @@ from dashboard.web import results
 from model.errors import ScenarioError
 from model.scenario import parse_query
 
+DASH = "—"  # what does not apply to a scenario (a fabric without SHARP, a job that is down)
+DIFFERS = "differs"
+
+
+def _num(v: float | None, fmt: str) -> str:
+    """A number for people, or the dash when there is none."""
+    return DASH if v is None else format(v, fmt)
+
+
+def _sharp(r: dict) -> str:
+    if not r["sharp_healthy_tflops"]:  # the fabric has no in-network compute at all
+        return f"{DASH} (none on {r['fabric']['technology']})"
+    return _num(r["sharp_tflops"], ",.4g")
+
+
+def _decode(r: dict) -> str:
+    d = r["decode"]
+    return _num(d["tokens_per_s_per_gpu"], ",.0f") if d["running"] else f"0 ({r['job']['state']})"
+
+
+def _step(r: dict) -> str:
+    t = r["training"]["step_time_s"]
+    return f"{DASH} (job {r['job']['state']})" if t is None else f"{t:.3g}"
+
+
 # (row, how to read it from a result): the figures both scenarios are compared on
 ROWS: tuple[tuple[str, Callable[[dict], str]], ...] = (
     ("fabric", lambda r: r["fabric"]["name"]),
-    ("worst GPU, TB/s", lambda r: f"{r['bandwidth']['per_gpu_tbs']['min']:g}"),
-    ("rack, TB/s", lambda r: f"{r['bandwidth']['aggregate_tbs']:g}"),
-    ("in-network compute, TFLOPS", lambda r: f"{r['sharp_tflops']:g}"),
-    ("latency p50 / p99, us", lambda r: f"{r['latency_us']['p50']} / {r['latency_us']['p99']}"),
-    ("decode, tokens/s per GPU", lambda r: f"{r['decode']['tokens_per_s_per_gpu']:,}"),
-    ("training step, s", lambda r: f"{r['training']['step_time_s']}"),
-    ("goodput, rack-year", lambda r: f"{r['goodput']['fraction']:.2%}"),
+    ("worst GPU, TB/s", lambda r: _num(r["bandwidth"]["per_gpu_tbs"]["min"], ".3g")),
+    ("rack, TB/s", lambda r: _num(r["bandwidth"]["aggregate_tbs"], ",.4g")),
+    ("in-network compute, TFLOPS", _sharp),
+    (
+        "latency p50 / p99, us",
+        lambda r: f"{_num(r['latency_us']['p50'], '.3g')} / {_num(r['latency_us']['p99'], '.3g')}",
+    ),
+    ("decode, tokens/s per GPU", _decode),
+    ("training step, s", _step),
+    ("goodput, rack-year", lambda r: _num(r["goodput"]["fraction"], ".2%")),
     ("partition", lambda r: r["partition"]["state"]),
     ("job", lambda r: r["job"]["state"]),
 )
@@ -56,15 +84,21 @@ def _cell(read: Callable[[dict], str], r: dict) -> str:
     try:
         return read(r)
     except (KeyError, TypeError):  # a multi-rack domain: its data plane only so far
-        return "n/a (multi-rack)"
+        return f"{DASH} (not modelled on multi-rack domains yet)"
 
 
 def frame(ra: dict, rb: dict) -> pd.DataFrame:
-    """The comparison: one row a figure, one column a scenario (named by its key)."""
+    """The comparison: one row a figure, one column a scenario (named by its key), and a
+    last column marking the rows where the two differ."""
+    rows = []
+    for _, read in ROWS:
+        a, b = _cell(read, ra), _cell(read, rb)
+        rows.append([a, b, DIFFERS if a != b else ""])
+    key_a, key_b = ra["scenario"]["key"], rb["scenario"]["key"]
     return pd.DataFrame(
-        [[_cell(read, ra), _cell(read, rb)] for _, read in ROWS],
+        rows,
         index=pd.Index([name for name, _ in ROWS], name=""),
-        columns=[ra["scenario"]["key"], rb["scenario"]["key"]],
+        columns=[key_a or "healthy rack", key_b or "healthy rack", ""],
         dtype=object,
     )
 
@@ -76,7 +110,7 @@ def compare(search: str | None, other: str | None) -> dict[str, Any]:
         b = parse_query(other or "", strict=True).scenario
     except ScenarioError as e:
         return {"table": html.Div(f"Compare: {e.message}", className="msg error")}
-    return {"table": html_table(frame(results.result(a), results.result(b)))}
+    return {"table": html_table(frame(results.result(a), results.result(b)), mark=DIFFERS)}
 
 
 def register(app: Dash) -> None:

@@ -35,7 +35,7 @@ def layout() -> html.Div:
     return html.Div(
         className="panel rack-panel",
         children=[
-            html.H2("The rack and its NVLink spine"),
+            html.H2("The rack and its scale-up spine"),
             html.Div(
                 id=ids.RACK_SELECT_BOX,
                 className="rack-select",

@@ -16,8 +16,8 @@ from dashboard import ids, state, view
 from dashboard.figures import l2_click_to_id
 from dashboard.panels.common import changes, clicked_id, series_of
 from model.errors import ScenarioError
-from model.fabric.features import FEATURES
-from model.fabric.presets import DEFAULT_FABRIC, FABRICS
+from model.fabric.features import FEATURES, defaults_for
+from model.fabric.presets import DEFAULT_FABRIC, FABRICS, Fabric
 from model.multirack.domains import DOMAINS
 from model.scenario import Scenario
 from model.workloads.models import WORKLOADS
@@ -118,16 +118,10 @@ def layout() -> html.Section:
             html.Div(
                 className="control features",
                 children=[
-                    html.Span("NVLink 6 resiliency features (FACTS.md §3)"),
+                    html.Span(features_title(DEFAULT_FABRIC), id=ids.FEATURES_TITLE),
                     dcc.Checklist(
                         id=ids.FEATURES,
-                        options=[
-                            {
-                                "label": html.Span(f.name, title=f"on: {f.on}. off: {f.off}"),
-                                "value": f.key,
-                            }
-                            for f in FEATURES
-                        ],
+                        options=feature_options(DEFAULT_FABRIC),
                         value=[f.key for f in FEATURES],
                         inline=True,
                     ),
@@ -135,6 +129,33 @@ def layout() -> html.Section:
             ),
         ],
     )
+
+
+def _rack_fabric(fabric_key: str) -> Fabric:
+    """The fabric of one rack: the preset's, or a multi-rack domain's racks'."""
+    return DOMAINS[fabric_key].rack if fabric_key in DOMAINS else FABRICS[fabric_key]
+
+
+def features_title(fabric_key: str) -> str:
+    """The features' heading in the fabric's own words: NVLink 6's, NVLink 5's, or what
+    Ethernet does in their place."""
+    tech = _rack_fabric(fabric_key).technology
+    if tech == "Ethernet":
+        return "What Ethernet does in place of NVLink's resiliency features (FACTS.md §3, [A])"
+    return f"{tech} resiliency features (FACTS.md §3)"
+
+
+def feature_options(fabric_key: str) -> list[dict[str, Any]]:
+    """The checklist's options: each feature, its title saying why this fabric has it on or
+    off by default, and what it does on and off."""
+    why = defaults_for(_rack_fabric(fabric_key).key)
+    return [
+        {
+            "label": html.Span(f.name, title=f"{why[f.key][1]}. On: {f.on}. Off: {f.off}"),
+            "value": f.key,
+        }
+        for f in FEATURES
+    ]
 
 
 def messages() -> list[html.Div]:
@@ -152,6 +173,8 @@ def _change_outputs() -> dict[str, Output]:
         "fabric": Output(ids.FABRIC, "value"),
         "workload": Output(ids.WORKLOAD, "value"),
         "features": Output(ids.FEATURES, "value"),
+        "features_title": Output(ids.FEATURES_TITLE, "children"),
+        "feature_options": Output(ids.FEATURES, "options"),
         "update": Output(ids.ISSU, "value"),
         "preset": Output(ids.PRESET, "value"),
         "message": Output(ids.ACTION, "children"),
@@ -168,6 +191,8 @@ def _controls_of(s: Scenario) -> dict[str, Any]:
         "fabric": s.fabric,
         "workload": s.workload,
         "features": sorted(s.features),
+        "features_title": features_title(s.fabric),
+        "feature_options": feature_options(s.fabric),
         "update": s.update[0] if s.update else "",
         "preset": None,
     }

@@ -15,12 +15,16 @@ import pandas as pd
 from dash import html
 
 
-def html_table(df: pd.DataFrame, cls: str = "compare-table") -> html.Table:
+def html_table(df: pd.DataFrame, cls: str = "compare-table", mark: str | None = None) -> html.Table:
     """A DataFrame as an html.Table: a header row of the column names (the index's name
-    over the index), then a row a record with the index as its first cell."""
+    over the index), then a row a record with the index as its first cell. A row whose
+    last cell is `mark` gets the class "differs"."""
     head = html.Tr([html.Th(df.index.name or ""), *(html.Th(str(c)) for c in df.columns)])
     body = [
-        html.Tr([html.Td(str(name)), *(html.Td(str(v)) for v in row)])
+        html.Tr(
+            [html.Td(str(name)), *(html.Td(str(v)) for v in row)],
+            className="differs" if mark is not None and row and row[-1] == mark else None,
+        )
         for name, row in zip(df.index, df.itertuples(index=False, name=None), strict=True)
     ]
     return html.Table([head, *body], className=cls)

@@ -211,3 +211,31 @@ class TestHoverSaysStateAndClick:
         _hover(page, "st3.sw1")
         expect(label).to_contain_text("failed · click to inspect")
         assert page.log.errors == []
+
+
+class TestEveryFabricInItsOwnWords:
+    """(7) Features, cards and the compare table in each fabric's own words and numbers."""
+
+    def test_ethernet_gb200_and_the_compare_table(self, served, page):
+        page.goto(served + "/?fabric=eth-x72&fail=st3")
+        _ready(page)
+        cards = page.locator("#cards")
+        expect(cards).to_contain_text("no central controller")
+        expect(cards).to_contain_text("this is the Ethernet baseline")
+        expect(cards).to_contain_text("the switch ports' FEC/CRC error counters")
+        expect(page.locator("#features-title")).to_contain_text("What Ethernet does")
+        text = cards.inner_text()
+        assert "leader" not in text and "DCGM" not in text and "x eth-x72" not in text
+        assert "NVLink 6" not in page.locator(".controls").inner_text()
+        page.goto(served + "/?fabric=gb200-nvl72&fail=st3#compare=fabric%3Deth-x72%26fail%3Dst3")
+        _ready(page)
+        expect(page.locator("#features-title")).to_have_text(
+            "NVLink 5 resiliency features (FACTS.md §3)"
+        )
+        table = page.locator("#compare-table")
+        expect(table).to_contain_text("fabric=eth-x72&fail=st3")
+        expect(table.locator("tr.differs").first).to_be_visible()
+        cells = table.locator("td").all_inner_texts()
+        assert not [c for c in cells if c in ("None", "0.0") or re.search(r"\d\.0$", c)], cells
+        assert "— (none on Ethernet)" in cells  # no in-network compute to count
+        assert page.log.errors == []

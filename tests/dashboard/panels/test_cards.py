@@ -20,3 +20,31 @@ class TestCards:
         out = cards.summary("?fabric=vr-nvl576&fail=r02.st3")
         assert "r02.st3 failed" in str(out["events"])
         assert "single racks" in str(out["questions"])
+
+
+class TestEveryFabricInItsOwnWords:
+    def _cards(self, q: str) -> str:
+        from dashboard.panels import cards as cards_panel
+        from dashboard.web import results
+        from model import parse_query
+
+        return str(cards_panel.cards(results.result(parse_query(q).scenario)))
+
+    def test_ethernet_has_no_leader_no_dcgm_and_is_the_baseline(self):
+        text = self._cards("fabric=eth-x72&fail=st3")
+        assert "leader" not in text and "DCGM" not in text and "x eth-x72" not in text
+        assert "no central controller" in text and "the Ethernet baseline" in text
+        assert "switch ports' FEC/CRC error counters" in text
+
+    def test_nvlink_fabrics_name_their_own_technology(self):
+        assert "DCGM NVLink 6 link counters" in self._cards("fail=st3")
+        assert "DCGM NVLink 5 link counters" in self._cards("fabric=gb200-nvl72&fail=st3&on=telemetry")
+        assert "x the Ethernet baseline (eth-x72)" in self._cards("fail=st3")
+
+    def test_the_features_heading_names_the_fabric(self):
+        from dashboard.panels import scenario
+
+        assert scenario.features_title("vr-nvl72").startswith("NVLink 6 resiliency")
+        assert scenario.features_title("gb200-nvl72").startswith("NVLink 5 resiliency")
+        assert scenario.features_title("eth-x72").startswith("What Ethernet does")
+        assert "ECMP" in str(scenario.feature_options("eth-x72"))

@@ -11,7 +11,7 @@ class TestCompare:
     def test_the_frame_has_a_row_a_figure_and_a_column_a_scenario(self):
         a, b = (results.result(parse_query(q).scenario) for q in ("fail=st3", "fabric=eth-x72"))
         df = compare.frame(a, b)
-        assert list(df.columns) == [a["scenario"]["key"], b["scenario"]["key"]]
+        assert list(df.columns) == [a["scenario"]["key"], b["scenario"]["key"], ""]
         assert list(df.index) == [name for name, _ in compare.ROWS]
         assert df.loc["worst GPU, TB/s", a["scenario"]["key"]] == "3.2"
         assert df.loc["fabric", b["scenario"]["key"]] == b["fabric"]["name"]
@@ -22,7 +22,25 @@ class TestCompare:
             "fabric",
             a["fabric"]["name"],
             df.iloc[0, 1],
+            compare.DIFFERS,
         ]
+        for row in rows[1:]:  # a row is marked where, and only where, the two differ
+            a_cell, b_cell, mark = (c.children for c in row.children[1:])
+            assert (row.className == "differs") == (a_cell != b_cell) == (mark == "differs")
+        same = compare.compare("?fail=st3", "fail=st3")["table"].children[1:]
+        assert {r.className for r in same} == {None}
+
+    def test_no_raw_none_or_float_and_a_dash_for_what_does_not_apply(self):
+        a, b = (
+            results.result(parse_query(q).scenario)
+            for q in ("fail=st3", "fabric=eth-x72&fail=st3&off=reroute")
+        )
+        df = compare.frame(a, b)
+        cells = [str(v) for v in df.to_numpy().ravel()]
+        assert not [c for c in cells if c in ("None", "0.0") or c.endswith(".0")]
+        assert df.loc["decode, tokens/s per GPU"].tolist()[:2] == ["24,513", "0 (aborted)"]
+        assert df.loc["training step, s"].iloc[1] == "— (job aborted)"
+        assert df.loc["in-network compute, TFLOPS"].iloc[1] == "— (none on Ethernet)"
 
     def test_a_bad_second_scenario_is_named(self):
         out = compare.compare("?fail=st3", "fail=st99")
