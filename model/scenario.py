@@ -7,6 +7,7 @@ matter, and `parse_query(to_query(s)).scenario == s` exactly.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from urllib.parse import parse_qsl
 
@@ -17,10 +18,12 @@ from model.ids import Component, parse_id
 from model.multirack.domains import DOMAINS, Domain, DomainPart, parse_part
 from model.workloads.models import DEFAULT_WORKLOAD, WORKLOADS
 
-KEYS = ("fabric", "fail", "flaky", "off", "on", "workload", "update", "eth_bw")
+KEYS = ("fabric", "fail", "flaky", "off", "on", "workload", "update", "eth_bw", "repair")
 MAX_QUERY_LENGTH = 4000  # characters; gunicorn's request line limit is 4094 bytes
 MAX_IDS = 200  # per list (fail, flaky, update)
 ETH_BW_RANGE = (0.1, 14.4)  # TB/s bidirectional per GPU, eth-x72 only
+MAX_WINDOW_DAYS = 365  # the longest planned repair window of repair=window-N
+_REPAIR = re.compile(r"window-(\d{1,3})")
 
 
 @dataclass(frozen=True)
@@ -35,6 +38,7 @@ class Scenario:
     workload: str = DEFAULT_WORKLOAD
     update: tuple[str, ...] = ()  # switch trays under in-service update, or ("all",)
     eth_bw: float | None = None
+    repair: str = "now"  # the repair policy (model/reliability/policy.py): now | window-N
 
     @property
     def multirack(self) -> bool:
@@ -220,6 +224,19 @@ def parse_query(query: str, *, strict: bool = True) -> Parsed:
         else:
             eth_bw = round(val, 3)
 
+    repair = "now"
+    if raw.get("repair", "") not in ("", "now"):
+        tok = raw["repair"]
+        m = _REPAIR.fullmatch(tok)
+        if not m or not 1 <= int(m.group(1)) <= MAX_WINDOW_DAYS:
+            r.error(
+                f"repair '{tok}': a policy is 'now' (repair at once) or 'window-N' (defer "
+                f"rerouted faults to a planned window every N days, 1 to {MAX_WINDOW_DAYS})",
+                token=tok,
+            )
+        else:
+            repair = f"window-{int(m.group(1))}"
+
     scenario = Scenario(
         fabric=fabric_key,
         fail=_sorted_ids(fail),
@@ -229,6 +246,7 @@ def parse_query(query: str, *, strict: bool = True) -> Parsed:
         workload=workload,
         update=update,
         eth_bw=eth_bw,
+        repair=repair,
     )
     return Parsed(scenario, r.notices, r.errors)
 
@@ -236,7 +254,7 @@ def parse_query(query: str, *, strict: bool = True) -> Parsed:
 def _parse_domain(r: _Reader, raw: dict[str, str], d: Domain) -> Parsed:
     """A multi-rack domain (docs/MULTIRACK.md): its data plane only, so far. Keys the domain
     model does not read yet are refused by name, never silently ignored."""
-    for key in ("flaky", "off", "on", "update", "eth_bw"):
+    for key in ("flaky", "off", "on", "update", "eth_bw", "repair"):
         if raw.get(key):
             r.error(
                 f"'{key}' is not modelled on multi-rack domains yet ({d.key}): they take "
@@ -280,4 +298,6 @@ def to_query(s: Scenario, include_fabric: bool = False) -> str:
         parts.append(f"update={','.join(s.update)}")
     if s.eth_bw is not None:
         parts.append(f"eth_bw={s.eth_bw:g}")
+    if s.repair != "now":
+        parts.append(f"repair={s.repair}")
     return "&".join(parts)

@@ -10,6 +10,7 @@ from model.errors import ScenarioError
 from model.fabric.features import FEATURE_KEYS
 from model.reliability.effects import Effect, effects, job_effects
 from model.reliability.formulas import daly_interval
+from model.reliability.policy import apply_policy, parse_policy
 from model.reliability.rates import DEFAULT_RATES, HOURS_PER_YEAR, Rates
 from model.scenario import Scenario
 from model.workloads.throughput import healthy_tokens_per_s
@@ -35,7 +36,8 @@ def job_scale(
         raise ScenarioError("job_racks must be a whole number", token="job_racks")
     if not 1 <= job_racks <= MAX_JOB_RACKS:
         raise ScenarioError(f"job_racks must be from 1 to {MAX_JOB_RACKS:,}", token="job_racks")
-    return job_effects(effects(s, rates), job_racks, rates.spare_swap_h if spares else None)
+    eff = apply_policy(effects(s, rates), parse_policy(s.repair))
+    return job_effects(eff, job_racks, rates.spare_swap_h if spares else None)
 
 
 def checkpoint_interval_s(

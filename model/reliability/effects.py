@@ -44,6 +44,11 @@ class Outcome:
         """Share of full-rate progress lost while this state lasts (FACTS.md §6)."""
         return 1.0 - self.delivered
 
+    @property
+    def job_runs(self) -> bool:
+        """The job runs (degraded) until the repair, or restarted at once on what remains."""
+        return self.state.runs or self.restart is Restart.AT_ONCE
+
 
 @lru_cache(maxsize=512)
 def outcome(s: Scenario) -> Outcome:
@@ -66,7 +71,7 @@ def outcome(s: Scenario) -> Outcome:
 
 def healthy(s: Scenario) -> Scenario:
     """The scenario's fabric, features and workload on a healthy rack (lifetimes start whole)."""
-    return replace(s, fail=(), flaky=(), update=())
+    return replace(s, fail=(), flaky=(), update=(), repair="now")
 
 
 def with_features(s: Scenario, feats: frozenset[str]) -> Scenario:
@@ -127,6 +132,7 @@ class Effect:
     rate_per_h: float
     stops: tuple[Stop, ...]
     degraded_h: float  # full-rate hours lost to running degraded (and stalls), per event
+    running_slowdown: float = 0.0  # the slowdown while the part waits for its repair visit
 
 
 def _fault_stops(
@@ -207,7 +213,7 @@ def effects(s: Scenario, rates: Rates = DEFAULT_RATES) -> tuple[Effect, ...]:
     def fault(name: str, rate: float, o: Outcome, **kw) -> Effect:
         kw.setdefault("td_h", td_fab)
         stops, deg = _fault_stops(o, u0_h=u0, **kw)
-        return Effect(name, rate, stops, deg)
+        return Effect(name, rate, stops, deg, o.slowdown() if o.job_runs else 0.0)
 
     out: list[Effect] = [
         fault("gpu", rates.gpu_per_h * g, c["gpu"], td_h=td_other),
@@ -237,7 +243,13 @@ def effects(s: Scenario, rates: Rates = DEFAULT_RATES) -> tuple[Effect, ...]:
         flaky_deg = c["flaky-link"].slowdown() * rates.flaky_lead_h
         stops, deg = _fault_stops(c["link"], td_h=td_fab, u0_h=u0, extra_h=diag)
         out.append(
-            Effect("link, flaky then failed", link_rate * rates.flaky_share, stops, deg + flaky_deg)
+            Effect(
+                "link, flaky then failed",
+                link_rate * rates.flaky_share,
+                stops,
+                deg + flaky_deg,
+                c["link"].slowdown() if c["link"].job_runs else 0.0,
+            )
         )
     out += [
         fault(
@@ -368,5 +380,5 @@ def job_effects(
             if stops and not stops[0].planned and stops[0].offset_h == 0.0:
                 stops, degraded = stops[:1], 0.0  # restarted on a spare, whole
             stops = tuple(replace(st, wait_h=min(st.wait_h, spare_swap_h)) for st in stops)
-        out.append(Effect(e.name, e.rate_per_h * job_racks, stops, degraded))
+        out.append(Effect(e.name, e.rate_per_h * job_racks, stops, degraded, e.running_slowdown))
     return tuple(out)

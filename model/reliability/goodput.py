@@ -18,6 +18,7 @@ montecarlo.py; rates and timings come from rates.py (FACTS.md §6 and [A] rows).
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 from model.errors import ScenarioError
 from model.fabric.features import FEATURE_KEYS
@@ -32,13 +33,19 @@ from model.reliability.accounting import (
 )
 from model.reliability.effects import CAUSES, MAINTENANCE, REPAIR_WAIT
 from model.reliability.montecarlo import default_sample_racks, monte_carlo, simulate_ettr
-from model.reliability.rates import DEFAULT_RATES, Rates
+from model.reliability.policy import (
+    WINDOW_CANDIDATES_DAYS,
+    parse_policy,
+    rack_down_visits_per_h,
+)
+from model.reliability.rates import DEFAULT_RATES, HOURS_PER_YEAR, Rates
 from model.scenario import Scenario, parse_query
 
 # The module's public face: the two methods, the table, and what callers label them with.
 __all__ = [
     "CAUSES",
     "MAX_RACK_YEARS",
+    "best_policy",
     "closed_form",
     "comparison",
     "comparison_scenarios",
@@ -190,3 +197,44 @@ def comparison(
     for row in rows:
         row["change_vs_vr_all"] = row["fraction"] - ref
     return rows
+
+
+def best_policy(s: Scenario, rates: Rates = DEFAULT_RATES, **kw) -> dict:
+    """Every repair policy tried on the scenario (closed form), the best, and the trade.
+
+    Tries repair at once and a planned window every N days for each N of
+    policy.WINDOW_CANDIDATES_DAYS; `best` is the highest goodput (the fewer rack-down visits
+    on a tie), as it would be written in repair=. Keyword arguments as closed_form.
+    """
+    tried = []
+    for policy in ("now", *(f"window-{n}" for n in WINDOW_CANDIDATES_DAYS)):
+        sc = replace(s, repair=policy)
+        r = closed_form(sc, rates, **kw)
+        eff = job_scale(sc, rates, kw.get("job_racks", 1), kw.get("spares", False))
+        tried.append(
+            {
+                "policy": policy,
+                "fraction": r["fraction"],
+                "rack_down_visits_per_year": rack_down_visits_per_h(eff) * HOURS_PER_YEAR,
+                "badput_hours_per_rack_year": r["badput_hours_per_rack_year"],
+            }
+        )
+    best = max(tried, key=lambda x: (x["fraction"], -x["rack_down_visits_per_year"]))
+    now = tried[0]
+    if best is now:
+        why = (
+            "repairing at once is best: running on the faults until a window (the job's own "
+            "slowdown) costs more than the rack-down time a window saves"
+        )
+    else:
+        h_now, h_best = now["badput_hours_per_rack_year"], best["badput_hours_per_rack_year"]
+        cost = h_best["degraded"] - h_now["degraded"]
+        saved = sum(h_now.values()) - sum(h_best.values()) + cost
+        days = parse_policy(best["policy"]).window_days
+        why = (
+            f"a planned window every {days} days saves {saved:.1f} h a year of stops (rack "
+            f"down, restarts, work lost) and costs {cost:.1f} h of running on the faults that "
+            "wait for it"
+        )
+    gain = best["fraction"] - now["fraction"]
+    return {"best": best["policy"], "gain_vs_now": gain, "why": why, "tried": tried}

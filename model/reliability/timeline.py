@@ -23,6 +23,7 @@ from model.kinds import EventKind as E
 from model.kinds import Feature, JobState, RepairAction, RepairMode, Restart
 from model.params import CONTROLLER_RESTART_H
 from model.reliability.accounting import checkpoint_interval_s as default_interval_s
+from model.reliability.policy import parse_policy
 from model.reliability.rates import DEFAULT_RATES, Rates
 from model.scenario import Scenario
 from model.workloads.throughput import delivered_fraction
@@ -135,6 +136,17 @@ def timeline(
         )
     t_fix = max(t_fix, t)
     action = rep.to_json()["action"]
+    window = parse_policy(s.repair).window_days
+    if window and rep.mode is RepairMode.RACK_DOWN and a.job_runs:
+        # repair=window-N: the visit waits for the next planned window (half of one, on average)
+        wait_s = window * 86400.0 / 2.0
+        ev(
+            t_fix,
+            E.WAITING,
+            f"part on site; the swap waits for the planned window (every "
+            f"{window} days: {_fmt(wait_s)} on average)",
+        )
+        t_fix += wait_s
     waiting = aborted and restart in (Restart.AFTER_REPAIR, Restart.AFTER_WINDOW)
     if rep.mode is RepairMode.RACK_DOWN or waiting:
         hot = rep.mode is RepairMode.HOT_SWAP
