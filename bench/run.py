@@ -505,6 +505,33 @@ def bench_collectives() -> None:
     )
 
 
+def bench_policy() -> None:
+    """Issue 14: the repair-policy optimiser for one scenario, cold (its memos cleared), and
+    the comparison table for a job over 2,000 racks."""
+    from model import parse_query
+    from model.assess import assess
+    from model.reliability import effects, goodput
+    from model.workloads.throughput import work
+
+    def cold() -> None:
+        assess.cache_clear()
+        work.cache_clear()
+        effects.outcome.cache_clear()
+
+    s = parse_query("fail=st3").scenario
+
+    def optimise() -> None:
+        cold()
+        goodput.best_policy(s)
+
+    def table() -> None:
+        cold()
+        goodput.comparison(job_racks=2_000, spares=True)
+
+    report("policy optimiser, one scenario, cold, median of 5", _median_ms(optimise, 5), "ms", 2000)
+    report("comparison table at 2,000 racks, cold, median of 5", _median_ms(table, 5), "ms", 1000)
+
+
 BENCHES = {
     "model": bench_model,
     "click": bench_click,
@@ -516,6 +543,7 @@ BENCHES = {
     "load": bench_load,
     "scale": bench_scale,
     "collectives": bench_collectives,
+    "policy": bench_policy,
 }
 
 
