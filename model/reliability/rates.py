@@ -41,8 +41,10 @@ def _p(default: float, unit: str, tag: str, source: str, lo: float, hi: float) -
     return field(default=default, metadata=meta)  # type: ignore[return-value]
 
 
-# Failure rates may be raised to about 100x their default (beyond that the rack is down
-# more than it runs and the closed form's small-loss accounting no longer holds).
+# Failure rates are bounded only at one failure per component-hour: the closed form nets
+# overlapping down time exactly (model/reliability/goodput.py), so any published case can be
+# written, and the Monte Carlo refuses only what it cannot sample in time (MAX_MC_EVENTS).
+MAX_FAILURE_PER_H = 1.0
 FAILURE_RATE_FIELDS = (
     "gpu_per_h",
     "link_per_h",
@@ -65,7 +67,7 @@ class Rates:
         "D",
         "FACTS.md §6: Llama 3 GPU-attributed failures (GPU, HBM, SRAM, GSP, SDC, thermal)",
         0.0,
-        1.26e-3,
+        MAX_FAILURE_PER_H,
     )
     link_per_h: float = _p(
         7.8e-7,
@@ -73,7 +75,7 @@ class Rates:
         "M",
         "FACTS.md §6: Alibaba HPN, 0.057% of links per month; applied to NVLink links",
         0.0,
-        7.8e-5,
+        MAX_FAILURE_PER_H,
     )
     switch_chip_per_h: float = _p(
         7.0e-7,
@@ -81,7 +83,7 @@ class Rates:
         "M",
         "FACTS.md §6: Alibaba HPN switch critical failures; one NVLink switch chip = a switch",
         0.0,
-        7.0e-5,
+        MAX_FAILURE_PER_H,
     )
     switch_tray_per_h: float = _p(
         HOST_HW_PER_H,
@@ -90,7 +92,7 @@ class Rates:
         "whole-tray loss (PSU, board, chassis): a switch tray is a small host, so the Llama 3 "
         "host-hardware rate (research/goodput.md §2); no NVSwitch-tray figure exists",
         0.0,
-        5.3e-4,
+        MAX_FAILURE_PER_H,
     )
     compute_tray_per_h: float = _p(
         HOST_HW_PER_H,
@@ -99,7 +101,7 @@ class Rates:
         "host hardware other than GPUs (SSD, PSU, chassis, IO board, CPU, DRAM): Llama 3 "
         "host rate (research/goodput.md §2), per compute tray instead of per 8-GPU host",
         0.0,
-        5.3e-4,
+        MAX_FAILURE_PER_H,
     )
     controller_per_h: float = _p(
         HOST_HW_PER_H,
@@ -108,7 +110,7 @@ class Rates:
         "a switch tray's management CPU (NVOS, NMX-C) is a small host: Llama 3 host rate; "
         "no NMX failure figure is published",
         0.0,
-        5.3e-4,
+        MAX_FAILURE_PER_H,
     )
     software_per_gpu_h: float = _p(
         SOFTWARE_PER_GPU_H,
@@ -117,7 +119,7 @@ class Rates:
         "software / unknown interruptions, ~22% of Llama 3's 419 (research/goodput.md §2), "
         "per GPU-hour of the job; the same on every fabric",
         0.0,
-        4.3e-4,
+        MAX_FAILURE_PER_H,
     )
     # --- flaky links ---
     flaky_share: float = _p(

@@ -300,7 +300,7 @@ def test_more_faults_lower_monte_carlo_goodput():
         (lambda: Rates(checkpoint_write_s=0.0), "checkpoint_write_s"),
         (lambda: DEFAULT_RATES.with_overrides(nonsense=1.0), "nonsense"),
         (lambda: DEFAULT_RATES.scaled(-1.0), "scale"),
-        (lambda: DEFAULT_RATES.scaled(1000.0), "gpu_per_h"),
+        (lambda: DEFAULT_RATES.scaled(1e6), "gpu_per_h"),
         (lambda: G.simulate_ettr(1.0, 600, 600, 10, hours=1e9), "hours"),
     ],
 )

@@ -89,3 +89,16 @@ def test_the_job_size_is_checked():
         with pytest.raises(ScenarioError) as e:
             G.closed_form(VR, job_racks=bad)
         assert e.value.token == "job_racks"
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    field=st.sampled_from(FAILURE_RATE_FIELDS),
+    factor=st.floats(1.0, 1000.0),
+    job_racks=st.sampled_from([1, 16, 128]),
+)
+def test_more_faults_never_raise_goodput(field, factor, job_racks):
+    """Any failure rate raised (no cap but one a component-hour) lowers goodput or keeps it."""
+    base = G.closed_form(VR, job_racks=job_racks)["fraction"]
+    more = DEFAULT_RATES.with_overrides(**{field: getattr(DEFAULT_RATES, field) * factor})
+    assert G.closed_form(VR, more, job_racks=job_racks)["fraction"] <= base + 1e-12
