@@ -55,6 +55,7 @@ GOODPUT_PARAMS = declare(
     racks=Number(1, 10_000, default=1, whole=True),
     checkpoint_min=Number(0.1, 10_080.0),
     compare=Number(0, 1, default=0),
+    optimise=Number(0, 1, default=0, whole=True),
     job_racks=Number(1, MAX_JOB_RACKS, default=1, whole=True),
     spares=Number(0, 1, default=0, whole=True),
     **RATE_PARAMS,
@@ -89,6 +90,8 @@ def goodput_route() -> Response:
     }
     if own["compare"]:
         out["comparison"] = goodput.comparison(rates, years=years, racks=racks, **job)
+    if own["optimise"]:
+        out["policy"] = goodput.best_policy(s, rates, years=years, racks=racks, **job)
     return jsonify(out)
 
 
