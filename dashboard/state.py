@@ -126,20 +126,53 @@ def repair_all(s: Scenario) -> Scenario:
     return replace(s, fail=(), flaky=(), update=())
 
 
+def _carry(s: Scenario, key: str) -> tuple[list[str], list[str], list[str]]:
+    """The faults of s that exist on fabric or domain `key`, as IDs there (failed, flaky),
+    and the ones that do not. A single rack's parts are rack r01's of a domain, and back; a
+    domain's other racks and its L2 tier have no place on one rack, and flaky links are
+    not modelled on domains."""
+    to_domain = key in DOMAINS
+    fail: list[str] = []
+    dropped: list[str] = list(s.flaky) if to_domain else []
+    for cid in s.fail:
+        there = cid
+        if s.multirack and not to_domain:  # only rack r01's parts have a place on one rack
+            part = parse_part(cid, DOMAINS[s.fabric])
+            if part.rack != 0 or part.local is None:
+                dropped.append(cid)
+                continue
+            there = part.local.id
+        elif to_domain and not s.multirack:
+            there = f"r01.{cid}"
+        try:
+            parse_part(there, DOMAINS[key]) if to_domain else parse_id(there, FABRICS[key])
+        except ScenarioError:
+            dropped.append(cid)
+            continue
+        fail.append(there)
+    flaky = [] if to_domain else list(s.flaky)
+    return fail, flaky, dropped
+
+
 def set_fabric(s: Scenario, key: str) -> tuple[Scenario, list[str]]:
-    """Move the scenario to another fabric: features reset to its defaults; IDs it lacks are
-    dropped, and named."""
-    if key in DOMAINS or s.multirack:  # between kinds of fabric, faults do not carry over
-        kept = f"&workload={s.workload}" if key not in DOMAINS else ""
-        dropped = [*s.fail, *s.flaky]
-        msgs = [f"{len(dropped)} fault(s) left behind on {s.fabric}"] if dropped else []
-        return parse_query(f"fabric={key}{kept}").scenario, msgs
-    if key not in FABRICS:
+    """Move the scenario to another fabric or domain: features reset to its defaults; the
+    faults whose parts exist there are kept (a rack's as rack r01's of a domain, and back),
+    the others dropped, and named."""
+    if key not in FABRICS and key not in DOMAINS:
         raise ScenarioError(f"unknown fabric '{key}'", key)
-    # The lenient parser drops the IDs the new fabric lacks and says why, as for any link.
-    moved = replace(s, fabric=key, off=(), on=(), eth_bw=None)
+    fail, flaky, dropped = _carry(s, key)
+    moved = Scenario(
+        fabric=key,
+        fail=tuple(fail),
+        flaky=tuple(flaky),
+        workload=s.workload if key not in DOMAINS else Scenario().workload,
+        update=s.update if key not in DOMAINS and not s.multirack else (),
+    )
     p = parse_query(to_query(moved, include_fabric=True), strict=False)
-    return p.scenario, p.errors
+    msgs = [*p.errors]
+    if dropped:
+        msgs.append(f"not on {key}, left behind: {', '.join(dropped)}")
+    return p.scenario, msgs
 
 
 def set_features(s: Scenario, on: list[str] | None) -> Scenario:

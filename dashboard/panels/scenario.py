@@ -23,8 +23,35 @@ from model.scenario import Scenario
 from model.workloads.models import WORKLOADS
 
 
-def _label(text: str, child: Any, hint: str = "") -> html.Label:
-    return html.Label(className="control", title=hint, children=[html.Span(text), child])
+def _label(text: str, child: Any, hint: str = "", box: str | None = None) -> html.Label:
+    extra = {"id": box} if box else {}
+    return html.Label(className="control", title=hint, children=[html.Span(text), child], **extra)
+
+
+UPDATE_HINT = "A switch firmware update: in service with ISSU on, a window without it"
+WORKLOAD_HINT = "The model whose decode, training step and goodput the cards show"
+MODE_HINT = "What a click on the rack (or Enter in the ID box) does"
+
+
+def _not_on_domains(what: str) -> str:
+    """Why a control is disabled on a multi-rack domain (DOMAIN_UNMODELLED)."""
+    return f"Disabled on multi-rack domains: {what} are not modelled there yet"
+
+
+def mode_options(fabric_key: str) -> list[dict[str, Any]]:
+    """The click modes; marking flaky is disabled on a multi-rack domain."""
+    domain = fabric_key in DOMAINS
+    return [
+        {"label": "fails / repairs", "value": "fail"},
+        {
+            "label": html.Span(
+                "marks flaky", title=_not_on_domains("flaky links") if domain else ""
+            ),
+            "value": "flaky",
+            "disabled": domain,
+        },
+        {"label": "inspects", "value": "inspect"},
+    ]
 
 
 def layout() -> html.Section:
@@ -50,6 +77,8 @@ def layout() -> html.Section:
                     value="deepseek-r1",
                     clearable=False,
                 ),
+                WORKLOAD_HINT,
+                ids.WORKLOAD_BOX,
             ),
             _label(
                 "Switch update",
@@ -63,7 +92,8 @@ def layout() -> html.Section:
                     value="",
                     clearable=False,
                 ),
-                "A switch firmware update: in service with ISSU on, a window without it",
+                UPDATE_HINT,
+                ids.ISSU_BOX,
             ),
             _label(
                 "Preset",
@@ -79,14 +109,11 @@ def layout() -> html.Section:
                 "A click",
                 dcc.RadioItems(
                     id=ids.CLICK_MODE,
-                    options=[
-                        {"label": "fails / repairs", "value": "fail"},
-                        {"label": "marks flaky", "value": "flaky"},
-                        {"label": "inspects", "value": "inspect"},
-                    ],
+                    options=mode_options(DEFAULT_FABRIC),
                     value="fail",
                     inline=True,
                 ),
+                MODE_HINT,
             ),
             html.Div(
                 className="control typed",
@@ -116,6 +143,7 @@ def layout() -> html.Section:
                 ],
             ),
             html.Div(
+                id=ids.FEATURES_BOX,
                 className="control features",
                 children=[
                     html.Span(features_title(DEFAULT_FABRIC), id=ids.FEATURES_TITLE),
@@ -149,10 +177,13 @@ def feature_options(fabric_key: str) -> list[dict[str, Any]]:
     """The checklist's options: each feature, its title saying why this fabric has it on or
     off by default, and what it does on and off."""
     why = defaults_for(_rack_fabric(fabric_key).key)
+    domain = fabric_key in DOMAINS
+    off = _not_on_domains("feature switches") + ". " if domain else ""
     return [
         {
-            "label": html.Span(f.name, title=f"{why[f.key][1]}. On: {f.on}. Off: {f.off}"),
+            "label": html.Span(f.name, title=f"{off}{why[f.key][1]}. On: {f.on}. Off: {f.off}"),
             "value": f.key,
+            "disabled": domain,
         }
         for f in FEATURES
     ]
@@ -175,6 +206,12 @@ def _change_outputs() -> dict[str, Output]:
         "features": Output(ids.FEATURES, "value"),
         "features_title": Output(ids.FEATURES_TITLE, "children"),
         "feature_options": Output(ids.FEATURES, "options"),
+        "features_box": Output(ids.FEATURES_BOX, "title"),
+        "update_disabled": Output(ids.ISSU, "disabled"),
+        "update_box": Output(ids.ISSU_BOX, "title"),
+        "workload_disabled": Output(ids.WORKLOAD, "disabled"),
+        "workload_box": Output(ids.WORKLOAD_BOX, "title"),
+        "mode_options": Output(ids.CLICK_MODE, "options"),
         "update": Output(ids.ISSU, "value"),
         "preset": Output(ids.PRESET, "value"),
         "message": Output(ids.ACTION, "children"),
@@ -193,6 +230,15 @@ def _controls_of(s: Scenario) -> dict[str, Any]:
         "features": sorted(s.features),
         "features_title": features_title(s.fabric),
         "feature_options": feature_options(s.fabric),
+        # what does nothing on a multi-rack domain is disabled there, and says why
+        "features_box": _not_on_domains("feature switches") if s.multirack else "",
+        "update_disabled": s.multirack,
+        "update_box": _not_on_domains("switch updates") if s.multirack else UPDATE_HINT,
+        "workload_disabled": s.multirack,
+        "workload_box": (
+            _not_on_domains("decode, training and goodput") if s.multirack else WORKLOAD_HINT
+        ),
+        "mode_options": mode_options(s.fabric),
         "update": s.update[0] if s.update else "",
         "preset": None,
     }

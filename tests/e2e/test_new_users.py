@@ -239,3 +239,81 @@ class TestEveryFabricInItsOwnWords:
         assert not [c for c in cells if c in ("None", "0.0") or re.search(r"\d\.0$", c)], cells
         assert "— (none on Ethernet)" in cells  # no in-network compute to count
         assert page.log.errors == []
+
+
+def _pick_fabric(page, label: str) -> None:
+    page.locator("#fabric").click()
+    page.get_by_role("option", name=label).click()
+
+
+class TestRoundTripsAndDomains:
+    """(10) Faults survive a round trip through the fabric menu where their IDs exist on
+    both; a domain's controls that do nothing are disabled and say why; scripts/run.sh
+    serves with the Procfile's gunicorn."""
+
+    def test_round_trip_keeps_faults_and_domains_disable_what_they_lack(self, served, page):
+        page.goto(served + "/?fabric=eth-x72&fail=st3,gpu07-st3.sw2.c1&flaky=gpu20-st5.sw1")
+        _ready(page)
+        _pick_fabric(page, "8 Vera Rubin NVL72 racks, one NVLink domain [A]")
+        expect(page).to_have_url(re.compile(r"fabric=vr-nvl576&fail=r01\.st3"))
+        expect(page.locator("#action-message")).to_contain_text("left behind: gpu20-st5.sw1")
+        for control in ("#workload", "#issu"):
+            expect(page.locator(control)).to_have_attribute("disabled", "")
+        expect(page.locator("#issu-box")).to_have_attribute(
+            "title", re.compile("Disabled on multi-rack domains: switch updates")
+        )
+        boxes = page.locator("#features input[type=checkbox]")
+        assert boxes.count() == 7
+        for i in range(7):
+            expect(boxes.nth(i)).to_be_disabled()
+        expect(page.locator("#features-box")).to_have_attribute(
+            "title", re.compile("feature switches are not modelled")
+        )
+        expect(page.locator("#click-mode input[value=flaky]")).to_be_disabled()
+        _pick_fabric(page, "Vera Rubin NVL72 (NVLink 6)")
+        expect(page).to_have_url(re.compile(r"\?fail=st3,gpu07-st3\.sw2\.c1(#.*)?$"))
+        expect(page.locator(WORST)).to_have_text("3.2 TB/s")
+        for control in ("#workload", "#issu"):
+            expect(page.locator(control)).not_to_have_attribute("disabled", "")
+        expect(boxes.first).to_be_enabled()
+        assert page.log.errors == []
+
+
+def test_run_sh_serves_with_the_procfiles_gunicorn(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import time
+    import urllib.request
+
+    from tests.e2e.conftest import ROOT, _free_port
+
+    port = _free_port()
+    log = open(tmp_path / "run.log", "w")  # noqa: SIM115 (closed below)
+    env = {**os.environ, "PORT": str(port), "SKIP_SETUP": "1", "CACHE_DIR": str(tmp_path)}
+    proc = subprocess.Popen(
+        ["bash", "scripts/run.sh"],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                time.sleep(0.3)
+        else:
+            raise AssertionError("scripts/run.sh did not serve /healthz within 60 s")
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=30)
+        log.close()
+    text = (tmp_path / "run.log").read_text()
+    assert "Booting worker" in text and "gunicorn" in text.lower()
+    assert "development server" not in text and "Debug mode" not in text
