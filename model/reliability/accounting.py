@@ -77,7 +77,7 @@ def interval_s(eff: tuple[Effect, ...], rates: Rates, given: float | None) -> fl
         return TAU_MAX_S
     r = (
         sum(
-            e.rate_per_h * (st.wait_h + st.restart_h)
+            e.rate_per_h * (st.wait_h + st.restart_h + st.detect_h)
             for e in eff
             for st in e.stops
             if not st.planned
@@ -137,7 +137,7 @@ def result(
                 "per_rack_year": e.rate_per_h * HOURS_PER_YEAR,
                 "unplanned_stops": sum(not st.planned for st in e.stops),
                 "planned_stops": sum(st.planned for st in e.stops),
-                "down_h_per_event": sum(st.wait_h + st.restart_h for st in e.stops),
+                "down_h_per_event": sum(st.wait_h + st.restart_h + st.detect_h for st in e.stops),
                 "degraded_h_per_event": e.degraded_h,
             }
             for e in eff

@@ -21,7 +21,15 @@ from model.reliability.rates import DEFAULT_RATES, HOURS_PER_YEAR, Rates
 from model.scenario import Scenario
 from model.workloads.throughput import delivered_fraction
 
-CAUSES = ("restarts", "lost_work", "checkpoints", "degraded", "maintenance", "repair_wait")
+CAUSES = (
+    "detection",
+    "restarts",
+    "lost_work",
+    "checkpoints",
+    "degraded",
+    "maintenance",
+    "repair_wait",
+)
 RESTARTS, REPAIR_WAIT, MAINTENANCE = 0, 1, 2  # codes for a stop's down time
 CAUSE_OF_CODE = ("restarts", "repair_wait", "maintenance")
 
@@ -121,7 +129,8 @@ class Stop:
     planned: bool  # checkpoint first: no lost work, no detection
     wait_h: float
     wait_cause: int  # REPAIR_WAIT or MAINTENANCE
-    restart_h: float  # detection (unplanned only) + restart overhead
+    restart_h: float  # the restart's overhead
+    detect_h: float = 0.0  # until the stop is noticed: a hang waits for its timeout
 
 
 @dataclass(frozen=True)
@@ -154,7 +163,7 @@ def _fault_stops(
     """
     repair = o.repair_h + extra_h
     down = o.rack_down_h
-    first_restart = u0_h + (0.0 if planned else td_h)
+    detect = 0.0 if planned else td_h
     if o.state is JobState.RUNNING:
         return (), 0.0
     if o.state is JobState.DEGRADED:
@@ -166,7 +175,7 @@ def _fault_stops(
         return stops, deg
     if o.state is JobState.ABORTED:
         if o.restart is Restart.AT_ONCE:
-            first = Stop(0.0, planned, 0.0, REPAIR_WAIT, first_restart)
+            first = Stop(0.0, planned, 0.0, REPAIR_WAIT, u0_h, detect)
             deg = o.slowdown() * (repair - down)
             # The repaired part comes back with a rack-down swap, or the lost GPUs rejoin.
             if down > 0.0 or o.usable_share < 1.0:
@@ -176,7 +185,7 @@ def _fault_stops(
             wait = controller_wait_h
         else:  # after repair (the partition is UNHEALTHY until then)
             wait = repair
-        return (Stop(0.0, planned, wait, REPAIR_WAIT, first_restart),), 0.0
+        return (Stop(0.0, planned, wait, REPAIR_WAIT, u0_h, detect),), 0.0
     raise ValueError(f"unexpected job state for a fault: {o.state}")
 
 
@@ -226,7 +235,7 @@ def effects(s: Scenario, rates: Rates = DEFAULT_RATES) -> tuple[Effect, ...]:
         Effect(
             "software",
             rates.software_per_gpu_h * g,
-            (Stop(0.0, False, 0.0, REPAIR_WAIT, td_other + u0),),
+            (Stop(0.0, False, 0.0, REPAIR_WAIT, u0, td_other),),
             0.0,
         ),
     ]
@@ -325,7 +334,7 @@ def effects(s: Scenario, rates: Rates = DEFAULT_RATES) -> tuple[Effect, ...]:
             Effect(
                 "data fault with no central controller",
                 win_h_per_h * turned,
-                (Stop(0.0, False, mean_window / 2.0, REPAIR_WAIT, td_fab + u0),),
+                (Stop(0.0, False, mean_window / 2.0, REPAIR_WAIT, u0, td_fab),),
                 0.0,
             )
         )
@@ -352,7 +361,7 @@ def effects(s: Scenario, rates: Rates = DEFAULT_RATES) -> tuple[Effect, ...]:
                 Effect(
                     "data fault on a tray without its controller",
                     window_h_per_h * turned,
-                    (Stop(0.0, False, tc.repair_h / 2.0, REPAIR_WAIT, td_fab + u0),),
+                    (Stop(0.0, False, tc.repair_h / 2.0, REPAIR_WAIT, u0, td_fab),),
                     0.0,
                 )
             )

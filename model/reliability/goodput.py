@@ -100,14 +100,16 @@ def closed_form(
     # the job is up a share exp(-a) of the time, exactly, at any scale (at a rack's a ~ 1e-2
     # this is 1 - a to a part in 10^4); the down time is shared by cause in proportion.
     restart_load = sum(e.rate_per_h * st.restart_h for e in eff for st in e.stops)
+    detect_load = sum(e.rate_per_h * st.detect_h for e in eff for st in e.stops)
     wait_load = [0.0, 0.0, 0.0]
     for e in eff:
         for st in e.stops:
             wait_load[st.wait_cause] += e.rate_per_h * st.wait_h
-    a = restart_load + sum(wait_load)
+    a = detect_load + restart_load + sum(wait_load)
     running = math.exp(-a)
     share = (-math.expm1(-a)) / a if a > 0.0 else 0.0
     restarts = restart_load * share
+    detection = detect_load * share
     waits = [x * share for x in wait_load]
     all_stops = sum(e.rate_per_h * len(e.stops) for e in eff)
     lam_u = unplanned_rate(eff)
@@ -116,6 +118,7 @@ def closed_form(
     ckpt = (running - lost) * w / seg
     degraded = sum(e.rate_per_h * e.degraded_h for e in eff)
     badput = {
+        "detection": detection,
         "restarts": restarts,
         "lost_work": lost,
         "checkpoints": ckpt,

@@ -55,7 +55,7 @@ def _sample(
     kind's rate share its samples (common random numbers: differences are not noise).
     """
     cols: dict[str, list[np.ndarray]] = {
-        k: [] for k in ("rack", "t", "planned", "wait", "cause", "restart")
+        k: [] for k in ("rack", "t", "planned", "wait", "cause", "restart", "detect")
     }
     degraded = np.zeros(racks)
     for e in eff:
@@ -78,6 +78,7 @@ def _sample(
             cols["wait"].append(np.full(m, st.wait_h))
             cols["cause"].append(np.full(m, st.wait_cause, dtype=np.int8))
             cols["restart"].append(np.full(m, st.restart_h))
+            cols["detect"].append(np.full(m, st.detect_h))
     empty = {"rack": np.int64, "planned": bool, "cause": np.int8}
     out = {
         k: np.concatenate(v) if v else np.zeros(0, dtype=empty.get(k, float))
@@ -107,7 +108,7 @@ def _timeline(
         tot["checkpoints"][:] = hours - tot["productive"]
         return tot
     # One float key orders by rack, then time (span exceeds any time or end in a rack).
-    span = hours + float((ev["wait"] + ev["restart"]).max()) + 1.0
+    span = hours + float((ev["wait"] + ev["restart"] + ev["detect"]).max()) + 1.0
     offset = ev["rack"] * span
     order = np.argsort(offset + ev["t"])
     rack = ev["rack"][order]
@@ -117,7 +118,8 @@ def _timeline(
     wait = ev["wait"][order]
     cause = ev["cause"][order]
     restart = ev["restart"][order]
-    own_end = t + wait + restart
+    detect = ev["detect"][order]
+    own_end = t + detect + wait + restart
     shifted = own_end + offset
     cm_shift = np.maximum.accumulate(shifted)
     cm = cm_shift - offset
@@ -145,9 +147,10 @@ def _timeline(
     ckpt = run - prod - lost
     # Down time after each stop, until the next stop or the job is back.
     covered = np.maximum(np.minimum(t_next, cm) - t, 0.0)
-    a = np.minimum(covered, wait)
-    b = np.minimum(covered - a, restart)
-    extra = covered - a - b  # the rest of an earlier, longer down time
+    d = np.minimum(covered, detect)  # the hang, until it is noticed
+    a = np.minimum(covered - d, wait)
+    b = np.minimum(covered - d - a, restart)
+    extra = covered - d - a - b  # the rest of an earlier, longer down time
     extra_code = np.where(wait[setter] > 0.0, cause[setter], RESTARTS)
 
     def add(name: str, vals: np.ndarray) -> None:
@@ -157,6 +160,7 @@ def _timeline(
     add("lost_work", lost)
     add("checkpoints", ckpt)
     add("restarts", b)
+    add("detection", d)
     for code, name in enumerate(CAUSE_OF_CODE):
         add(name, np.where(cause == code, a, 0.0) + np.where(extra_code == code, extra, 0.0))
     # The run from the last stop to the horizon (nothing lost: the work is still there).

@@ -98,7 +98,11 @@ LATER: dict[tuple[str, str, str], str] = {
         "issue 12 item 7: a port offered more than its links carry is an unstable queue, said "
         "so, not capped at 98% utilisation (p99 was 37.9 us with 8 of 9 gb200 trays down)"
     ),
-    ("/api/v1/goodput", r".*(fraction|badput.*|tokens_delivered|change_vs_vr_all|job_racks)", ""): (
+    (
+        "/api/v1/goodput",
+        r".*(fraction|badput.*|tokens_delivered|change_vs_vr_all|job_racks|down_h_per_event)",
+        "",
+    ): (
         "issue 14 item 4: the closed form nets overlapping down times exactly (the job is up "
         "a share exp(-a) of the time), so it holds at a job over 2,000 racks; a part in 10^4 "
         "on one rack"

@@ -82,3 +82,18 @@ def test_the_timeline_waits_for_the_window():
     t_now = next(e["t_s"] for e in now["events"] if e["kind"] == "repair")
     t_later = next(e["t_s"] for e in later["events"] if e["kind"] == "repair")
     assert t_later - t_now == pytest.approx(7 * 86400)
+
+
+def test_detection_is_its_own_cost():
+    """Issue 14 item 5: a hang found by the collective's timeout (NCCL's watchdog, 10 min by
+    default, editable) against telemetry's seconds, as its own cause."""
+    gb = G.closed_form(_s("fabric=gb200-nvl72"))["badput_hours_per_rack_year"]
+    seen = G.closed_form(_s("fabric=gb200-nvl72&on=telemetry"))["badput_hours_per_rack_year"]
+    # GPU and software faults are found in 10 minutes either way; link faults 30 s vs 10 min
+    assert gb["detection"] > seen["detection"] + 1.0 > 1.0
+    slow = DEFAULT_RATES.with_overrides(detect_timeout_s=1800.0)
+    longer = G.closed_form(_s("fabric=gb200-nvl72"), slow)["badput_hours_per_rack_year"]
+    # the timeout's share triples (600 -> 1,800 s); GPU and software detection stay
+    assert longer["detection"] > gb["detection"] + 1.0
+    mc = G.monte_carlo(_s("fabric=gb200-nvl72"), racks=2000, key="d")
+    assert mc["badput_hours_per_rack_year"]["detection"] == pytest.approx(gb["detection"], rel=0.1)
