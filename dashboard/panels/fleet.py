@@ -66,13 +66,14 @@ def layout() -> html.Section:
                     html.Label(
                         [
                             "racks ",
-                            dcc.Input(
+                            dcc.Input(  # text, so 10,000 reads as people write it
                                 id=ids.FLEET_RACKS,
-                                type="number",
-                                value=100,
-                                min=1,
-                                max=10_000,
-                                step=1,
+                                type="text",
+                                inputMode="numeric",
+                                value="100",
+                                maxLength=7,
+                                debounce=True,
+                                className="number",
                             ),
                         ]
                     ),
@@ -86,6 +87,7 @@ def layout() -> html.Section:
                                 min=0.1,
                                 max=100,
                                 step=0.1,
+                                className="number",
                             ),
                         ]
                     ),
@@ -143,6 +145,8 @@ def study_size(racks: object, years: object) -> tuple[int, float]:
     that is wrong (2.5 racks is refused, not cut to 2)."""
 
     def number(v: object, name: str) -> float:
+        if isinstance(v, str):
+            v = v.replace(",", "").strip()  # 10,000 as the box shows it
         try:
             x = float(v)  # type: ignore[arg-type]
         except (TypeError, ValueError):
@@ -207,8 +211,23 @@ def _fleet_row(sc: Any, racks: int, years: float) -> dict:
     }
 
 
+def racks_shown(racks: object) -> dict[str, str]:
+    """The racks box as people write the number (10000 -> 10,000); as typed if not one."""
+    try:
+        r, _ = study_size(racks, 1)
+    except ScenarioError:
+        raise PreventUpdate from None  # left as typed: Run names what is wrong with it
+    return {"racks": f"{r:,}"}
+
+
 def register(app: Dash, manager: Any) -> None:
-    """The study as a background callback on `manager`, and its watchdog."""
+    """The study as a background callback on `manager`, the racks box's format, and its
+    watchdog."""
+    app.callback(
+        output={"racks": Output(ids.FLEET_RACKS, "value")},
+        inputs={"racks": Input(ids.FLEET_RACKS, "value")},
+        prevent_initial_call=True,
+    )(racks_shown)
     app.callback(
         output={
             "result": Output(ids.FLEET_RESULT, "children"),

@@ -207,6 +207,9 @@ def _tick(state: dict, cancels, beat, done, live, now: float) -> tuple[dict | No
     return {**state, "closed": None}, None
 
 
+CANCELLED = "Cancelled: the study stopped before it finished, so there is no table."
+
+
 def watch_outputs() -> dict[str, Output]:
     """The watch callback's outputs: its state, the Interval, the cancel it can send, and the
     error it writes (with the buttons it puts back)."""
@@ -246,14 +249,29 @@ def watch(
             "misses": 0,
             "closed": None,
         }
-        return changes(WATCH_OUTPUTS, state=armed, idle=False)
+        # a new run: the old table goes at once (never shown as if it answered this run)
+        return changes(
+            WATCH_OUTPUTS,
+            state=armed,
+            idle=False,
+            result=html.P("Running: the table appears when the study finishes.", className="note"),
+            progress="starting…",
+        )
     if not state or state.get("run") != run_clicks:
         return changes(WATCH_OUTPUTS, state=None, idle=True)
     state, verdict = _tick(state, cancels, beat, done, live, time.time())
     if verdict is None:
         return changes(WATCH_OUTPUTS, state=state, idle=False)
-    if verdict in ("finished", "cancelled"):
+    if verdict == "finished":
         return changes(WATCH_OUTPUTS, state=None, idle=True)
+    if verdict == "cancelled":
+        return changes(
+            WATCH_OUTPUTS,
+            state=None,
+            idle=True,
+            result=html.Div(CANCELLED, className="msg notice"),
+            progress="cancelled",
+        )
     log.warning("fleet study run %s: %s", run_clicks, verdict)
     return changes(
         WATCH_OUTPUTS,

@@ -317,3 +317,46 @@ def test_run_sh_serves_with_the_procfiles_gunicorn(tmp_path):
     text = (tmp_path / "run.log").read_text()
     assert "Booting worker" in text and "gunicorn" in text.lower()
     assert "development server" not in text and "Debug mode" not in text
+
+
+class TestFleetStudy:
+    """(9) A new run clears the old table; a cancelled run says so; the racks box shows
+    10,000 whole."""
+
+    def test_racks_box_new_run_and_cancel(self, served, page):
+        import os
+        import signal
+        import time
+
+        from tests.e2e.test_fleet_watchdog import gone, job_process
+
+        page.goto(served + "/")
+        expect(page.locator("#cards .card").first).to_be_visible(timeout=30000)
+        racks = page.locator("#fleet-racks")
+        racks.fill("10000")
+        racks.press("Tab")
+        expect(racks).to_have_value("10,000")
+        assert racks.evaluate("e => e.scrollWidth <= e.clientWidth")  # all of it in view
+        racks.fill("40")
+        page.fill("#fleet-years", "1")
+        page.click("#fleet-run")
+        result = page.locator("#fleet-result")
+        expect(result).to_contain_text("vr-nvl72, all seven features", timeout=60000)
+        racks.fill("10000")
+        page.fill("#fleet-years", "10")
+        since = time.time()
+        page.click("#fleet-run")
+        expect(result).not_to_contain_text("all seven features", timeout=2000)  # at once
+        expect(result).to_contain_text("Running")
+        expect(page.locator("#fleet-progress-text")).to_contain_text("…", timeout=20000)
+        job = job_process(served, since)
+        os.kill(job.pid, signal.SIGSTOP)  # frozen mid-study: Cancel cannot race its end
+        try:
+            page.click("#fleet-cancel")
+            expect(page.locator("#fleet-progress-text")).to_have_text("cancelled", timeout=10000)
+            expect(result).to_contain_text("Cancelled: the study stopped before it finished")
+            expect(page.locator("#fleet-run")).to_be_enabled()
+        finally:
+            if not gone(job):
+                job.kill()
+        assert page.log.errors == []
