@@ -21,6 +21,7 @@ CAUSE_COLORS = MappingProxyType(
         "repair_wait": "#D55E00",
         "degraded": "#E69F00",
         "maintenance": "#F0E442",
+        "detection": "#009E73",
         "restarts": "#0072B2",
         "lost_work": "#CC79A7",
         "checkpoints": "#56B4E9",
@@ -32,7 +33,8 @@ CAUSE_NAMES = MappingProxyType(
         "repair_wait": ("repair wait", "rack idle: waiting for a repair, or rack-down swaps"),
         "degraded": ("degraded", "running degraded until the repair"),
         "maintenance": ("maintenance", "switch updates as rack-down windows"),
-        "restarts": ("restarts", "detection and restart after each stop"),
+        "detection": ("detection", "a hang waiting to be detected (timeout or telemetry)"),
+        "restarts": ("restarts", "restart after each stop"),
         "lost_work": ("lost work", "work since the last checkpoint, lost at aborts"),
         "checkpoints": ("checkpoints", "blocking checkpoint writes"),
     }

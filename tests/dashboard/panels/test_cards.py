@@ -38,7 +38,9 @@ class TestEveryFabricInItsOwnWords:
 
     def test_nvlink_fabrics_name_their_own_technology(self):
         assert "DCGM NVLink 6 link counters" in self._cards("fail=st3")
-        assert "DCGM NVLink 5 link counters" in self._cards("fabric=gb200-nvl72&fail=st3&on=telemetry")
+        assert "DCGM NVLink 5 link counters" in self._cards(
+            "fabric=gb200-nvl72&fail=st3&on=telemetry"
+        )
         assert "x the Ethernet baseline (eth-x72)" in self._cards("fail=st3")
 
     def test_the_features_heading_names_the_fabric(self):
