@@ -16,8 +16,14 @@ NAMES = MappingProxyType(
 )
 
 
+def _us(x: float | None) -> str:
+    """A quantile for a legend: 3 significant digits, or unbounded (an unstable queue)."""
+    return "unbounded" if x is None else f"{x:.3g}"
+
+
 def _traces(key: str, d: dict) -> list[dict]:
-    """The distribution's curve and its p50/p99 markers."""
+    """The distribution's curve and its p50/p99 markers (a quantile among pairs whose queue
+    never clears has no marker: it is unbounded)."""
     name = NAMES[key]
     lat = np.asarray(d["latency_us"], dtype=float)
     exceed = 100.0 * (1.0 - np.asarray(d["cdf"], dtype=float))
@@ -27,22 +33,23 @@ def _traces(key: str, d: dict) -> list[dict]:
         "x": np.concatenate([[0.0, lat[0]], lat]),
         "y": np.concatenate([[100.0, 100.0], exceed]),
         "mode": "lines",
-        "name": f"{name}: p50 {d['p50']:.3g}, p99 {d['p99']:.3g} µs",
+        "name": f"{name}: p50 {_us(d['p50'])}, p99 {_us(d['p99'])} µs",
         "legendgroup": key,
         "line": {"color": color, "width": 3 if key == "scenario" else 2},
         "hovertemplate": (
             f"{name}<br>%{{y:.3g}}% of messages take longer than %{{x:.3f}} µs<extra></extra>"
         ),
     }
+    finite = [(q, x, y) for q, x, y in (("p50", d["p50"], 50.0), ("p99", d["p99"], 1.0)) if x]
     marks = {
         "type": "scatter",
-        "x": [d["p50"], d["p99"]],
-        "y": [50.0, 1.0],
+        "x": [x for _, x, _ in finite],
+        "y": [y for _, _, y in finite],
         "mode": "markers",
         "legendgroup": key,
         "showlegend": False,
         "marker": {"color": color, "size": 9, "line": {"color": BG, "width": 1}},
-        "customdata": ["p50", "p99"],
+        "customdata": [q for q, _, _ in finite],
         "hovertemplate": f"{name}<br>%{{customdata}}: %{{x:.3f}} µs<extra></extra>",
     }
     return [curve, marks]
@@ -60,10 +67,16 @@ def latency_figure(current: dict, healthy: dict | None = None, eth_x72: dict | N
         )
     kb = current.get("message_bytes", 0) / 1024
     load = current.get("offered_load", 0.0)
+    note = (
+        f"<br>queue unstable: {current['unstable_share']:.1%} of GPU pairs wait at a port "
+        "offered more than its links carry (unbounded)"
+        if current.get("unstable_share")
+        else ""
+    )
     fig = figure(
         "GPU-to-GPU latency, one way, under load",
         f"{kb:g} KiB message, fabric {load:.0%} busy [A]: M/M/1 wait at the busier<br>"
-        "port, over all pairs of active GPUs (docs/MODEL.md, Latency)",
+        "port, over all pairs of active GPUs (docs/MODEL.md, Latency)" + note,
         "latency",
         legend={
             "x": 0.01,
@@ -79,7 +92,8 @@ def latency_figure(current: dict, healthy: dict | None = None, eth_x72: dict | N
         if not d or not d.get("latency_us"):
             continue
         fig["data"] += _traces(key, d)
-        xmax = max(xmax, float(d["quantiles"].get("0.999", d["latency_us"][-1])))
+        top = d["quantiles"].get("0.999")
+        xmax = max(xmax, float(top if top is not None else d["latency_us"][-1]))
     lay = fig["layout"]
     lay["shapes"] = [
         hline(level, {"color": MUTED, "width": 1, "dash": "dot"}) for level in (50.0, 1.0)

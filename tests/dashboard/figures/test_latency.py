@@ -47,3 +47,25 @@ def test_latency_figure_with_no_traffic_is_empty():
     assert d["latency_us"] == [] and d["p50"] is None
     raw = charts.latency_figure(d, healthy_of(""))
     assert charts.is_empty(raw) and not as_go(raw).data
+
+
+@pytest.mark.parametrize(
+    "q,share",
+    [
+        ("fabric=gb200-nvl72&fail=st2,st3,st4,st5,st6,st7,st8,st9&on=reroute", 1.0),
+        ("fail=" + ",".join(f"gpu07-st{t}.sw{c}" for t in range(1, 6) for c in range(4)), None),
+    ],
+)
+def test_an_unstable_queue_is_drawn_as_one(q, share):
+    """Ports offered more than their links carry: the legend says unbounded, no marker sits
+    at an unbounded quantile, and the subtitle names the share of pairs (issue 12 item 7)."""
+    cur = lat(q)
+    assert cur["p99"] is None and cur["unstable_share"] > 0
+    if share is not None:
+        assert cur["unstable_share"] == share
+    fig = check_common(charts.latency_figure(cur, healthy_of(q)))
+    line = next(t for t in fig.data if t.legendgroup == "scenario" and t.mode == "lines")
+    assert "p99 unbounded" in line.name
+    marks = next(t for t in fig.data if t.legendgroup == "scenario" and t.mode == "markers")
+    assert None not in list(marks.x) and len(marks.x) == (cur["p50"] is not None)
+    assert "queue unstable" in fig.layout.title.subtitle.text
