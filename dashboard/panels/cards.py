@@ -59,7 +59,9 @@ def cards(r: dict) -> list[html.Div]:
         card(
             "Latency p50 / p99",
             lat_val,
-            f"one way, {lat['message_bytes']} B message at {lat['offered_load']:.0%} load [A]",
+            lat.get("unstable")
+            or f"one way, {lat['message_bytes']} B message at {lat['offered_load']:.0%} load [A]",
+            "bad" if lat.get("unstable_share") else "",
         ),
         card(
             "Partition",
@@ -172,7 +174,15 @@ def counts_table(r: dict, rows: tuple = COUNT_ROWS) -> list[html.Tr]:
 
 
 def _latency_text(lat: dict) -> str:
-    return "n/a" if lat["p50"] is None else f"{lat['p50']:.3g} / {lat['p99']:.3g} us"
+    """'0.35 / 1.63 us'; 'unbounded' for a quantile among pairs whose queue never clears;
+    n/a when nothing flows (a maintenance window, or fewer than two GPUs)."""
+    if lat["p50"] is None and not lat.get("unstable_share"):
+        return "n/a"
+
+    def one(x: float | None) -> str:
+        return "unbounded" if x is None else f"{x:.3g}"
+
+    return f"{one(lat['p50'])} / {one(lat['p99'])} us"
 
 
 def domain_cards(r: dict) -> list[html.Div]:
