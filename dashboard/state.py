@@ -167,6 +167,7 @@ def set_fabric(s: Scenario, key: str) -> tuple[Scenario, list[str]]:
         flaky=tuple(flaky),
         workload=s.workload if key not in DOMAINS else Scenario().workload,
         update=s.update if key not in DOMAINS and not s.multirack else (),
+        repair=s.repair if key not in DOMAINS else Scenario().repair,  # the operator's policy
     )
     p = parse_query(to_query(moved, include_fabric=True), strict=False)
     msgs = [*p.errors]

@@ -68,3 +68,11 @@ def test_a_round_trip_through_a_domain_keeps_what_exists_on_both():
     assert msgs == ["not on vr-nvl72, left behind: r02.st1"]
     gb, msgs = state.set_fabric(parse_query("fail=gpu07-st3.sw2.c1,st2").scenario, "gb200-nvl72")
     assert gb.fail == ("st2",) and "gpu07-st3.sw2.c1" in msgs[0]  # NVLink 5 has sw0, sw1
+
+
+def test_the_repair_policy_survives_a_change_of_rack_fabric():
+    s = parse_query("fail=st3&repair=window-7").scenario
+    moved, _ = state.set_fabric(s, "gb200-nvl72")
+    assert moved.repair == "window-7" and moved.fail == ("st3",)
+    to_domain, _ = state.set_fabric(s, "vr-nvl576")  # a domain has no repair policy yet
+    assert to_domain.repair == "now"
