@@ -360,3 +360,23 @@ class TestFleetStudy:
             if not gone(job):
                 job.kill()
         assert page.log.errors == []
+
+
+@pytest.mark.parametrize("w,h", [(1280, 800), (1920, 1080), (1024, 768), (390, 844)])
+def test_screenshots_of_a_lost_switch_tray(served, browser, w, h):
+    """?fail=st3 at the four viewports of issue 13, into artifacts/ (looked at by a person):
+    the page fits its width and logs no error."""
+    from tests.e2e.conftest import ARTIFACTS
+
+    ctx = browser.new_context(viewport={"width": w, "height": h})
+    page = ctx.new_page()
+    log = PageLog(page)
+    page.goto(served + "/?fail=st3")
+    _ready(page, 72 * 4 * 2)
+    _labels_say(page, "click to fail it too")
+    expect(page.locator(WORST)).to_have_text("3.2 TB/s")
+    page.screenshot(path=str(ARTIFACTS / f"issue13-fail-st3-{w}x{h}.png"))
+    page.screenshot(path=str(ARTIFACTS / f"issue13-fail-st3-{w}x{h}-full.png"), full_page=True)
+    assert page.evaluate("document.documentElement.scrollWidth") <= w + 2
+    assert log.errors == []
+    ctx.close()
