@@ -1,20 +1,47 @@
 /* The rack's hover labels (rack.labels, at the end), and a press on the rack, told apart from a double-click (plotly's reset-zoom gesture).
 
-plotly.js reports the first click of a double-click as a click (clickData), and a second
-press could land on another cable once the first has redrawn the rack. So a click becomes a
-press (the store rack-press, which the server's callbacks read) only when the double-click
-window (the graph's doubleClickDelay) after its mousedown has closed without a second one.
-The browser counts the clicks (a mousedown's detail) and stamps them (its timeStamp), so a
-busy page that runs this late still tells a double-click from two clicks. */
+A click on the rack is a press at once (the store rack-press, which the server's callbacks
+read), so the cards follow in the time the server takes. If it turns out to be the first
+click of a double-click (a second mousedown within the graph's doubleClickDelay; the browser
+counts the clicks in a mousedown's detail and stamps them), the press is taken back: once its
+new scenario has landed in the URL, the URL's query returns to what it was before the press.
+A double-click so quick that its second mousedown comes before the press is handled sends no
+press at all. The second click itself is never a press (it could land on another cable once
+the first has redrawn the rack). */
 (function () {
   let down = -Infinity;  // the last first mousedown on the rack
   let doubled = -Infinity;  // the last second (or later) one
+  let last = null;  // the last press sent: {at, before: the URL's query before it}
+
+  function delay() {
+    const gd = document.querySelector("#rack .js-plotly-plot");
+    return (gd && gd._context && gd._context.doubleClickDelay) || 300;
+  }
+
+  function undo(press) {
+    // wait for the press's scenario to land in the URL, then put the query back
+    const until = performance.now() + 5000;
+    const timer = setInterval(function () {
+      if (window.location.search !== press.before) {
+        clearInterval(timer);
+        window.dash_clientside.set_props("url", { search: press.before });
+      } else if (performance.now() > until) {
+        clearInterval(timer);  // the press changed no query (an inspect): nothing to undo
+      }
+    }, 20);
+  }
+
   document.addEventListener(
     "mousedown",
     function (e) {
       if (!(e.target.closest && e.target.closest("#rack"))) return;
-      if (e.detail >= 2) doubled = e.timeStamp;
-      else down = e.timeStamp;
+      if (e.detail >= 2) {
+        doubled = e.timeStamp;
+        if (last && !last.undone && e.timeStamp - last.at <= delay()) {
+          last.undone = true;
+          undo(last);
+        }
+      } else down = e.timeStamp;
     },
     true
   );
@@ -23,17 +50,11 @@ busy page that runs this late still tells a double-click from two clicks. */
     press: function (click) {
       const none = window.dash_clientside.no_update;  // one output, as a list
       if (!click || !click.points || !click.points.length) return [none];
-      const gd = document.querySelector("#rack .js-plotly-plot");
-      const delay = (gd && gd._context && gd._context.doubleClickDelay) || 300;
       const start = Number.isFinite(down) ? down : performance.now();
+      if (doubled >= start) return [none];  // a double-click already: no press
       const p = click.points[0];
-      const point = { curveNumber: p.curveNumber, pointNumber: p.pointNumber };
-      const wait = Math.max(0, start + delay - performance.now());
-      setTimeout(function () {
-        if (doubled >= start) return;  // a second click came: it was a double-click
-        window.dash_clientside.set_props("rack-press", { data: { points: [point], at: start } });
-      }, wait);
-      return [none];
+      last = { at: start, before: window.location.search, undone: false };
+      return [{ points: [{ curveNumber: p.curveNumber, pointNumber: p.pointNumber }], at: start }];
     },
     /* The hover labels, spelled out from the server's compact codes (label_data in
     dashboard/figures/rack/overlay.py) and patched into the figure. */
