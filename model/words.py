@@ -47,6 +47,44 @@ def partition_shrunk(lost: int, gpus: int) -> str:
     return f"{lost} GPU(s) out; the domain shrinks to {gpus - lost} GPUs, all at full bandwidth"
 
 
+# --- control plane ---------------------------------------------------------------------------
+NO_RESILIENCE = "control-plane resilience is off"
+NO_CONTROLLER_LEFT = "no healthy controller is left"
+
+
+def control_healthy(leader: str, down: int) -> str:
+    extra = f"; {down} tray controller(s) down, data plane untouched" if down else ""
+    return f"leader on {leader}{extra}"
+
+
+def control_trays_lost(leader: str, down: int, trays: str) -> str:
+    return (
+        f"leader on {leader}; {down} tray controller(s) down and control-plane resilience is "
+        f"off: the control plane of {trays} is gone until repaired (a new fault on its chips "
+        "cannot be rerouted); data plane untouched"
+    )
+
+
+def control_failed_over(leader: str, peer: str) -> str:
+    return (
+        f"leader {leader} lost; {peer} took over (control-plane resilience); data plane untouched"
+    )
+
+
+def control_local_fallback(leader: str, why: str, alive: int, trays: int) -> str:
+    return (
+        f"leader {leader} lost and {why}: no central controller; {alive} of {trays} tray "
+        "controllers reroute their own chips (software-defined routing fallback)"
+    )
+
+
+def control_frozen(leader: str, why: str) -> str:
+    return (
+        f"leader {leader} lost and {why}; routing fallback is off: routes are frozen, and any "
+        "new fault that needs a reroute is a hard failure"
+    )
+
+
 # --- job -----------------------------------------------------------------------------------
 MAINTENANCE_JOB = "switch firmware update in a maintenance window (in-service updates off)"
 NO_REROUTE = "dynamic rerouting is off: traffic on the dead plane hangs the collective"

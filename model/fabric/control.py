@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from model import words
 from model.fabric.presets import Fabric
 from model.ids import controller_id, tray_id
 from model.kinds import ControlState, Feature
@@ -43,13 +44,14 @@ def control_plane(f: Fabric, mc_alive: np.ndarray, features: frozenset[str]) -> 
                 home,
                 mc_alive.copy(),
                 down,
-                f"leader on {home}; {len(down)} tray controller(s) down and control-plane "
-                f"resilience is off: the control plane of {trays} is gone until repaired "
-                "(a new fault on its chips cannot be rerouted); data plane untouched",
+                words.control_trays_lost(home, len(down), trays),
             )
-        extra = f"; {len(down)} tray controller(s) down, data plane untouched" if down else ""
         return ControlPlane(
-            ControlState.HEALTHY, home, np.ones(t, bool), down, f"leader on {home}{extra}"
+            ControlState.HEALTHY,
+            home,
+            np.ones(t, bool),
+            down,
+            words.control_healthy(home, len(down)),
         )
     alive = [i for i in range(t) if mc_alive[i]]
     if resilient and alive:
@@ -59,10 +61,9 @@ def control_plane(f: Fabric, mc_alive: np.ndarray, features: frozenset[str]) -> 
             peer,
             np.ones(t, bool),
             down,
-            f"leader {home} lost; {peer} took over (control-plane resilience); "
-            "data plane untouched",
+            words.control_failed_over(home, peer),
         )
-    why = "control-plane resilience is off" if alive else "no healthy controller is left"
+    why = words.NO_RESILIENCE if alive else words.NO_CONTROLLER_LEFT
     if Feature.SDR_FALLBACK in features:
         n = int(mc_alive.sum())
         return ControlPlane(
@@ -70,14 +71,12 @@ def control_plane(f: Fabric, mc_alive: np.ndarray, features: frozenset[str]) -> 
             None,
             mc_alive.copy(),
             down,
-            f"leader {home} lost and {why}: no central controller; {n} of {t} tray "
-            "controllers reroute their own chips (software-defined routing fallback)",
+            words.control_local_fallback(home, why, n, t),
         )
     return ControlPlane(
         ControlState.FROZEN,
         None,
         np.zeros(t, bool),
         down,
-        f"leader {home} lost and {why}; routing fallback is off: routes are frozen, "
-        "and any new fault that needs a reroute is a hard failure",
+        words.control_frozen(home, why),
     )
