@@ -30,6 +30,7 @@ pytestmark = pytest.mark.e2e
 STALL_BOUND_S = 40.0
 ENDED_BOUND_S = 3 * fleet.WATCH_MS / 1000 + 3.0
 ERROR = "#fleet-result .msg.error"
+RUNNING = "Running: the table appears when the study finishes."  # what a run shows until done
 
 
 def job_process(base: str, since: float) -> psutil.Process:
@@ -66,9 +67,7 @@ def start_big_study(page, base: str) -> psutil.Process:
     job = job_process(base, run_big_study(page, base))
     job.suspend()  # SIGSTOP: frozen mid-study, silent from now on
     # no result came: only the note a new run puts in place of the old table
-    expect(page.locator("#fleet-result")).to_have_text(
-        "Running: the table appears when the study finishes."
-    )
+    expect(page.locator("#fleet-result")).to_have_text(RUNNING)
     return job
 
 

@@ -36,7 +36,7 @@ from playwright.sync_api import expect
 
 from dashboard.panels import fleet
 from tests.e2e.conftest import ARTIFACTS, start_server, stop_server
-from tests.e2e.test_fleet_watchdog import ENDED_BOUND_S, ERROR, run_big_study
+from tests.e2e.test_fleet_watchdog import ENDED_BOUND_S, ERROR, RUNNING, run_big_study
 from tests.scaleout.conftest import own_redis_server, start_celery_worker
 
 pytestmark = pytest.mark.scaleout
@@ -98,7 +98,8 @@ def test_worker_killed_mid_study_is_reported_and_cancelled(own_web, own_redis, o
     clear_task_states(own_redis.url)
     run_big_study(page, own_web)
     silent = freeze([p.pid for p in psutil.Process(proc.pid).children()] + [proc.pid])
-    expect(page.locator("#fleet-result")).to_be_empty()  # frozen mid-study, not after it
+    # frozen mid-study, not after it: the running note, no table
+    expect(page.locator("#fleet-result")).to_have_text(RUNNING)
     assert "succeeded" not in log.read_text()
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait(timeout=10)
@@ -137,7 +138,7 @@ def test_pool_process_killed_mid_study_is_reported(own_web, own_redis, own_worke
     run_big_study(page, own_web)
     pool = [p.pid for p in psutil.Process(proc.pid).children()]
     frozen = freeze(pool)  # the pool processes only: the main process answers inspect
-    expect(page.locator("#fleet-result")).to_be_empty()
+    expect(page.locator("#fleet-result")).to_have_text(RUNNING)
     app = Celery(broker=own_redis.url, backend=own_redis.url)
     active = app.control.inspect(timeout=5, limit=1).active() or {}
     (job,) = [t for tasks in active.values() for t in tasks]
