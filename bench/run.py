@@ -127,10 +127,11 @@ def bench_click() -> None:
 
     def one():
         cable = next(queue)[len("fail=") :]
-        # the click: the scenario callback turns clickData into a new URL ...
+        # the click, a press (assets/rack_press.js): the scenario callback makes a new URL ...
         point = {"curveNumber": 7, "pointNumber": point_ids("vr-nvl72")[7].index(cable)}
-        v = {"url.search": "", "rack.clickData": {"points": [point]}, "click-mode.value": "fail"}
-        r = c.post("/_dash-update-component", json=body(app, "url", v, "rack.clickData"))
+        press = {"points": [point], "at": 0}
+        v = {"url.search": "", "rack-press.data": press, "click-mode.value": "fail"}
+        r = c.post("/_dash-update-component", json=body(app, "url", v, "rack-press.data"))
         assert r.status_code == 200
         search = json.loads(r.data)["response"]["url"]["search"]
         assert search == f"?fail={cable}"
