@@ -66,16 +66,7 @@ the first has redrawn the rack). */
       for (const i in d.named) out[+i] = d.named[i];
       const patch = new window.dash_clientside.Patch();
       patch.assign(["data", d.hits, "hovertext"], out);
-      const gd = document.querySelector("#rack .js-plotly-plot");
-      for (const t in d.parts) {
-        const p = d.parts[t];
-        const base = (gd && gd.data[+t] && gd.data[+t].meta && gd.data[+t].meta.hover) || [];
-        const text = new Array(p.codes.length);
-        for (let i = 0; i < text.length; i++) {
-          text[i] = (base[i] || "") + "<br>" + p.words[p.codes.charCodeAt(i) - 48];
-        }
-        patch.assign(["data", +t, "hovertext"], text);
-      }
+      for (const t in d.parts) patch.assign(["data", +t, "hovertext"], d.parts[t]);
       return [patch.build()];
     },
   };
