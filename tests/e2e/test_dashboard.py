@@ -52,9 +52,8 @@ def _xy(page, curve: int, index: int) -> tuple[float, float]:
     )
 
 
-def click_part(page, cid: str, fabric: str = "vr-nvl72") -> float:
-    """Hover the part until Plotly names it, then press: Plotly clicks the last hovered point.
-    Returns the time of the press (for the benchmark)."""
+def hover_part(page, cid: str, fabric: str = "vr-nvl72") -> tuple[float, float]:
+    """Move the pointer onto a part until its hover label names it; its page position."""
     page.locator("#rack").scroll_into_view_if_needed()
     for curve, names in point_ids(fabric).items():
         if cid in names:
@@ -65,6 +64,13 @@ def click_part(page, cid: str, fabric: str = "vr-nvl72") -> float:
     page.mouse.move(x - 3, y - 3)
     page.mouse.move(x, y)
     expect(page.locator("#rack .hoverlayer .hovertext").first).to_contain_text(cid, timeout=5000)
+    return x, y
+
+
+def click_part(page, cid: str, fabric: str = "vr-nvl72") -> float:
+    """Hover the part until Plotly names it, then press: Plotly clicks the last hovered point.
+    Returns the time of the press (for the benchmark)."""
+    hover_part(page, cid, fabric)
     t = time.perf_counter()
     page.mouse.down()
     page.mouse.up()

@@ -8,26 +8,11 @@ from playwright.sync_api import expect
 
 from dashboard.figures.rack import TRACES, point_ids
 from tests.e2e.conftest import PageLog
-from tests.e2e.test_dashboard import WORST, _ready, _xy, click_part, query
+from tests.e2e.test_dashboard import WORST, _ready, click_part, hover_part, query
 
 pytestmark = pytest.mark.e2e
 
 GD = "document.querySelector('#rack .js-plotly-plot')"
-
-
-def _hover(page, cid: str, fabric: str = "vr-nvl72") -> tuple[float, float]:
-    """Move the pointer onto a part until its hover label names it; its page position."""
-    page.locator("#rack").scroll_into_view_if_needed()
-    for curve, names in point_ids(fabric).items():
-        if cid in names:
-            x, y = _xy(page, curve, names.index(cid))
-            break
-    else:
-        raise AssertionError(f"{cid} has no marker")
-    page.mouse.move(x - 3, y - 3)
-    page.mouse.move(x, y)
-    expect(page.locator("#rack .hoverlayer .hovertext").first).to_contain_text(cid, timeout=5000)
-    return x, y
 
 
 def _trace_len(page, name: str, prop: str = "y") -> int:
@@ -61,7 +46,7 @@ class TestDoubleClickAndInspect:
               if (e < d) {{ d = e; best = i; }} }}
             return best; }}"""
         )
-        x, y = _hover(page, point_ids("vr-nvl72")[TRACES["cable_hits"]][n])
+        x, y = hover_part(page, point_ids("vr-nvl72")[TRACES["cable_hits"]][n])
         page.mouse.dblclick(x, y)
         page.wait_for_function(  # zoomed out again: the whole spine and rack in view
             f"""() => {{ const l = {GD}._fullLayout; const [a, b] = l.xaxis2.range;
@@ -86,7 +71,7 @@ class TestDoubleClickAndInspect:
         page.evaluate(  # every query the page shows, sampled
             "() => { window.__seen = []; setInterval(() => __seen.push(location.search), 5); }"
         )
-        x, y = _hover(page, "st3")
+        x, y = hover_part(page, "st3")
         page.mouse.click(x, y)
         page.wait_for_timeout(120)  # a slow double-click: the press is already on its way
         page.mouse.click(x, y, click_count=2)
@@ -208,16 +193,16 @@ class TestHoverSaysStateAndClick:
         _labels_say(page, "click to fail it too")  # the failed chip's cables
         label = page.locator("#rack .hoverlayer .hovertext").first
         line = page.locator("#hover-details")
-        _hover(page, "st3.sw1")
+        hover_part(page, "st3.sw1")
         expect(label).to_contain_text("failed · click to repair")
-        _hover(page, "st1.sw0")
+        hover_part(page, "st1.sw0")
         expect(label).to_contain_text("healthy · click to fail")
-        _hover(page, "gpu07-st3.sw1.c0")  # a cable of the failed chip
+        hover_part(page, "gpu07-st3.sw1.c0")  # a cable of the failed chip
         expect(label).to_contain_text("failed · click to fail it too")
         expect(line).to_contain_text("gpu07-st3.sw1.c0 · failed")
         expect(line).to_contain_text("BER n/a (down)")
         assert "ACTIVE" not in line.inner_text()
-        _hover(page, "gpu20-st5.sw1.c0")  # the flaky link's cable
+        hover_part(page, "gpu20-st5.sw1.c0")  # the flaky link's cable
         expect(label).to_contain_text("degrading (flaky) · click to fail")
         expect(line).to_contain_text(re.compile(r"· degrading \(flaky\) · [\d,]+ replays"))
         expect(line).to_contain_text(re.compile(r"BER \de-\d+$"))  # 3e-12, not 2.95e-12
@@ -225,13 +210,13 @@ class TestHoverSaysStateAndClick:
         expect(line).to_have_text(re.compile(r"^Hover a cable or a part"))
         page.locator("#click-mode").get_by_text("marks flaky").click()
         _labels_say(page, "click to mark flaky")
-        _hover(page, "gpu20-st5.sw1.c0")
+        hover_part(page, "gpu20-st5.sw1.c0")
         expect(label).to_contain_text("degrading (flaky) · click to mark flaky")
-        _hover(page, "gpu07")
+        hover_part(page, "gpu07")
         expect(label).to_contain_text("only links and cables can be flaky")
         page.locator("#click-mode").get_by_text("inspects").click()
         _labels_say(page, "click to inspect")
-        _hover(page, "st3.sw1")
+        hover_part(page, "st3.sw1")
         expect(label).to_contain_text("failed · click to inspect")
         assert page.log.errors == []
 
