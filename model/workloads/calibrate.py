@@ -1,150 +1,248 @@
-"""Calibrate the decode model's free efficiency once against FACTS.md §5's published points.
+"""Calibrate the decode model's fitted terms on the named GB200 NVL72 points, check the rest.
 
-`python -m model.workloads.calibrate` fits eta_hbm (the share of the HBM roofline real serving stacks
-reach) on two GB200 NVL72 points, checks the model against the others, and prints the table
-kept in docs/CALIBRATION.md. The constants in model/decode.py are set from its output.
+`python -m model.workloads.calibrate` fits the three terms of decode.Terms (per-step overhead,
+per-token host overhead, data-parallel attention spread) on InferenceX's five GB200 NVL72
+deployments (research/operators_and_data.md), prints every published point against the model
+with its error, and a sensitivity column: each fitted term moved 10% down and up, and how far
+the fitted points move. The constants in decode_params.py are set from its output; a test
+re-runs the fit.
+
+How the published points are read (the way they were measured): InferenceX's tok/s/GPU is
+every token (input and output) over every GPU of the disaggregated deployment, prefill GPUs
+included, so a row's decode rate per decode GPU is tput x (decode + prefill GPUs) / decode
+GPUs / 2 (1k in, 1k out); its tok/s/user is 1 / TPOT. The batch a decode GPU held is that
+rate over the interactivity, and the model is asked for the TPOT of the row's deployment
+(its EP size, MTP on) at that batch.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
 from model.fabric.presets import GB200_NVL72
+from model.workloads import decode as Dm
+from model.workloads import decode_params as D
 from model.workloads.collectives import deepseek_decode_bound
-from model.workloads.decode import ETA_HBM, MFU_DECODE, curve, fabric_view, throughput_at
+from model.workloads.decode import Deployment, Terms, Workload, frontier, step
+from model.workloads.hardware import B200_ROCE, island_hardware, preset_hardware
 from model.workloads.models import B200, DEEPSEEK_R1
-
-# [M] ~80-90% acceptance of one MTP draft: ~1.8 tokens per step (research/perf_models.md §7).
-MTP_TOKENS_PER_STEP = 1.8
-FP8_EXPERT_BYTES = 1 + 1 / 128  # FP8 with one scale per 128 values
 
 
 @dataclass(frozen=True)
-class Point:
-    name: str
-    published: float
-    unit: str
-    at_user_tps: float | None  # None = the curve's peak
-    context: int
-    tokens_per_step: float
-    expert_bytes: float
-    kv_scale: float  # 0.5 where the recipe keeps the KV cache in FP8
+class Row:
+    """One measured deployment: InferenceX DeepSeek-R1 FP4 1k/1k, Dynamo TRT-LLM + MTP."""
+
+    system: str  # "gb200-nvl72" or "b200-roce"
+    conc: int
+    prefill_gpus: int
+    decode_gpus: int
+    ep: int
+    tok_s_gpu: float  # every token over every GPU
+    tok_s_user: float
+    tpot_ms: float
     fitted: bool
-    note: str
+
+    @property
+    def decode_rate(self) -> float:
+        """Output tokens/s per decode GPU."""
+        return self.tok_s_gpu * (self.prefill_gpus + self.decode_gpus) / self.decode_gpus / 2
+
+    @property
+    def batch(self) -> float:
+        """Requests a decode GPU was decoding at once."""
+        return self.decode_rate / self.tok_s_user
+
+    @property
+    def name(self) -> str:
+        sys = "GB200 NVL72" if self.system == "gb200-nvl72" else "B200 RoCE"
+        return (
+            f"InferenceX {sys}, conc {self.conc:,}, {self.prefill_gpus}P/{self.decode_gpus}D "
+            f"EP{self.ep}: TPOT at {self.batch:,.1f} requests a GPU"
+        )
 
 
-POINTS = (
-    Point(
-        "InferenceX, GB200 NVL72, DeepSeek-R1 FP4, 1k/1k, MTP",
-        4130,
-        "tok/s/GPU at 125 tok/s/user",
-        125.0,
-        1536,
-        MTP_TOKENS_PER_STEP,
-        0.5 + 1 / 16,
-        0.5,
-        True,
-        "their per-GPU figure counts prefill GPUs too; EP up to 32",
-    ),
-    Point(
-        "SGLang, GB200 NVL72, NVFP4 MoE + FP8 attention, decode",
-        13386,
-        "tok/s/GPU, peak",
-        None,
-        2048,
-        1.0,
-        0.5 + 1 / 16,
-        0.5,
-        True,
-        "decode GPUs only, 2,000-token inputs, FP8 KV cache",
-    ),
-    Point(
-        "SGLang, GB200 NVL72, FP8 MoE, decode (part 1)",
-        7583,
-        "tok/s/GPU, peak",
-        None,
-        2048,
-        1.0,
-        FP8_EXPERT_BYTES,
-        1.0,
-        False,
-        "check, not fitted; BF16 KV cache",
-    ),
-    Point(
-        "InferenceX, GB200 NVL72, DeepSeek-R1 FP4, peak",
-        14659,
-        "tok/s/GPU, peak",
-        None,
-        1536,
-        MTP_TOKENS_PER_STEP,
-        0.5 + 1 / 16,
-        0.5,
-        False,
-        "check, not fitted; counts prefill GPUs too",
-    ),
+# Fitted: the GB200 NVL72 rows named in research/operators_and_data.md (InferenceX blog,
+# run 26306422380, 2026-05-22).
+FITTED_ROWS = (
+    Row("gb200-nvl72", 4, 4, 32, 8, 60.7, 286.40, 3.49, True),
+    Row("gb200-nvl72", 180, 4, 32, 32, 1149.1, 164.37, 6.08, True),
+    Row("gb200-nvl72", 2253, 12, 32, 32, 7698.0, 90.99, 10.99, True),
+    Row("gb200-nvl72", 4301, 8, 16, 16, 12659.7, 43.29, 23.10, True),
+    Row("gb200-nvl72", 16130, 12, 20, 4, 14659.4, 17.82, 56.11, True),
+)
+# Checks: the blog's other rows (the same run), never fitted.
+CHECK_ROWS = (
+    Row("gb200-nvl72", 8, 4, 32, 8, 111.8, 272.64, 3.67, False),
+    Row("gb200-nvl72", 12, 4, 32, 8, 165.2, 257.11, 3.89, False),
+    Row("gb200-nvl72", 24, 4, 32, 8, 274.8, 222.28, 4.50, False),
+    Row("gb200-nvl72", 48, 4, 32, 8, 363.3, 207.30, 4.82, False),
+    Row("b200-roce", 6, 4, 40, 8, 49.3, 309.17, 3.23, False),
+    Row("b200-roce", 45, 4, 40, 8, 369.9, 191.18, 5.23, False),
+    Row("b200-roce", 180, 4, 40, 8, 897.9, 126.42, 7.91, False),
+    Row("b200-roce", 875, 4, 40, 8, 2832.9, 101.79, 9.82, False),
+    Row("b200-roce", 1214, 4, 16, 8, 7111.4, 74.04, 13.51, False),
+    Row("b200-roce", 4968, 12, 32, 8, 9660.7, 56.35, 17.75, False),
+    Row("b200-roce", 10860, 12, 20, 4, 12515.7, 21.34, 46.86, False),
+)
+
+# The frontier points: InferenceX's iso-interactivity comparison at 125 tok/s/user (named in
+# the issue). Their figures count prefill GPUs; [A] the prefill share of each system's
+# deployments around 125 tok/s/user: GB200 between 4 of 36 and 12 of 44 (0.2), B200 4 of 44.
+ISO_TOK_S_USER = 125.0
+ISO_GB200, ISO_B200 = 4130.0, 941.0
+PREFILL_SHARE = {"gb200-nvl72": 0.2, "b200-roce": 4 / 44}
+# Checks of the comparison at other interactivities (the same table), never fitted.
+ISO_CHECKS = (
+    (25, 14125, 12292),
+    (45, 12508, 10853),
+    (60, 11017, 9185),
+    (75, 9379, 6968),
+    (90, 7796, 4512),
+    (100, 6781, 3047),
+    (150, 1922, 583),
+    (175, 826, 429),
+    (200, 432, 332),
+    (225, 262, 241),
+    (250, 186, 193),
 )
 
 
-def predict(p: Point, eta_hbm: float, mfu: float = MFU_DECODE) -> float:
-    """The model's figure for one published point."""
-    fv = fabric_view(GB200_NVL72, 72, GB200_NVL72.gpu_tbs_bidir)
-    c = curve(
-        DEEPSEEK_R1,
-        B200.fp4_pflops * 1e15,
-        B200.hbm_tbs * 1e12,
-        B200.hbm_gb,
-        fv,
-        context=p.context,
-        tokens_per_step=p.tokens_per_step,
-        mfu=mfu,
-        eta_hbm=eta_hbm,
-        expert_bytes=p.expert_bytes,
-        kv_scale=p.kv_scale,
-    )
-    if p.at_user_tps is None:
-        return float(c["tokens_per_s_per_gpu"].max())
-    return float(throughput_at(c, np.array([p.at_user_tps]))[0])
+def _hardware(system: str):
+    return preset_hardware(GB200_NVL72) if system == "gb200-nvl72" else island_hardware(B200_ROCE)
 
 
-def fit(mfus: np.ndarray | None = None, etas: np.ndarray | None = None) -> tuple[float, float]:
-    """(MFU, eta_hbm) minimising the squared log error over the fitted points.
-
-    The peak points sit at large batches, where decode is compute-bound: they pin MFU. The
-    point at 125 tok/s/user sits where HBM reads and the all-to-all dominate: it pins eta.
-    """
-    mfus = np.linspace(0.02, 0.6, 59) if mfus is None else mfus
-    etas = np.linspace(0.05, 1.0, 96) if etas is None else etas
-    fitted = [p for p in POINTS if p.fitted]
-    best = (float("inf"), MFU_DECODE, ETA_HBM)
-    for mfu in mfus:
-        for eta in etas:
-            preds = [predict(p, float(eta), float(mfu)) for p in fitted]
-            if any(np.isnan(x) for x in preds):
+def row_tpot(r: Row, terms: Terms = Dm.FITTED) -> tuple[float, Deployment]:
+    """The model's TPOT (ms) for the row's deployment at its batch: MTP on, the better KV
+    precision and overlap choice, as the deployment would run."""
+    hw = _hardware(r.system)
+    w = Workload(DEEPSEEK_R1)
+    v = hw.groups_for(r.ep)[0][0]
+    best = (math.inf, None)
+    for kv in D.KV_PRECISIONS:
+        for ov in D.OVERLAP:
+            dep = Deployment(r.ep, 1, kv, ov)
+            if Dm.max_batch(DEEPSEEK_R1, B200, w, dep) < r.batch:
                 continue
-            e = sum(np.log(x / p.published) ** 2 for x, p in zip(preds, fitted, strict=True))
-            if e < best[0]:
-                best = (e, float(mfu), float(eta))
-    return best[1], best[2]
+            s = step(DEEPSEEK_R1, B200, w, dep, v, np.array([r.batch]), terms)
+            best = min(
+                best, (float(s["total"][0]) / 1000 / dep.tokens_per_step, dep), key=lambda t: t[0]
+            )
+    return best
 
 
-def table(eta_hbm: float = ETA_HBM, mfu: float = MFU_DECODE) -> list[dict]:
-    """Model against published, with the error, at the calibrated constants."""
+def _loss(terms: Terms) -> float:
+    return sum(math.log(row_tpot(r, terms)[0] / r.tpot_ms) ** 2 for r in FITTED_ROWS)
+
+
+@lru_cache(maxsize=1)
+def fit() -> Terms:
+    """The terms minimising the squared log TPOT error over the fitted rows: a grid, then a
+    few rounds of halving steps on each term (deterministic)."""
+    grid = product_terms((0, 400, 800, 1200, 1600), (0, 10, 20, 30, 40), (1, 2, 3, 4, 5, 6))
+    best = min(grid, key=_loss)
+    step_sizes = {"step_overhead_us": 200.0, "token_overhead_us": 5.0, "attention_spread": 0.5}
+    cur, cur_loss = best, _loss(best)
+    for _ in range(6):
+        for name, h in step_sizes.items():
+            for sign in (-1, 1):
+                val = getattr(cur, name) + sign * h
+                if val < 0:
+                    continue
+                from dataclasses import replace
+
+                cand = replace(cur, **{name: val})
+                loss = _loss(cand)
+                if loss < cur_loss:
+                    cur, cur_loss = cand, loss
+        step_sizes = {k: v / 2 for k, v in step_sizes.items()}
+    return Terms(*(round(getattr(cur, n), 3) for n in Dm.TERM_NAMES))
+
+
+def product_terms(a, b, c) -> list[Terms]:
+    return [Terms(float(x), float(y), float(z)) for x in a for y in b for z in c]
+
+
+def iso_model(terms: Terms = Dm.FITTED, x: float = ISO_TOK_S_USER) -> dict[str, float]:
+    """Both systems' frontiers at interactivity x on InferenceX's basis (every token over
+    every GPU, the stated prefill share) and their ratio."""
+    w = Workload(DEEPSEEK_R1)
+    out = {}
+    for system in ("gb200-nvl72", "b200-roce"):
+        fr = frontier(DEEPSEEK_R1, _hardware(system), w, np.array([float(x)]), terms)
+        dec = float(fr.tokens_per_s_per_gpu[0])
+        out[system] = 2 * dec * (1 - PREFILL_SHARE[system])
+    out["ratio"] = out["gb200-nvl72"] / out["b200-roce"]
+    return out
+
+
+def _err(model: float, published: float) -> float:
+    return 100 * (model / published - 1) if np.isfinite(model) else float("nan")
+
+
+def sensitivity(terms: Terms = Dm.FITTED) -> dict[str, float]:
+    """Each term moved 10% down and up: the largest move of any fitted point's TPOT (%)."""
+    base = [row_tpot(r, terms)[0] for r in FITTED_ROWS]
+    out = {}
+    for name in Dm.TERM_NAMES:
+        worst = 0.0
+        for f in (0.9, 1.1):
+            moved = terms.moved(name, f)
+            for r, b in zip(FITTED_ROWS, base, strict=True):
+                worst = max(worst, abs(row_tpot(r, moved)[0] / b - 1) * 100)
+        out[name] = worst
+    return out
+
+
+def table(terms: Terms = Dm.FITTED) -> list[dict]:
+    """Every point, fitted or check: published, model, error."""
     rows = []
-    for p in POINTS:
-        model = predict(p, eta_hbm, mfu)
+    for r in (*FITTED_ROWS, *CHECK_ROWS):
+        t, dep = row_tpot(r, terms)
         rows.append(
             {
-                "point": p.name,
-                "published": p.published,
-                "unit": p.unit,
-                "model": round(model),
-                "error_pct": round(100 * (model / p.published - 1), 1),
-                "fitted": p.fitted,
-                "note": p.note,
+                "point": r.name,
+                "published": r.tpot_ms,
+                "unit": "ms TPOT",
+                "model": round(t, 2),
+                "error_pct": round(_err(t, r.tpot_ms), 1),
+                "fitted": r.fitted,
+                "note": dep.label() if dep else "does not fit in HBM",
             }
         )
+    iso = iso_model(terms)
+    for key, pub in (("gb200-nvl72", ISO_GB200), ("b200-roce", ISO_B200), ("ratio", 4.39)):
+        label = {"gb200-nvl72": "GB200 NVL72", "b200-roce": "B200 RoCE (b200-roce)"}.get(
+            key, "GB200 NVL72 over B200"
+        )
+        rows.append(
+            {
+                "point": f"InferenceX frontier at 125 tok/s/user: {label}",
+                "published": pub,
+                "unit": "x" if key == "ratio" else "tok/s/GPU (all tokens, all GPUs)",
+                "model": round(iso[key], 2 if key == "ratio" else 0),
+                "error_pct": round(_err(iso[key], pub), 1),
+                "fitted": False,
+                "note": "frontier; prefill share 0.2 (GB200) and 4/44 (B200) [A]",
+            }
+        )
+    for x, gb, b2 in ISO_CHECKS:
+        m = iso_model(terms, x)
+        for key, pub in (("gb200-nvl72", gb), ("b200-roce", b2), ("ratio", gb / b2)):
+            rows.append(
+                {
+                    "point": f"InferenceX frontier at {x} tok/s/user: {key}",
+                    "published": round(pub, 3) if key == "ratio" else pub,
+                    "unit": "x" if key == "ratio" else "tok/s/GPU",
+                    "model": round(m[key], 2 if key == "ratio" else 0),
+                    "error_pct": round(_err(m[key], pub), 1),
+                    "fitted": False,
+                    "note": "check",
+                }
+            )
     for name, bw, pub in (
         ("DeepSeek bound, 400 Gb/s InfiniBand", 50e9, 67),
         ("DeepSeek bound, GB200 NVL72", 900e9, 1200),
@@ -156,7 +254,7 @@ def table(eta_hbm: float = ETA_HBM, mfu: float = MFU_DECODE) -> list[dict]:
                 "published": pub,
                 "unit": "tok/s/user",
                 "model": round(model, 1),
-                "error_pct": round(100 * (model / pub - 1), 1),
+                "error_pct": round(_err(model, pub), 1),
                 "fitted": False,
                 "note": "communication formula alone, DeepSeek's assumptions",
             }
@@ -164,18 +262,38 @@ def table(eta_hbm: float = ETA_HBM, mfu: float = MFU_DECODE) -> list[dict]:
     return rows
 
 
-def main() -> None:
-    mfu, eta = fit()
-    print(f"fitted: MFU = {mfu:.3f}, eta_hbm = {eta:.3f}")
-    print(f"model/decode.py has MFU_DECODE = {MFU_DECODE}, ETA_HBM = {ETA_HBM}\n")
-    print("| point | published | model | error | fitted | note |")
-    print("|---|---|---|---|---|---|")
-    for r in table():
-        print(
-            f"| {r['point']} | {r['published']:,} {r['unit']} | {r['model']:,} | "
-            f"{r['error_pct']:+.1f}% | {'yes' if r['fitted'] else 'no'} | {r['note']} |"
+def markdown(terms: Terms = Dm.FITTED) -> str:
+    """The decode tables of docs/CALIBRATION.md."""
+    fitted = fit()
+    sens = sensitivity(terms)
+    out = [
+        "#### Fitted terms",
+        "",
+        "| term | fitted | in decode_params.py | largest move of a fitted point, term -10% / +10% |",
+        "|---|---|---|---|",
+    ]
+    for name, label in Dm.TERM_NAMES.items():
+        out.append(
+            f"| {label} | {getattr(fitted, name):g} | {getattr(terms, name):g} | "
+            f"{sens[name]:.1f}% |"
         )
+    out += [
+        "",
+        "#### Decode: model against published",
+        "",
+        "| point | published | model | error | fitted | note |",
+        "|---|---|---|---|---|---|",
+    ]
+    for r in table(terms):
+        nd = 3 if r["unit"] == "x" else (2 if "ms" in r["unit"] else 0)
+        pub = f"{r['published']:,.{nd}f} {r['unit']}"
+        mod = f"{r['model']:,.{nd}f}"
+        out.append(
+            f"| {r['point']} | {pub} | {mod} | {r['error_pct']:+.1f}% | "
+            f"{'yes' if r['fitted'] else 'no'} | {r['note']} |"
+        )
+    return "\n".join(out)
 
 
 if __name__ == "__main__":
-    main()
+    print(markdown())

@@ -1,239 +1,538 @@
-"""MoE decode throughput against interactivity (FACTS.md §5 "Decode step").
+"""MoE decode as real deployments run it: the frontier over batch, EP size, MTP, KV precision
+and overlap, with the step's time broken into named parts at every point.
 
-Data-parallel attention, expert parallelism across every usable GPU of the domain, two
-micro-batches overlapped, so one MoE layer costs max(compute, dispatch + combine):
+One decode step on the slowest GPU of an EP group, b requests per GPU (data-parallel
+attention), q = 1 + d tokens per request (d MTP drafts verified), n = b q tokens:
 
-    T_a2a    = alpha x latency factor + max over GPUs (bytes / (B_out x eta), packets / pps)
-    T_layer  = max(T_compute, T_dispatch + T_combine)
-    TPOT     = MoE layers x T_layer + dense layers x T_dense + T_head
-    tokens/s per user = tokens per step / TPOT; tokens/s per GPU = batch x GPUs / TPOT / GPUs
+    MoE layer   attention (projections, then the core over the context) + shared expert
+                + routed experts on the hottest rank (load imbalance) + activation traffic
+                + the layer's kernel overhead, each kernel max(FLOPs / (peak x eta), bytes /
+                (HBM x eta_hbm)) with the best published kernels' eta (decode_params)
+                + dispatch + combine (moe_a2a: the calibrated TensorRT-LLM model on the
+                group's fabric), either in series, or overlapped by two micro-batches:
+                2 x max(compute(b/2), comm(b/2)), every weight read twice
+    step        MoE layers + dense layers + head + MTP drafting + per-step overhead
+    tokens/s per user = (1 + acceptance x d) / step;  per GPU = b x that
 
-T_compute is the larger of FLOPs / (peak x MFU) and HBM bytes / (HBM bandwidth x eta_hbm):
-attention and shared weights, the local experts a step touches, and the KV cache read.
-Sweeping the batch per GPU gives the throughput-vs-interactivity curve.
+The in-service GPUs form floor(n / ep) groups; each runs at its own slowest rank. At each
+interactivity the frontier takes the deployment with the most tokens/s per installed GPU;
+the chosen deployment and the time breakdown are returned with every point.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
+from itertools import product
 
 import numpy as np
 
-from model.fabric.presets import NVLINK_LATENCY_US, Fabric
-from model.workloads.collectives import wire_time
-from model.workloads.models import MoEModel
-
-# FACTS.md §4 [M]: TensorRT-LLM one-sided all-to-all floor on GB200 NVL72, batch 1-16.
-ALPHA_DISPATCH_S = 18e-6
-ALPHA_COMBINE_S = 31e-6
-# FACTS.md §5: eta ~0.75 all-to-all efficiency.
-ETA_A2A = 0.75
-# Bytes per token per MoE layer (FACTS.md §5): dispatch h in FP8 + h/32 scales; combine 2h.
-DISPATCH_BYTES_PER_HIDDEN = 1 + 1 / 32
-COMBINE_BYTES_PER_HIDDEN = 2.0
-# [A] weights as served: routed experts in NVFP4 (4 bits + an FP8 scale per 16 values),
-# attention, dense, shared experts and the head in FP8.
-EXPERT_WEIGHT_BYTES = 0.5 + 1 / 16
-OTHER_WEIGHT_BYTES = 1.0
-# [A] mean context per decoding request: between InferenceX's 1k/1k (~1.5k mean) and
-# DeepSeek's production mean KV length of 4,989 (FACTS.md §5 sources).
-CONTEXT_TOKENS = 2048
-# [A] share of HBM left for the KV cache after weights and activations.
-HBM_USABLE = 0.9
-# Calibrated once against FACTS.md §5's published points (docs/CALIBRATION.md,
-# `python -m model.workloads.calibrate`): the free efficiency parameters.
-MFU_DECODE = 0.14
-ETA_HBM = 0.21
-# Reference interactivity at which a single decode figure is quoted [A]: a responsive
-# chat or agent stream.
-REFERENCE_TOKENS_PER_S_PER_USER = 50.0
-MAX_BATCH = 4096
+from model.workloads import decode_params as D
+from model.workloads import moe_a2a
+from model.workloads.models import GPU, MoEModel
 
 
 @dataclass(frozen=True)
-class FabricView:
-    """What decode needs of a fabric in a given state."""
+class Terms:
+    """The fitted terms (decode_params), kept together so the calibration can move each."""
 
-    usable_gpus: int  # GPUs that hold experts and run the job
-    installed_gpus: int  # denominator of tokens/s per GPU: a lost GPU counts as zero
-    bw_out: float  # bytes/s one way, of the slowest usable GPU
-    pps: float  # packets/s one way, of the slowest usable GPU
-    payload: int  # bytes per packet
-    latency_factor: float  # end-to-end GPU-to-GPU latency relative to NVLink
+    step_overhead_us: float = D.STEP_OVERHEAD_US
+    token_overhead_us: float = D.TOKEN_OVERHEAD_US
+    attention_spread: float = D.ATTENTION_SPREAD
+
+    def moved(self, name: str, factor: float) -> Terms:
+        """These terms with one of them scaled (the calibration's sensitivity column)."""
+        from dataclasses import replace
+
+        return replace(self, **{name: getattr(self, name) * factor})
 
 
-def fabric_view(f: Fabric, usable: int, gpu_tbs_min: float) -> FabricView:
-    """Build the view from a fabric and the slowest usable GPU's bidirectional TB/s."""
-    share = gpu_tbs_min / f.gpu_tbs_bidir if f.gpu_tbs_bidir else 0.0
-    return FabricView(
-        usable_gpus=usable,
-        installed_gpus=f.gpus,
-        bw_out=gpu_tbs_min / 2 * 1e12,
-        pps=f.packet_rate_gpps_per_gpu * 1e9 * share,
-        payload=f.packet_bytes,
-        latency_factor=f.latency_one_way_us / NVLINK_LATENCY_US,
+FITTED = Terms()
+TERM_NAMES = {
+    "step_overhead_us": "per-step overhead (us)",
+    "token_overhead_us": "per-token host overhead (us a token a step)",
+    "attention_spread": "data-parallel attention spread (x Poisson)",
+}
+
+
+@dataclass(frozen=True)
+class Workload:
+    """What is served: the model, its expert precision and the request's context."""
+
+    model: MoEModel
+    expert_precision: str = "nvfp4"
+    isl: int = D.ISL
+    osl: int = D.OSL
+
+    @property
+    def context(self) -> float:
+        """Mean context of a decoding request: the prompt and half the answer."""
+        return self.isl + self.osl / 2
+
+    @property
+    def reserved(self) -> int:
+        return self.isl + self.osl
+
+
+@dataclass(frozen=True)
+class Deployment:
+    """One way to serve: EP size, MTP drafts, KV-cache precision, two micro-batches or not."""
+
+    ep: int
+    mtp: int
+    kv: str
+    overlap: bool
+
+    @property
+    def tokens_per_step(self) -> float:
+        return 1.0 + D.MTP_ACCEPTANCE * self.mtp
+
+    def label(self) -> str:
+        parts = [f"EP{self.ep}", "MTP" if self.mtp else "no MTP", f"{self.kv.upper()} KV"]
+        if self.overlap:
+            parts.append("two micro-batches")
+        return ", ".join(parts)
+
+    def to_json(self) -> dict:
+        return {
+            "ep": self.ep,
+            "mtp_drafts": self.mtp,
+            "kv_cache": self.kv,
+            "two_micro_batches": self.overlap,
+            "label": self.label(),
+        }
+
+
+def deployments(max_ep: int) -> tuple[Deployment, ...]:
+    """Every deployment tried with groups of at most `max_ep` GPUs."""
+    eps = [e for e in D.EP_SIZES if e <= max_ep]
+    return tuple(
+        Deployment(e, d, kv, ov)
+        for e, d, kv, ov in product(eps, D.MTP_DRAFTS, D.KV_PRECISIONS, D.OVERLAP)
     )
 
 
-def max_batch(
-    m: MoEModel,
-    hbm_gb: float,
-    n: int,
-    context: int = CONTEXT_TOKENS,
-    expert_bytes: float = EXPERT_WEIGHT_BYTES,
-    kv_scale: float = 1.0,
-) -> int:
-    """Largest batch per GPU whose KV cache fits beside the weights."""
-    e_local = int(np.ceil(m.experts / n))
-    weights = (
+# --- one step ----------------------------------------------------------------------------------
+
+
+def _kernel(gpu: GPU, nbytes, flops, precision: str, eta: float = D.ETA_GEMM):
+    """A kernel's time (us): the larger of its HBM reads and its FLOPs; and whether HBM binds."""
+    t_mem = nbytes / (gpu.hbm_tbs * 1e12 * D.ETA_HBM) * 1e6
+    t_fl = flops / (gpu.peak_flops(precision) * eta) * 1e6
+    return np.maximum(t_mem, t_fl), t_mem >= t_fl
+
+
+def _weights_bytes(m: MoEModel, w: Workload, ep: int) -> float:
+    """Weights one GPU holds: everything but the routed experts in full, its share of those."""
+    e_local = int(np.ceil(m.experts / ep))
+    other = (
         m.layers * m.attn_params_per_layer
         + m.dense_layers * m.dense_ffn_params
         + m.moe_layers * m.shared_experts * m.expert_params
         + 2 * m.vocab * m.hidden
-    ) * OTHER_WEIGHT_BYTES + m.moe_layers * e_local * m.expert_params * expert_bytes
-    room = hbm_gb * 1e9 * HBM_USABLE - weights
-    return int(max(1, min(MAX_BATCH, room // (context * m.kv_bytes_per_token * kv_scale))))
+        + m.attn_params_per_layer  # the MTP module's own layer
+    ) * D.OTHER_WEIGHT_BYTES
+    experts = (m.moe_layers + 1) * e_local * m.expert_params * D.EXPERT_BYTES[w.expert_precision]
+    return other + experts
 
 
-def step_times(
-    m: MoEModel,
-    peak_flops: float,
-    hbm_bytes_s: float,
-    fv: FabricView,
-    batch: np.ndarray,
-    context: int = CONTEXT_TOKENS,
-    mfu: float = MFU_DECODE,
-    eta_hbm: float = ETA_HBM,
-    expert_bytes: float = EXPERT_WEIGHT_BYTES,
-    kv_scale: float = 1.0,
-) -> dict[str, np.ndarray]:
-    """Time per output token and its parts, for each batch per GPU (vectorised)."""
-    b = np.asarray(batch, dtype=float)
-    n = fv.usable_gpus
-    h = m.hidden
-    flops_rate = peak_flops * mfu
-    mem_rate = hbm_bytes_s * eta_hbm
-    e_local = np.ceil(m.experts / n)
-    touched = e_local * (1 - (1 - m.top_k / m.experts) ** (b * n))
-    attn_ctx = b * context * m.attn_flops_per_ctx_token
-    kv = b * context * m.kv_bytes_per_token_layer * kv_scale
+def max_batch(m: MoEModel, gpu: GPU, w: Workload, dep: Deployment) -> float:
+    """Requests per GPU whose reserved KV cache fits beside the weights (0 if none fits)."""
+    room = gpu.hbm_gb * 1e9 * D.HBM_USABLE - _weights_bytes(m, w, dep.ep)
+    per_request = w.reserved * m.kv_bytes_per_token * D.KV_SCALE[dep.kv]
+    return float(max(0.0, min(D.MAX_BATCH, room / per_request)))
 
-    moe_flops = 2 * b * (m.attn_params_per_layer + (m.shared_experts + m.top_k) * m.expert_params)
-    moe_bytes = (
-        (m.attn_params_per_layer + m.shared_experts * m.expert_params) * OTHER_WEIGHT_BYTES
-        + touched * m.expert_params * expert_bytes
-        + kv
+
+def busiest(b, ep: int, spread: float = D.ATTENTION_SPREAD):
+    """Requests on the busiest attention rank when a GPU holds b on average: requests arrive
+    and finish at random, so the counts scatter; for Poisson counts the largest of ep is about
+    b + sqrt(2 b ln ep) [D], and `spread` (fitted) scales that for the rest of the scatter
+    (contexts of unequal length, bursts from prefill); at least one request."""
+    b = np.asarray(b, dtype=float)
+    return np.maximum(1.0, b + spread * np.sqrt(2 * b * np.log(max(ep, 1))))
+
+
+def _layer_compute(m, gpu, w, dep, b, q, terms, moe: bool) -> dict:
+    """One layer's compute on the busiest GPU for b requests of q tokens each (us, arrays)."""
+    hot_b = busiest(b, dep.ep, terms.attention_spread)
+    n_att = hot_b * q
+    n = b * q
+    ctx = w.context
+    kv_bytes = hot_b * ctx * m.kv_bytes_per_token_layer * D.KV_SCALE[dep.kv]
+    proj, proj_hbm = _kernel(
+        gpu,
+        m.attn_params_per_layer * D.OTHER_WEIGHT_BYTES,
+        2 * n_att * m.attn_params_per_layer,
+        "fp8",
     )
-    t_moe_comp = np.maximum((moe_flops + attn_ctx) / flops_rate, moe_bytes / mem_rate)
+    core, core_hbm = _kernel(
+        gpu, kv_bytes, n_att * ctx * m.attn_flops_per_ctx_token, D.ATTENTION_MATH, D.ETA_ATTN
+    )
+    act = n_att * m.hidden * 2 * D.ACTIVATION_PASSES / (gpu.hbm_tbs * 1e12 * D.ETA_HBM) * 1e6
+    out = {
+        "attention": proj + core,
+        "attention_hbm": np.where(proj_hbm, proj, 0) + np.where(core_hbm, core, 0),
+        "activations": act,
+    }
+    if not moe:
+        dense, dense_hbm = _kernel(
+            gpu, m.dense_ffn_params * D.OTHER_WEIGHT_BYTES, 2 * n * m.dense_ffn_params, "fp8"
+        )
+        zero = np.zeros_like(n)
+        return (
+            out
+            | {"dense": dense, "dense_hbm": np.where(dense_hbm, dense, 0)}
+            | {
+                "experts": zero,
+                "imbalance": zero,
+                "experts_hbm": zero,
+            }
+        )
+    shared_p = m.shared_experts * m.expert_params
+    shared, shared_hbm = _kernel(gpu, shared_p * D.OTHER_WEIGHT_BYTES, 2 * n * shared_p, "fp8")
+    ep = dep.ep
+    mean_pairs = n * m.top_k  # routed (token, expert) pairs a rank receives on average
+    spread = np.sqrt(2 * np.log(ep) / np.maximum(mean_pairs, 1e-9)) if ep > 1 else 0.0
+    hot = mean_pairs * np.minimum((1 + D.EXPERT_SKEW) * (1 + spread), ep)
+    e_local = np.ceil(m.experts / ep)
+    touched = e_local * (1 - (1 - m.top_k / m.experts) ** (n * ep))
+    eb = D.EXPERT_BYTES[w.expert_precision]
+    prec = "nvfp4" if w.expert_precision == "nvfp4" else "fp8"
+    wbytes = touched * m.expert_params * eb
+    mean_t, _ = _kernel(gpu, wbytes, 2 * mean_pairs * m.expert_params, prec)
+    hot_t, hot_hbm = _kernel(gpu, wbytes, 2 * hot * m.expert_params, prec)
+    return out | {
+        "dense": shared,
+        "dense_hbm": np.where(shared_hbm, shared, 0),
+        "experts": mean_t,
+        "imbalance": hot_t - mean_t,
+        "experts_hbm": np.where(hot_hbm, hot_t, 0),
+    }
 
-    dense_flops = 2 * b * (m.attn_params_per_layer + m.dense_ffn_params) + attn_ctx
-    dense_bytes = (m.attn_params_per_layer + m.dense_ffn_params) * OTHER_WEIGHT_BYTES + kv
-    t_dense = np.maximum(dense_flops / flops_rate, dense_bytes / mem_rate)
-    t_head = np.maximum(2 * b * m.vocab * h / flops_rate, m.vocab * h / mem_rate)
 
-    remote = (n - 1) / n if n > 1 else 0.0
-    msgs = b * m.top_k * remote
-    d_msg, c_msg = h * DISPATCH_BYTES_PER_HIDDEN, h * COMBINE_BYTES_PER_HIDDEN
-    if n > 1 and fv.bw_out > 0:
-        w_d = wire_time(msgs * d_msg, msgs, d_msg, fv.bw_out, fv.pps, fv.payload, ETA_A2A)
-        w_c = wire_time(msgs * c_msg, msgs, c_msg, fv.bw_out, fv.pps, fv.payload, ETA_A2A)
-        t_dispatch = ALPHA_DISPATCH_S * fv.latency_factor + w_d
-        t_combine = ALPHA_COMBINE_S * fv.latency_factor + w_c
+COMPUTE_KEYS = ("attention", "experts", "imbalance", "dense", "activations")
+
+
+def _comm(m, v: moe_a2a.EPFabric, b, q, spread: float) -> tuple[np.ndarray, np.ndarray]:
+    """Dispatch and combine of one MoE layer (us): the busiest rank sends its tokens."""
+    if v.ep <= 1:
+        z = np.zeros_like(b)
+        return z, z
+    tokens = busiest(b, v.ep, spread) * q
+    d = moe_a2a.parts_us("dispatch", tokens, m, D.DISPATCH_PRECISION, v)
+    c = moe_a2a.parts_us("combine", tokens, m, D.COMBINE_PRECISION, v)
+    return sum(d.values()), sum(c.values())
+
+
+def _moe_layer(m, gpu, w, dep, v, b, q, terms) -> dict:
+    """One MoE layer: compute parts, dispatch, combine, and what of them the overlap hides."""
+    if dep.overlap:
+        half = b / 2
+        comp = _layer_compute(m, gpu, w, dep, half, q, terms, moe=True)
+        comp = {k: 2 * x for k, x in comp.items()}
+        disp, comb = (2 * x for x in _comm(m, v, half, q, terms.attention_spread))
     else:
-        t_dispatch = t_combine = np.zeros_like(b)
-    t_comm = t_dispatch + t_combine
-    t_layer = np.maximum(t_moe_comp, t_comm)
-    tpot = m.moe_layers * t_layer + m.dense_layers * t_dense + t_head
-    return {
-        "tpot_s": tpot,
-        "t_moe_compute_s": t_moe_comp,
-        "t_dispatch_s": np.broadcast_to(t_dispatch, b.shape),
-        "t_combine_s": np.broadcast_to(t_combine, b.shape),
-        "comm_bound": t_comm > t_moe_comp,
-    }
+        comp = _layer_compute(m, gpu, w, dep, b, q, terms, moe=True)
+        disp, comb = _comm(m, v, b, q, terms.attention_spread)
+    busy = sum(comp[k] for k in COMPUTE_KEYS)
+    # two micro-batches: per layer 2 x max(compute, comm) of each; comm beyond compute shows
+    exposed = np.maximum(disp + comb - busy, 0) if dep.overlap else disp + comb
+    return comp | {"dispatch": disp, "combine": comb, "exposed": exposed}
 
 
-def curve(
-    m: MoEModel,
-    peak_flops: float,
-    hbm_bytes_s: float,
-    hbm_gb: float,
-    fv: FabricView,
-    context: int = CONTEXT_TOKENS,
-    tokens_per_step: float = 1.0,
-    mfu: float = MFU_DECODE,
-    eta_hbm: float = ETA_HBM,
-    expert_bytes: float = EXPERT_WEIGHT_BYTES,
-    kv_scale: float = 1.0,
-) -> dict[str, np.ndarray]:
-    """Throughput per installed GPU against interactivity, over a batch sweep."""
-    if fv.usable_gpus < 1 or fv.bw_out <= 0:
-        z = np.zeros(0)
-        return {"batch_per_gpu": z, "tokens_per_s_per_user": z, "tokens_per_s_per_gpu": z}
-    bmax = max_batch(m, hbm_gb, fv.usable_gpus, context, expert_bytes, kv_scale)
-    batch = np.unique(np.round(np.geomspace(1, bmax, 96)))
-    t = step_times(
-        m, peak_flops, hbm_bytes_s, fv, batch, context, mfu, eta_hbm, expert_bytes, kv_scale
+def _head(m, gpu, b, q, ep: int, spread: float):
+    t, hbm = _kernel(
+        gpu,
+        m.vocab * m.hidden * D.OTHER_WEIGHT_BYTES,
+        2 * busiest(b, ep, spread) * q * m.vocab * m.hidden,
+        "fp8",
     )
-    tpot = t["tpot_s"]
-    return {
-        "batch_per_gpu": batch,
-        "tokens_per_s_per_user": tokens_per_step / tpot,
-        "tokens_per_s_per_gpu": tokens_per_step * batch * fv.usable_gpus / tpot / fv.installed_gpus,
-        "comm_bound": t["comm_bound"],
+    return t, np.where(hbm, t, 0)
+
+
+BREAKDOWN_KEYS = (
+    "attention",
+    "experts",
+    "imbalance",
+    "dense",
+    "activations",
+    "mtp_draft",
+    "exposed",
+    "overhead",
+)
+BREAKDOWN_NAMES = {
+    "attention": "attention (projections and the core over the context)",
+    "experts": "routed expert GEMMs (mean load)",
+    "imbalance": "expert load imbalance (the hottest rank's extra)",
+    "dense": "shared experts, dense layers and the head",
+    "activations": "activation traffic (norms, router, permute, quantise)",
+    "mtp_draft": "MTP drafting (one MoE layer and the head per draft; its all-to-all is in exposed)",
+    "exposed": "dispatch and combine left exposed after the overlap",
+    "overhead": "per-step and per-token overhead (scheduling, sampling, launch gaps)",
+}
+
+
+def step(
+    m: MoEModel,
+    gpu: GPU,
+    w: Workload,
+    dep: Deployment,
+    v: moe_a2a.EPFabric,
+    b,
+    terms: Terms = FITTED,
+) -> dict[str, np.ndarray]:
+    """One decode step for b requests per GPU (an array): its parts (us), their sum, the
+    dispatch and combine before the overlap, the HBM-bound share, and the two rates."""
+    b = np.asarray(b, dtype=float)
+    q = 1 + dep.mtp
+    moe = _moe_layer(m, gpu, w, dep, v, b, q, terms)
+    dense = _layer_compute(m, gpu, w, dep, b, q, terms, moe=False)
+    head, head_hbm = _head(m, gpu, b, q, dep.ep, terms.attention_spread)
+    L, Ld = m.moe_layers, m.dense_layers
+    parts = {k: L * moe[k] + Ld * dense[k] for k in COMPUTE_KEYS}
+    parts["dense"] = parts["dense"] + head
+    parts["exposed"] = L * moe["exposed"]
+    parts["overhead"] = (
+        terms.step_overhead_us
+        + terms.token_overhead_us * busiest(b, dep.ep, terms.attention_spread) * q
+    )
+    if dep.mtp:
+        draft = _moe_layer(m, gpu, w, Deployment(dep.ep, 0, dep.kv, False), v, b, 1, terms)
+        h1, _ = _head(m, gpu, b, 1, dep.ep, terms.attention_spread)
+        parts["mtp_draft"] = dep.mtp * (sum(draft[k] for k in COMPUTE_KEYS) + h1)
+        parts["exposed"] = parts["exposed"] + dep.mtp * draft["exposed"]
+    else:
+        parts["mtp_draft"] = np.zeros_like(b)
+    total = sum(parts[k] for k in BREAKDOWN_KEYS)
+    hbm = (
+        L * (moe["attention_hbm"] + moe["dense_hbm"] + moe["experts_hbm"] + moe["activations"])
+        + Ld * (dense["attention_hbm"] + dense["dense_hbm"] + dense["activations"])
+        + head_hbm
+    )
+    tps = dep.tokens_per_step
+    return parts | {
+        "total": total,
+        "dispatch": L * moe["dispatch"],
+        "combine": L * moe["combine"],
+        "hbm_bound": hbm,
+        "tokens_per_s_per_user": tps / (total * 1e-6),
+        "tokens_per_s_per_gpu": b * tps / (total * 1e-6),
     }
 
 
-def throughput_at(c: dict[str, np.ndarray], interactivity: np.ndarray) -> np.ndarray:
-    """Tokens/s per GPU at each interactivity (tokens/s per user); NaN where unreachable."""
-    x = np.asarray(interactivity, dtype=float)
+# --- the frontier ------------------------------------------------------------------------------
+
+Groups = tuple[tuple[moe_a2a.EPFabric, int], ...]  # (slowest rank's view, groups like it)
+
+
+@dataclass(frozen=True)
+class Hardware:
+    """What decode needs of a fabric in a state: the GPU, the GPUs installed (the per-GPU
+    denominator: a lost GPU counts as zero) and, per EP size, the groups it can form."""
+
+    key: str
+    gpu: GPU
+    installed: int
+    groups: tuple[tuple[int, Groups], ...]  # (ep, groups) for every EP size that fits
+
+    def groups_for(self, ep: int) -> Groups:
+        return dict(self.groups).get(ep, ())
+
+    @property
+    def max_ep(self) -> int:
+        return max((e for e, g in self.groups if g), default=0)
+
+
+def _sweep(m, gpu, w, dep, v, terms) -> dict[str, np.ndarray]:
+    """One deployment's batch sweep on one group: from one request per group to the KV limit."""
+    bmax = max_batch(m, gpu, w, dep)
+    lo = 1.0 / dep.ep
+    if bmax < lo:
+        return {}
+    b = np.geomspace(lo, max(bmax, lo * 1.0001), D.BATCH_POINTS)
+    return {"batch": b} | step(m, gpu, w, dep, v, b, terms)
+
+
+def _at(c: dict, x: np.ndarray, key: str) -> np.ndarray:
+    """`key` of a sweep at each interactivity target x (log-log interpolation). A target below
+    the sweep's slowest point is met by that point (the largest batch the KV cache holds: a
+    deployment that is faster than asked is still a way to serve it); NaN above its fastest."""
     u = c["tokens_per_s_per_user"]
-    if len(u) == 0:
-        return np.full(x.shape, np.nan)
     order = np.argsort(u)
-    lu, lg = np.log(u[order]), np.log(c["tokens_per_s_per_gpu"][order])
-    out = np.exp(np.interp(np.log(x), lu, lg))
-    out[(x < u.min() * (1 - 1e-9)) | (x > u.max() * (1 + 1e-9))] = np.nan
+    us = u[order]
+    y = c[key][order]
+    out = np.exp(np.interp(np.log(x), np.log(us), np.log(np.maximum(y, 1e-30))))
+    out[x > us[-1] * (1 + 1e-9)] = np.nan
     return out
+
+
+@dataclass(frozen=True)
+class Frontier:
+    """Tokens/s per installed GPU at each interactivity, the deployment chosen there, and the
+    chosen deployment's step breakdown on its slowest group (us per step)."""
+
+    x: np.ndarray  # tokens/s per user
+    tokens_per_s_per_gpu: np.ndarray  # NaN where no deployment reaches x
+    choice: np.ndarray  # index into deployments, -1 where unreachable
+    deployments: tuple[Deployment, ...]
+    breakdown: dict[str, np.ndarray]
+    peak_tokens_per_s_per_gpu: float
+    max_tokens_per_s_per_user: float
+
+    def deployment_at(self, i: int) -> Deployment | None:
+        c = int(self.choice[i])
+        return self.deployments[c] if c >= 0 else None
+
+
+GRID = np.arange(2.0, 602.0, 2.0)  # tokens/s per user, 2 apart
+SWEEP_KEYS = (*BREAKDOWN_KEYS, "total", "dispatch", "combine", "hbm_bound", "batch")
+
+
+def frontier(
+    m: MoEModel,
+    hw: Hardware,
+    w: Workload | None = None,
+    x: np.ndarray = GRID,
+    terms: Terms = FITTED,
+    only: tuple[Deployment, ...] | None = None,
+) -> Frontier:
+    """The best deployment at each interactivity x, on hardware `hw` in its state."""
+    w = w or Workload(m)
+    deps = only if only is not None else deployments(hw.max_ep)
+    best = np.full(x.shape, np.nan)
+    choice = np.full(x.shape, -1)
+    bd = {k: np.full(x.shape, np.nan) for k in SWEEP_KEYS}
+    peak, top = 0.0, 0.0
+    for i, dep in enumerate(deps):
+        groups = hw.groups_for(dep.ep)
+        if not groups:
+            continue
+        total = np.zeros(x.shape)
+        reach = np.zeros(x.shape, dtype=bool)
+        slowest = None
+        for v, count in groups:
+            own = dep if v.ep == dep.ep else Deployment(v.ep, dep.mtp, dep.kv, dep.overlap)
+            c = _sweep(m, hw.gpu, w, own, v, terms)
+            if not c:
+                continue
+            g = _at(c, x, "tokens_per_s_per_gpu")
+            ok = np.isfinite(g)
+            total[ok] += g[ok] * v.ep * count
+            reach |= ok
+            if v.ep == dep.ep and (slowest is None or v.line_bytes_s < slowest[0].line_bytes_s):
+                slowest = (v, c)
+            peak = max(peak, float(c["tokens_per_s_per_gpu"].max()) * v.ep * count / hw.installed)
+            top = max(top, float(c["tokens_per_s_per_user"].max()))
+        total = np.where(reach, total / hw.installed, np.nan)
+        better = reach & ~(total <= best)  # NaN best counts as worse
+        if not better.any():
+            continue
+        best[better] = total[better]
+        choice[better] = i
+        c = slowest[1]
+        for k in SWEEP_KEYS:
+            bd[k][better] = _at(c, x[better], k)
+    return Frontier(x, best, choice, deps, bd, peak, top)
+
+
+# --- the hardware a scenario or a comparison gives ---------------------------------------------
+
+
+def leftover(n: int, ep: int) -> int:
+    """GPUs left after floor(n / ep) groups of ep that form one smaller group of their own
+    (at least the smallest EP size that holds the experts; fewer stay idle)."""
+    r = n % ep
+    return r if r >= min(D.EP_SIZES) else 0
+
+
+def healthy_groups(installed: int, view) -> tuple[tuple[int, Groups], ...]:
+    """Every EP size's groups on a healthy domain: floor(installed / ep) alike (view(ep)), and
+    the GPUs left over as one smaller group (view(rest))."""
+    out = []
+    for e in D.EP_SIZES:
+        if e > installed:
+            continue
+        groups = [(view(e), installed // e)]
+        if r := leftover(installed, e):
+            groups.append((view(r), 1))
+        out.append((e, tuple(groups)))
+    return tuple(out)
+
+
+@lru_cache(maxsize=256)
+def cached_frontier(m: MoEModel, hw: Hardware, w: Workload, terms: Terms = FITTED) -> Frontier:
+    """frontier() memoised on its (frozen) inputs; the arrays are made read-only."""
+    fr = frontier(m, hw, w, GRID, terms)
+    for a in (fr.tokens_per_s_per_gpu, fr.choice, *fr.breakdown.values()):
+        a.flags.writeable = False
+    return fr
 
 
 ASSUMPTIONS: tuple[dict, ...] = (
     {
-        "name": "all-to-all floor",
-        "value": "18 us dispatch, 31 us combine",
-        "tag": "M",
-        "source": "FACTS.md §4: TensorRT-LLM one-sided all-to-all on GB200 NVL72",
-    },
-    {
-        "name": "latency scaling",
-        "value": "the floor scales with end-to-end GPU-to-GPU latency",
-        "tag": "A",
-        "source": "NVIDIA's 3x is end-to-end (seed article): eth-x72 pays 3x",
-    },
-    {"name": "all-to-all efficiency", "value": ETA_A2A, "tag": "M", "source": "FACTS.md §5"},
-    {
-        "name": "MFU (decode)",
-        "value": MFU_DECODE,
-        "tag": "A",
-        "source": "calibrated on published GB200 points (docs/CALIBRATION.md)",
-    },
-    {
         "name": "HBM efficiency",
-        "value": ETA_HBM,
-        "tag": "A",
-        "source": "calibrated on published GB200 points (docs/CALIBRATION.md)",
+        "value": round(D.ETA_HBM, 3),
+        "tag": "M",
+        "source": "FlashMLA: 3,000 of 3,350 GB/s on H800 (best published memory-bound kernel)",
     },
     {
-        "name": "context per request",
-        "value": CONTEXT_TOKENS,
-        "tag": "A",
-        "source": "between InferenceX 1k/1k and DeepSeek's 4,989 mean",
+        "name": "GEMM efficiency",
+        "value": round(D.ETA_GEMM, 3),
+        "tag": "M",
+        "source": "DeepGEMM: 1,550 of 1,979 TFLOPS FP8 on H800",
     },
-    {"name": "weights", "value": "experts NVFP4, the rest FP8", "tag": "A", "source": ""},
     {
-        "name": "overlap",
-        "value": "two micro-batches: max(compute, dispatch + combine)",
+        "name": "attention-core efficiency",
+        "value": round(D.ETA_ATTN, 3),
+        "tag": "M",
+        "source": "FlashMLA: 660 of 989 TFLOPS on H800",
+    },
+    {
+        "name": "MTP acceptance",
+        "value": D.MTP_ACCEPTANCE,
+        "tag": "M",
+        "source": "DeepSeek-V3 report: 85-90% for the second token",
+    },
+    {
+        "name": "deployments tried",
+        "value": "EP 4-72, MTP on/off, FP8/BF16 KV, two micro-batches on/off",
         "tag": "D",
-        "source": "FACTS.md §5",
+        "source": "the best at each interactivity, as a deployment would choose",
+    },
+    {
+        "name": "context",
+        "value": f"{D.ISL} in / {D.OSL} out (mean {D.ISL + D.OSL // 2})",
+        "tag": "A",
+        "source": "InferenceX 1k/1k; the KV cache reserves the full length",
+    },
+    {
+        "name": "per-step overhead",
+        "value": f"{D.STEP_OVERHEAD_US:g} us",
+        "tag": "A",
+        "source": "fitted on the GB200 NVL72 InferenceX rows (docs/CALIBRATION.md)",
+    },
+    {
+        "name": "per-token overhead",
+        "value": f"{D.TOKEN_OVERHEAD_US:g} us a token a step",
+        "tag": "A",
+        "source": "fitted on the GB200 NVL72 InferenceX rows",
+    },
+    {
+        "name": "data-parallel attention spread",
+        "value": D.ATTENTION_SPREAD,
+        "tag": "A",
+        "source": "fitted: the busiest rank holds b + spread x sqrt(2 b ln ep) requests",
+    },
+    {
+        "name": "expert load imbalance",
+        "value": f"skew {D.EXPERT_SKEW:g} + sqrt(2 ln ep / pairs)",
+        "tag": "D",
+        "source": "random routing's spread over ep ranks; EPLB's redundant experts [A] no skew",
+    },
+    {
+        "name": "dispatch and combine",
+        "value": "moe_a2a: TensorRT-LLM one-sided all-to-all, NVFP4 dispatch, BF16 combine",
+        "tag": "M",
+        "source": "fitted on blog18's EP8 points (docs/CALIBRATION.md)",
     },
 )

@@ -151,9 +151,24 @@ class GPU:
     hbm_tbs: float  # HBM bandwidth, TB/s
     hbm_gb: float
     source: str
+    fp8_pflops: float = 0.0  # dense FP8 peak, PFLOPS
+    bf16_pflops: float = 0.0  # dense BF16 peak, PFLOPS
+
+    def peak_flops(self, precision: str) -> float:
+        """Dense peak FLOP/s of the tensor cores at `precision` (nvfp4, fp8 or bf16)."""
+        return {"nvfp4": self.fp4_pflops, "fp8": self.fp8_pflops, "bf16": self.bf16_pflops}[
+            precision
+        ] * 1e15
 
 
-# FACTS.md §5 [V], vendor launch figures (preliminary for Rubin).
-RUBIN = GPU("rubin", "Rubin", 50.0, 22.0, 288.0, "FACTS.md §5: 50 PFLOPS NVFP4, ~22 TB/s")
-B200 = GPU("b200", "Blackwell B200", 10.0, 8.0, 192.0, "FACTS.md §5: ~10 PFLOPS dense FP4")
+# FACTS.md §5 [V], vendor launch figures (preliminary for Rubin). Blackwell's FP8 and BF16
+# dense peaks are half and a quarter of its FP4 (NVIDIA GB200 NVL72 page: 10 / 5 / 2.5 PFLOPS
+# per GPU) [V]. Rubin's 50 PFLOPS NVFP4 is its inference figure (35 for training); [A] its FP8
+# and BF16 peaks at half and a quarter of the training figure, Blackwell's ratios.
+RUBIN = GPU(
+    "rubin", "Rubin", 50.0, 22.0, 288.0, "FACTS.md §5: 50 PFLOPS NVFP4, ~22 TB/s", 17.5, 8.75
+)
+B200 = GPU(
+    "b200", "Blackwell B200", 10.0, 8.0, 192.0, "FACTS.md §5: ~10 PFLOPS dense FP4", 5.0, 2.5
+)
 GPUS: dict[str, GPU] = {"Rubin": RUBIN, "Blackwell B200": B200}

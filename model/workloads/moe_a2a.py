@@ -35,14 +35,37 @@ MAX_TOKENS = 65_536  # per rank
 
 
 @dataclass(frozen=True)
+class Tier:
+    """One way out of a rank: one-way line bytes/s and packets/s, packet payload, latency."""
+
+    line_bytes_s: float
+    pps: float
+    payload: int
+    latency_one_way_us: float
+
+
+@dataclass(frozen=True)
 class EPFabric:
-    """The slowest of the EP ranks: one-way line bytes/s and packets/s, packet payload, latency."""
+    """The slowest of the EP ranks: its scale-up tier and, where the EP group is wider than one
+    scale-up island (b200-roce's 8-GPU HGX nodes), the scale-out tier between islands."""
 
     ep: int
     line_bytes_s: float
     pps: float
     payload: int
     latency_one_way_us: float
+    island: int = 0  # ranks one scale-up island holds (itself included); 0 = the whole group
+    cross: Tier | None = None  # the tier between islands
+
+    @property
+    def peers_near(self) -> int:
+        """Peers reached over the scale-up tier."""
+        return (min(self.island, self.ep) if self.island else self.ep) - 1
+
+    @property
+    def peers_far(self) -> int:
+        """Peers reached over the scale-out tier (0 on one scale-up domain)."""
+        return self.ep - 1 - self.peers_near
 
 
 def _view(f: Fabric, ep: int, share: float) -> EPFabric:
@@ -92,34 +115,54 @@ def bytes_per_token(m: MoEModel, kind: str, precision: str) -> float:
 
 def parts_us(
     kind: str,
-    tokens: int,
+    tokens,
     m: MoEModel,
     precision: str,
     v: EPFabric,
     gpu_us: float | None = None,
     eta: float | None = None,
-) -> dict[str, float]:
-    """The op's time in its four parts, us (gpu_us and eta default to the fitted constants)."""
+) -> dict:
+    """The op's time in its four parts, us (gpu_us and eta default to the fitted constants).
+
+    `tokens` (per rank) may be an array. Each token's min(ep, k) targets are spread evenly over
+    the ranks, so a share peers_near / (ep - 1) of the remote ones stays on the scale-up tier
+    and the rest crosses the scale-out tier; the two move at once, and the barrier waits for
+    the slower; the wire part is the slower tier's latency.
+    """
     gpu_us = P.A2A_GPU_US[kind] if gpu_us is None else gpu_us
     eta = P.A2A_ETA[kind] if eta is None else eta
+    t = np.asarray(tokens, dtype=float)
     ep = v.ep
-    remote_targets = tokens * min(ep, m.top_k) * (ep - 1) / ep
+    remote_targets = t * min(ep, m.top_k) * (ep - 1) / ep
     bpt = bytes_per_token(m, kind, precision)
     hops = P.DISPATCH_WIRE_HOPS if kind == "dispatch" else P.COMBINE_WIRE_HOPS
-    small = (ep - 1) * P.FLAGS_PER_PEER
-    if kind == "dispatch":
-        small += remote_targets * P.DISPATCH_META_PER_TOKEN_TARGET
-    if v.line_bytes_s <= 0 or v.pps <= 0:
-        inf = float("inf")
-        return {"gpu": gpu_us, "wire": inf, "messages": inf, "data": inf}
-    data_bytes = remote_targets * bpt
-    packets = remote_targets * math.ceil(bpt / v.payload)
-    bulk = max(data_bytes / (v.line_bytes_s * eta), packets / (v.pps * eta))
+    per_target = P.DISPATCH_META_PER_TOKEN_TARGET if kind == "dispatch" else 0
+    tiers = [(v.peers_near, Tier(v.line_bytes_s, v.pps, v.payload, v.latency_one_way_us))]
+    if v.peers_far:
+        tiers.append((v.peers_far, v.cross))
+    data = np.zeros_like(t)
+    messages = np.zeros_like(t)
+    latency = 0.0
+    for peers, tier in tiers:
+        if peers <= 0:
+            continue
+        if tier is None or tier.line_bytes_s <= 0 or tier.pps <= 0:
+            inf = np.full_like(t, np.inf)
+            return {"gpu": gpu_us, "wire": float("inf"), "messages": inf, "data": inf}
+        share = peers / (ep - 1)
+        targets = remote_targets * share
+        packets = targets * math.ceil(bpt / tier.payload)
+        bulk = np.maximum(targets * bpt / (tier.line_bytes_s * eta), packets / (tier.pps * eta))
+        data = np.maximum(data, bulk * 1e6)
+        small = peers * P.FLAGS_PER_PEER + targets * per_target
+        messages = np.maximum(messages, small / tier.pps * 1e6)
+        latency = max(latency, tier.latency_one_way_us)
+    scalar = np.ndim(tokens) == 0
     return {
         "gpu": gpu_us,
-        "wire": hops * v.latency_one_way_us,
-        "messages": small / v.pps * 1e6,
-        "data": bulk * 1e6,
+        "wire": hops * latency,
+        "messages": float(messages) if scalar else messages,
+        "data": float(data) if scalar else data,
     }
 
 

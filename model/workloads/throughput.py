@@ -1,9 +1,11 @@
 """What a scenario does to work delivered: MoE decode throughput and the training step.
 
 Decode runs on the GPUs the job can use now: the active ones, less any parked in
-full-bandwidth mode. If the job cannot run until a repair (or until the fabric controller
-is back), it delivers nothing meanwhile. Throughput is per installed GPU, so a lost GPU
-counts as zero, and it is compared at one interactivity with the healthy rack and eth-x72.
+full-bandwidth mode, cut into EP groups (model.workloads.hardware). If the job cannot run
+until a repair (or until the fabric controller is back), it delivers nothing meanwhile.
+Throughput is per installed GPU, so a lost GPU counts as zero. It is compared at one
+interactivity with the healthy rack and with the fabric of the same GPU it is held against
+(hardware.BASELINE: vr-nvl72 with eth-x72, gb200-nvl72 with b200-roce).
 """
 
 from __future__ import annotations
@@ -14,61 +16,43 @@ from functools import lru_cache
 import numpy as np
 
 from model.assess import Assessment, assess
-from model.fabric.presets import ETH_X72, Fabric
+from model.errors import ScenarioError
+from model.fabric.presets import Fabric
 from model.scenario import Scenario
-from model.workloads import decode, training
-from model.workloads.decode import REFERENCE_TOKENS_PER_S_PER_USER, FabricView
+from model.workloads import decode, moe_a2a, nccl, training
+from model.workloads import decode_params as D
+from model.workloads.decode import BREAKDOWN_KEYS, BREAKDOWN_NAMES, Frontier, Workload
+from model.workloads.hardware import (
+    BASELINE,
+    BASELINE_WHY,
+    comparison_hardware,
+    preset_hardware,
+    scenario_hardware,
+)
 from model.workloads.models import GPUS, moe_model
 
-
-def view(a: Assessment) -> FabricView:
-    """The fabric as decode sees it: the GPUs in service and the slowest one's bandwidth."""
-    if not a.job_runs or a.gpus_in_service == 0:
-        return decode.fabric_view(a.fabric, 0, 0.0)
-    return decode.fabric_view(a.fabric, a.gpus_in_service, a.worst_gpu_tbs)
+REFERENCE_TOKENS_PER_S_PER_USER = D.REFERENCE_TOKENS_PER_S_PER_USER
+# NVIDIA's NVLink 6 claim against off-the-shelf Ethernet (FACTS.md §4) is located on the
+# modelled ratio by dashboard.figures.claims; the model never uses it.
 
 
-def healthy_view(f: Fabric) -> FabricView:
-    return decode.fabric_view(f, f.gpus, f.gpu_tbs_bidir)
+def _workload(s: Scenario) -> Workload:
+    return Workload(moe_model(s.workload))
 
 
-def nvls_bw(a: Assessment) -> float | None:
-    """One-way bytes/s per GPU on planes every GPU in service reaches and whose chip reduces."""
+def frontiers(a: Assessment) -> dict:
+    """The decode frontiers of the scenario, its healthy rack, and its like-for-like baseline."""
     f = a.fabric
-    if f.sharp_tflops_per_chip <= 0 or not a.usable.any():
-        return None
-    common = a.state.up[a.usable].all(axis=0).sum()
-    return common * f.link_gbs_bidir / 2 * 1e9
-
-
-def _curve(workload: str, gpu_name: str, fv: FabricView) -> dict:
-    m, g = moe_model(workload), GPUS[gpu_name]
-    return decode.curve(m, g.fp4_pflops * 1e15, g.hbm_tbs * 1e12, g.hbm_gb, fv)
-
-
-@lru_cache(maxsize=64)
-def _healthy_curve(f: Fabric, workload: str) -> dict:
-    """A healthy fabric's curve depends only on the preset: computed once per process.
-
-    The arrays are made read-only so the shared result cannot be changed by a caller.
-    """
-    c = _curve(workload, f.gpu, healthy_view(f))
-    for a in c.values():
-        a.flags.writeable = False
-    return c
-
-
-def curves(a: Assessment) -> dict:
-    """Decode curves for the scenario, its healthy rack, and healthy eth-x72."""
-    f = a.fabric
-    workload = a.scenario.workload
+    m = moe_model(a.scenario.workload)
+    w = _workload(a.scenario)
+    base = BASELINE[f.key]
     return {
-        "model": moe_model(workload),
+        "model": m,
         "gpu": GPUS[f.gpu],
-        "scenario": _curve(workload, f.gpu, view(a)),
-        "healthy": _healthy_curve(f, workload),
-        "eth-x72": _healthy_curve(ETH_X72, workload),
-        "eth-x72-gpu": GPUS[ETH_X72.gpu],
+        "scenario": decode.cached_frontier(m, scenario_hardware(a), w),
+        "healthy": decode.cached_frontier(m, preset_hardware(f), w),
+        "baseline": decode.cached_frontier(m, comparison_hardware(base), w),
+        "baseline_key": base,
     }
 
 
@@ -76,51 +60,107 @@ def _r(x: float | None, nd: int = 1) -> float | None:
     return None if x is None or not np.isfinite(x) else round(float(x), nd)
 
 
-def decode_result(cs: dict, restart_sentence: str) -> dict:
-    """The decode block of evaluate(): figures at the reference interactivity."""
-    ref = np.array([REFERENCE_TOKENS_PER_S_PER_USER])
-    at = {k: float(decode.throughput_at(cs[k], ref)[0]) for k in ("scenario", "healthy", "eth-x72")}
-    sc = cs["scenario"]
-    running = len(sc["tokens_per_s_per_user"]) > 0
+def _index(fr: Frontier, x: float) -> int:
+    return int(np.argmin(np.abs(fr.x - x)))
+
+
+def breakdown_at(fr: Frontier, x: float) -> dict | None:
+    """The chosen deployment's step at interactivity x: each part in us per step and as a share
+    of the step, dispatch and combine before the overlap, and the exposed share."""
+    i = _index(fr, x)
+    dep = fr.deployment_at(i)
+    if dep is None:
+        return None
+    b = {k: float(v[i]) for k, v in fr.breakdown.items()}
+    total = b["total"]
+    return {
+        "deployment": dep.to_json(),
+        "batch_per_gpu": round(b["batch"], 2),
+        "step_us": round(total, 1),
+        "parts_us": {k: round(b[k], 1) for k in BREAKDOWN_KEYS},
+        "parts_share": {k: round(b[k] / total, 4) for k in BREAKDOWN_KEYS},
+        "dispatch_us": round(b["dispatch"], 1),
+        "combine_us": round(b["combine"], 1),
+        "hbm_bound_us": round(b["hbm_bound"], 1),
+        "exposed_share": round(b["exposed"] / total, 4),
+        "names": BREAKDOWN_NAMES,
+    }
+
+
+def decode_result(fs: dict, restart_sentence: str) -> dict:
+    """The decode block of evaluate(): the frontiers at the reference interactivity."""
+    ref = REFERENCE_TOKENS_PER_S_PER_USER
+    sc, hl = fs["scenario"], fs["healthy"]
+    i = _index(sc, ref)
+    at = {k: float(fs[k].tokens_per_s_per_gpu[i]) for k in ("scenario", "healthy", "baseline")}
+    running = bool(np.isfinite(sc.tokens_per_s_per_gpu).any())
 
     def ratio(a: float, b: float) -> float | None:
         return _r(a / b, 3) if np.isfinite(a) and np.isfinite(b) and b > 0 else None
 
-    m, g = cs["model"], cs["gpu"]
-    grid = np.geomspace(10, 400, 64)
-    along = decode.throughput_at(sc, grid) / decode.throughput_at(cs["healthy"], grid)
-    worst = float(np.nanmin(along)) if running and np.isfinite(along).any() else None
-    at_worst = float(grid[np.nanargmin(along)]) if worst is not None else None
+    along = sc.tokens_per_s_per_gpu / hl.tokens_per_s_per_gpu
+    window = (sc.x >= 10) & (sc.x <= 400) & np.isfinite(along)
+    worst = float(along[window].min()) if running and window.any() else None
+    at_worst = float(sc.x[window][np.argmin(along[window])]) if worst is not None else None
+    m, g = fs["model"], fs["gpu"]
+    base = fs["baseline_key"]
+    here = breakdown_at(sc, ref) if running else None
     return {
         "model": m.name,
         "gpu": g.name,
-        "tokens_per_s_per_user": REFERENCE_TOKENS_PER_S_PER_USER,
+        "tokens_per_s_per_user": ref,
         "tokens_per_s_per_gpu": _r(at["scenario"]) if running else 0.0,
         "healthy_tokens_per_s_per_gpu": _r(at["healthy"]),
-        "eth_x72_tokens_per_s_per_gpu": _r(at["eth-x72"]),
+        "baseline": base,
+        "baseline_why": BASELINE_WHY[fs["scenario_key"]] if "scenario_key" in fs else "",
+        "baseline_tokens_per_s_per_gpu": _r(at["baseline"]),
         "vs_healthy": ratio(at["scenario"], at["healthy"]) if running else 0.0,
-        "vs_eth_x72": ratio(at["scenario"], at["eth-x72"]) if running else 0.0,
-        "max_tokens_per_s_per_user": _r(sc["tokens_per_s_per_user"].max()) if running else None,
-        "peak_tokens_per_s_per_gpu": _r(sc["tokens_per_s_per_gpu"].max()) if running else 0.0,
+        "vs_baseline": ratio(at["scenario"], at["baseline"]) if running else 0.0,
+        "max_tokens_per_s_per_user": _r(sc.max_tokens_per_s_per_user) if running else None,
+        "peak_tokens_per_s_per_gpu": _r(sc.peak_tokens_per_s_per_gpu) if running else 0.0,
         "vs_healthy_worst": _r(worst, 3) if running else 0.0,
         "vs_healthy_worst_at_tokens_per_s_per_user": _r(at_worst),
-        "eth_x72_gpu": cs["eth-x72-gpu"].name,
+        "deployment": here["deployment"] if here else None,
+        "breakdown": here,
+        "healthy_breakdown": breakdown_at(hl, ref),
+        "exposed_share": here["exposed_share"] if here else None,
         "running": running,
         "note": (
-            f"per installed GPU (a lost GPU counts as zero), at {REFERENCE_TOKENS_PER_S_PER_USER:g}"
-            " tokens/s per user [A]; MoE decode with expert parallelism over the usable GPUs"
+            f"per installed GPU (a lost GPU counts as zero), at {ref:g} tokens/s per user [A]; "
+            "the best deployment there (EP size, MTP, KV precision, overlap) on the GPUs in "
+            "service"
             if running
             else f"the job is down: it restarts {restart_sentence}"
         ),
     }
 
 
-@lru_cache(maxsize=64)
-def _healthy_step(f: Fabric, workload: str) -> training.StepTime:
-    """The healthy rack's training step: depends only on the preset and the model."""
-    m = moe_model("train" if workload == "train" else "deepseek-r1")
-    healthy_nvls = f.planes * f.link_gbs_bidir / 2 * 1e9 if f.sharp_tflops_per_chip > 0 else None
-    return training.step_time(m, GPUS[f.gpu], healthy_view(f), healthy_nvls)
+# --- training ----------------------------------------------------------------------------------
+
+
+def _train_model():
+    return moe_model("deepseek-r1")
+
+
+def _train_views(a: Assessment) -> tuple[moe_a2a.EPFabric | None, nccl.JobFabric | None, int]:
+    """The EP group (every usable GPU) and the data-parallel job of a scenario."""
+    n = a.gpus_in_service if a.job_runs else 0
+    if n < 2:
+        return None, None, n
+    v = moe_a2a.ep_fabric(a, n)
+    try:
+        jf = nccl.job_fabric(a, n)
+        nccl.collective("all_reduce", "auto", 1.0, jf)  # raises if no ring can run
+    except ScenarioError:
+        return v, None, n
+    return v, jf, n
+
+
+@lru_cache(maxsize=16)
+def _healthy_step(f: Fabric) -> training.StepTime:
+    """The healthy rack's training step: depends only on the preset."""
+    v = moe_a2a.healthy_ep(f, f.gpus)
+    return training.step_time(_train_model(), GPUS[f.gpu], v, nccl.healthy_job(f, f.gpus))
 
 
 def _training_ratio(f: Fabric, gpus: int, step_s: float, healthy_step_s: float) -> float:
@@ -128,83 +168,131 @@ def _training_ratio(f: Fabric, gpus: int, step_s: float, healthy_step_s: float) 
     return (gpus / step_s) / (f.gpus / healthy_step_s)
 
 
-def training_result(a: Assessment) -> dict:
+def _scenario_step(a: Assessment) -> tuple[training.StepTime | None, int]:
+    v, jf, n = _train_views(a)
+    if n == 0:
+        return None, 0
+    if v is not None and jf is None:
+        return None, n  # no ring can run among the GPUs in service
+    return training.step_time(_train_model(), GPUS[a.fabric.gpu], v, jf), n
+
+
+def training_result(a: Assessment, s_step: training.StepTime | None, n: int) -> dict:
     """The training block: step time for the scenario against the healthy rack."""
     f = a.fabric
-    m = moe_model("train" if a.scenario.workload == "train" else "deepseek-r1")
-    g = GPUS[f.gpu]
-    fv = view(a)
     restart_sentence = a.job.to_json()["restart"]
-    h = _healthy_step(f, a.scenario.workload)
-    if fv.usable_gpus == 0:
+    h = _healthy_step(f)
+    if s_step is None:
+        why = (
+            f"the job is down: it restarts {restart_sentence}"
+            if n == 0
+            else "two neighbouring GPUs in service share no plane: no all-reduce ring can run"
+        )
         return {
             "step_time_s": None,
             "healthy_step_time_s": round(h.step_s, 3),
             "vs_healthy": 0.0,
-            "note": f"the job is down: it restarts {restart_sentence}",
+            "note": why,
         }
-    s = training.step_time(m, g, fv, nvls_bw(a))
     return {
-        "step_time_s": round(s.step_s, 3),
+        "step_time_s": round(s_step.step_s, 3),
         "healthy_step_time_s": round(h.step_s, 3),
-        "vs_healthy": round(_training_ratio(f, fv.usable_gpus, s.step_s, h.step_s), 4),
-        "compute_s": round(s.compute_s, 3),
-        "all_to_all_s": round(s.all_to_all_s, 3),
-        "all_reduce_s": round(s.all_reduce_s, 3),
-        "all_reduce_algorithm": s.all_reduce_algorithm,
-        "ring_all_reduce_s": round(s.ring_s, 3),
-        "nvls_all_reduce_s": None if s.nvls_s is None else round(s.nvls_s, 3),
+        "vs_healthy": round(_training_ratio(f, n, s_step.step_s, h.step_s), 4),
+        "compute_s": round(s_step.compute_s, 3),
+        "all_to_all_s": round(s_step.all_to_all_s, 3),
+        "all_reduce_s": round(s_step.all_reduce_s, 3),
+        "all_reduce_algorithm": s_step.all_reduce_algorithm,
+        "ring_all_reduce_s": round(s_step.ring_s, 3),
+        "nvls_all_reduce_s": None if s_step.nvls_s is None else round(s_step.nvls_s, 3),
         "tokens_per_gpu_per_step": training.TOKENS_PER_GPU_PER_STEP,
         "note": (
             "vs_healthy is tokens per second against the healthy rack; [A] DeepSeek-V3 shape, "
-            "32K tokens per GPU per step, no compute/communication overlap"
+            "32K tokens per GPU per step; the gradient all-reduce and the MoE all-to-all are "
+            "the calibrated NCCL and TensorRT-LLM models (docs/CALIBRATION.md), not overlapped"
         ),
     }
 
 
-def _points(c: dict) -> list[dict]:
-    return [
-        {
-            "tokens_per_s_per_user": round(float(u), 2),
-            "tokens_per_s_per_gpu": round(float(g), 1),
-            "batch_per_gpu": int(b),
-        }
-        for u, g, b in zip(
-            c["tokens_per_s_per_user"], c["tokens_per_s_per_gpu"], c["batch_per_gpu"], strict=True
+# --- the /api/v1/decode answer -----------------------------------------------------------------
+
+
+def _points(fr: Frontier) -> list[dict]:
+    out = []
+    for i in np.flatnonzero(np.isfinite(fr.tokens_per_s_per_gpu)):
+        dep = fr.deployment_at(int(i))
+        out.append(
+            {
+                "tokens_per_s_per_user": round(float(fr.x[i]), 2),
+                "tokens_per_s_per_gpu": round(float(fr.tokens_per_s_per_gpu[i]), 1),
+                "batch_per_gpu": round(float(fr.breakdown["batch"][i]), 2),
+                "deployment": dep.label(),
+                "exposed_share": round(
+                    float(fr.breakdown["exposed"][i] / fr.breakdown["total"][i]), 4
+                ),
+            }
         )
+    return out
+
+
+def ratio_along(a: Frontier, b: Frontier, lo: float = 20.0, hi: float = 200.0) -> dict:
+    """a over b along the frontier grid: the points, and on [lo, hi] the range and the largest
+    step between neighbouring points (2 tokens/s per user apart)."""
+    r = a.tokens_per_s_per_gpu / b.tokens_per_s_per_gpu
+    ok = np.isfinite(r) & (b.tokens_per_s_per_gpu > 0)
+    pts = [
+        {"tokens_per_s_per_user": round(float(x), 2), "ratio": round(float(v), 4)}
+        for x, v, k in zip(a.x, r, ok, strict=True)
+        if k
     ]
+    win = ok & (a.x >= lo) & (a.x <= hi)
+    rw = r[win]
+    steps = np.abs(np.log(rw[1:] / rw[:-1])) if len(rw) > 1 else np.zeros(0)
+    return {
+        "points": pts,
+        "range": {"min": round(float(rw.min()), 4), "max": round(float(rw.max()), 4)}
+        if len(rw)
+        else None,
+        "max_step": round(float(np.exp(steps.max())), 4) if len(steps) else None,
+        "both_reach_to": round(float(a.x[win].max()), 1) if len(rw) else None,
+    }
 
 
 def decode_curves(s: Scenario) -> dict:
-    """The /api/v1/decode answer: three curves and the scenario-to-eth-x72 ratio along them."""
+    """The /api/v1/decode answer: three frontiers, the ratio to the baseline along them, and
+    the deployment and time breakdown at every point."""
     a = assess(s)
-    cs = work(s).curves
-    grid = np.geomspace(5, 500, 121)
-    sc = decode.throughput_at(cs["scenario"], grid)
-    eth = decode.throughput_at(cs["eth-x72"], grid)
-    hl = decode.throughput_at(cs["healthy"], grid)
-    ratio = [
-        {"tokens_per_s_per_user": round(float(x), 2), "ratio": round(float(a / b), 4)}
-        for x, a, b in zip(grid, sc, eth, strict=True)
-        if np.isfinite(a) and np.isfinite(b) and b > 0
-    ]
-    window = [r["ratio"] for r in ratio if 20 <= r["tokens_per_s_per_user"] <= 200]
+    fs = work(s).curves
+    base = fs["baseline_key"]
+    vs_base = ratio_along(fs["scenario"], fs["baseline"])
+    vs_healthy = ratio_along(fs["scenario"], fs["healthy"])
     return {
         "scenario": s.key(),
-        "model": cs["model"].name,
-        "gpu": cs["gpu"].name,
+        "model": fs["model"].name,
+        "gpu": fs["gpu"].name,
         "job_runs": a.job_runs,
-        "curves": {k: _points(cs[k]) for k in ("scenario", "healthy", "eth-x72")},
-        "ratio_vs_eth_x72": ratio,
-        "ratio_20_200": {"min": min(window), "max": max(window)} if window else None,
-        "vs_healthy": [
-            {"tokens_per_s_per_user": round(float(x), 2), "ratio": round(float(a / b), 4)}
-            for x, a, b in zip(grid, sc, hl, strict=True)
-            if np.isfinite(a) and np.isfinite(b) and b > 0
-        ],
-        "units": "tokens/s per user (interactivity) and tokens/s per installed GPU",
+        "baseline": base,
+        "baseline_why": BASELINE_WHY[a.fabric.key],
+        "curves": {
+            "scenario": _points(fs["scenario"]),
+            "healthy": _points(fs["healthy"]),
+            "baseline": _points(fs["baseline"]),
+        },
+        "ratio_vs_baseline": vs_base["points"],
+        "ratio_20_200": vs_base["range"],
+        "ratio_max_step_20_200": vs_base["max_step"],
+        "vs_healthy": vs_healthy["points"],
+        "breakdown_at_reference": breakdown_at(fs["scenario"], REFERENCE_TOKENS_PER_S_PER_USER)
+        if a.job_runs
+        else None,
+        "units": (
+            "tokens/s per user (interactivity) and tokens/s per installed GPU; breakdowns in us "
+            "per decode step on the chosen deployment's slowest EP group"
+        ),
         "assumptions": decode.ASSUMPTIONS,
     }
+
+
+# --- one Work per scenario ---------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -228,26 +316,25 @@ def work(s: Scenario) -> Work:
     """
     a = assess(s)
     f = a.fabric
-    cs = curves(a)
-    dec = decode_result(cs, a.job.to_json()["restart"])
-    tr = training_result(a)
+    fs = frontiers(a) | {"scenario_key": f.key}
+    dec = decode_result(fs, a.job.to_json()["restart"])
+    s_step, n = _scenario_step(a)
+    tr = training_result(a, s_step, n)
     if s.workload == "train":
-        h = _healthy_step(f, s.workload)
-        fv = view(a)
-        if fv.usable_gpus:
-            step = training.step_time(moe_model("train"), GPUS[f.gpu], fv, nvls_bw(a)).step_s
-            delivered = _training_ratio(f, fv.usable_gpus, step, h.step_s)
-        else:
-            delivered = 0.0
+        h = _healthy_step(f)
+        delivered = _training_ratio(f, n, s_step.step_s, h.step_s) if s_step else 0.0
         healthy_tps = f.gpus * training.TOKENS_PER_GPU_PER_STEP / h.step_s
     else:
-        ref = np.array([REFERENCE_TOKENS_PER_S_PER_USER])
-        now = float(decode.throughput_at(cs["scenario"], ref)[0]) if dec["running"] else 0.0
-        healthy = float(decode.throughput_at(cs["healthy"], ref)[0])
-        ok = np.isfinite(now) and np.isfinite(healthy) and healthy > 0
-        delivered = now / healthy if ok else 0.0
-        healthy_tps = healthy * f.gpus if np.isfinite(healthy) else 0.0
-    return Work(cs, dec, tr, delivered, healthy_tps)
+        now = dec["tokens_per_s_per_gpu"] if dec["running"] else 0.0
+        healthy = fs["healthy"].tokens_per_s_per_gpu[
+            _index(fs["healthy"], REFERENCE_TOKENS_PER_S_PER_USER)
+        ]
+        ok = now is not None and np.isfinite(healthy) and healthy > 0
+        i = _index(fs["scenario"], REFERENCE_TOKENS_PER_S_PER_USER)
+        raw = float(fs["scenario"].tokens_per_s_per_gpu[i]) if dec["running"] else 0.0
+        delivered = raw / float(healthy) if ok and np.isfinite(raw) else 0.0
+        healthy_tps = float(healthy) * f.gpus if np.isfinite(healthy) else 0.0
+    return Work(fs, dec, tr, delivered, healthy_tps)
 
 
 def delivered_fraction(s: Scenario) -> float:

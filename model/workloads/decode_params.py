@@ -1,0 +1,86 @@
+"""Every constant of the decode model (model/workloads/decode.py), with its source, in one place.
+
+Tags as in FACTS.md: M measured, V vendor, D derived, A an assumption of this project. Three
+kinds of number are here:
+
+- kernel efficiencies, each the best a published kernel reaches (never fitted, never lower);
+- the deployment choices a serving stack has (EP sizes, MTP, KV-cache precision, overlap);
+- the few terms fitted on the named GB200 NVL72 points (docs/CALIBRATION.md,
+  `python -m model.workloads.calibrate`; a test re-runs the fit and fails if they drift).
+"""
+
+from __future__ import annotations
+
+# --- kernel efficiencies: the best published kernels, as a share of the GPU's peak ----------
+# [M] FlashMLA (deepseek-ai/FlashMLA README, 2025-04-22): 3,000 GB/s memory-bound on H800 SXM5
+# (3.35 TB/s peak) = 0.895. Applied to every memory-bound kernel (weights and KV reads) [A].
+ETA_HBM = 3000 / 3350
+# [M] DeepGEMM (deepseek-ai/DeepGEMM README): up to 1,550 TFLOPS FP8 on H800 (1,979 dense
+# peak) = 0.78. Applied to the GEMMs at their precision's dense peak on any GPU [A].
+ETA_GEMM = 1550 / 1979
+# [M] FlashMLA: 660 TFLOPS compute-bound on H800 (989 BF16 dense peak) = 0.667: the
+# attention core (scores and values over the context) when it is compute-bound.
+ETA_ATTN = 660 / 989
+# [A] the attention core's math is BF16 whatever the KV cache holds (FlashMLA and the MLA
+# decode kernels dequantise an FP8 cache to BF16 before the tensor cores).
+ATTENTION_MATH = "bf16"
+
+# --- bytes of what is read ---------------------------------------------------------------------
+# [A] weights as served in the FP4 recipes (InferenceX DeepSeek-R1 FP4; SGLang NVFP4 MoE):
+# routed experts NVFP4 (4 bits + one FP8 scale per 16 values), attention, dense, shared
+# experts and the head in FP8.
+EXPERT_BYTES = {"nvfp4": 0.5 + 1 / 16, "fp8": 1 + 1 / 128}
+OTHER_WEIGHT_BYTES = 1.0
+# KV cache bytes per value against the model's BF16 figure (FACTS.md §5): FP8 halves it.
+KV_SCALE = {"fp8": 0.5, "bf16": 1.0}
+# [A] share of HBM left for weights and the KV cache after activations and workspace.
+HBM_USABLE = 0.9
+# [A] activation traffic of the per-token kernels (norms, residual adds, router, top-k,
+# permute, quantise, RoPE): this many BF16 hidden vectors read or written per token and layer.
+ACTIVATION_PASSES = 12
+
+# --- the deployment choices a serving stack has -----------------------------------------------
+# EP sizes tried (8 to 72 on one rack; a group never spans more GPUs than are in service). EP 72
+# keeps ceil(256/72) = 4 experts a GPU with 32 redundant slots, as DeepSeek keeps 32 redundant
+# experts (research/perf_models.md S25) [D].
+EP_SIZES = (4, 8, 16, 32, 64, 72)
+# [M] MTP: DeepSeek-V3's technical report: the second token's acceptance rate is 85-90%
+# (research/perf_models.md S9); 0.85 is used. One draft token a step; verifying it costs the
+# main model a second token per request, and drafting costs one pass of the MTP module (one
+# MoE layer and the head) per request.
+MTP_ACCEPTANCE = 0.85
+MTP_DRAFTS = (0, 1)
+KV_PRECISIONS = ("fp8", "bf16")
+# Two micro-batches (DeepSeek's and SGLang's two-batch overlap): one's dispatch and combine
+# run during the other's compute, but every weight is read twice. Tried on and off.
+OVERLAP = (False, True)
+# Dispatch precision: NVFP4 for the FP4 recipes (TensorRT-LLM blog18 post-quant dispatch),
+# combine in BF16 (its default).
+DISPATCH_PRECISION = "nvfp4"
+COMBINE_PRECISION = "bf16"
+
+# --- the context of a request ---------------------------------------------------------------
+# [D] InferenceX 1k/1k: 1,024 tokens in, 1,024 out; a decoding request's mean context is
+# 1,024 + 512. The KV cache reserves the full 2,048 for every request.
+ISL, OSL = 1024, 1024
+
+# --- fitted on the named GB200 NVL72 points (docs/CALIBRATION.md) ------------------------------
+# Per-step overhead: scheduling, sampling, MTP bookkeeping, the launch gaps of one step (us).
+STEP_OVERHEAD_US = 706.25
+# Per-token host overhead: what each token of a step costs the serving runtime's host loop
+# (scheduling, input preparation, sampling and MTP acceptance), us per token on the busiest
+# GPU; not hidden behind the GPU's work.
+TOKEN_OVERHEAD_US = 19.844
+# Data-parallel attention spread: the busiest of ep ranks holds b + spread x sqrt(2 b ln ep)
+# requests (1 = Poisson counts alone).
+ATTENTION_SPREAD = 4.547
+# [A] expert load imbalance beyond random routing's spread (derived, sqrt(2 ln ep / pairs)):
+# none; EPLB with redundant experts (DeepSeek keeps 32, research/perf_models.md S25). The fit
+# with a free skew chose 0.
+EXPERT_SKEW = 0.0
+
+# A single decode figure is quoted at this interactivity [A]: a responsive chat stream.
+REFERENCE_TOKENS_PER_S_PER_USER = 50.0
+# The batch sweep: requests per GPU, from one request per EP group to the KV cache's limit.
+BATCH_POINTS = 72
+MAX_BATCH = 4096

@@ -1,0 +1,146 @@
+"""The hardware decode runs on: a scenario's rack in its state, a healthy preset, and the
+buyer's comparison `b200-roce` (nine 8-GPU HGX B200 islands joined by 400 Gb/s RoCE).
+
+Every builder returns a decode.Hardware: the GPU, the GPUs installed, and for each EP size the
+groups the GPUs in service form, each as the view of its slowest rank (moe_a2a.EPFabric).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from model.assess import Assessment
+from model.fabric.presets import FABRICS, NVLINK_LATENCY_US, Fabric, Fact
+from model.workloads import decode_params as D
+from model.workloads.decode import Hardware, healthy_groups, leftover
+from model.workloads.models import GPUS
+from model.workloads.moe_a2a import EPFabric, Tier
+
+
+def _view(f: Fabric, ep: int, share: float) -> EPFabric:
+    return EPFabric(
+        ep,
+        f.gpu_tbs_bidir * share / 2 * 1e12,
+        f.packet_rate_gpps_per_gpu * 1e9 * share,
+        f.packet_bytes,
+        f.latency_one_way_us,
+    )
+
+
+@lru_cache(maxsize=16)
+def preset_hardware(f: Fabric) -> Hardware:
+    """A healthy preset: every EP size's groups at full bandwidth."""
+    return Hardware(f.key, GPUS[f.gpu], f.gpus, healthy_groups(f.gpus, lambda e: _view(f, e, 1.0)))
+
+
+def scenario_hardware(a: Assessment) -> Hardware:
+    """The scenario's rack: the GPUs in service, in order, cut into groups of each EP size;
+    each group runs at its slowest rank's bandwidth (the all-to-all's barrier waits for it)."""
+    f = a.fabric
+    if not a.job_runs:
+        return Hardware(f.key, GPUS[f.gpu], f.gpus, ())
+    idx = np.flatnonzero(a.usable)
+    tbs = a.per_gpu_tbs[idx]
+    out = []
+    for e in D.EP_SIZES:
+        k = len(idx) // e
+        if k == 0:
+            continue
+        worst = tbs[: k * e].reshape(k, e).min(axis=1)
+        shares, counts = np.unique(np.round(worst / f.gpu_tbs_bidir, 9), return_counts=True)
+        groups = [(_view(f, e, float(s)), int(c)) for s, c in zip(shares, counts, strict=True)]
+        if r := leftover(len(idx), e):
+            groups.append((_view(f, r, float(tbs[k * e :].min() / f.gpu_tbs_bidir)), 1))
+        out.append((e, tuple(g for g in groups if g[0].line_bytes_s > 0)))
+    return Hardware(f.key, GPUS[f.gpu], f.gpus, tuple(out))
+
+
+# --- b200-roce: the comparison buyers make (issue 12 item 6) -----------------------------------
+
+
+@dataclass(frozen=True)
+class IslandFabric:
+    """GPUs in scale-up islands joined by a scale-out network, one NIC per GPU."""
+
+    key: str
+    name: str
+    gpu: str
+    islands: int
+    gpus_per_island: int
+    island_gbs_one_way: float  # per GPU, inside an island
+    island_packet_bytes: int
+    nic_gbs_one_way: float  # per GPU, between islands
+    nic_mpps: float  # messages per second a NIC issues, millions
+    nic_mtu_bytes: int
+    nic_latency_us: float  # GPU to GPU one way through the scale-out switch
+    facts: tuple[Fact, ...]
+
+    @property
+    def gpus(self) -> int:
+        return self.islands * self.gpus_per_island
+
+
+B200_ROCE = IslandFabric(
+    key="b200-roce",
+    name="72 B200 as nine 8-GPU HGX islands on 400 Gb/s RoCE",
+    gpu="Blackwell B200",
+    islands=9,
+    gpus_per_island=8,
+    island_gbs_one_way=900.0,  # [V] NVLink 5, 18 links x 50 GB/s: the same per GPU as NVL72
+    island_packet_bytes=128,
+    nic_gbs_one_way=50.0,  # [V] one ConnectX-7 400 Gb/s per GPU (InferenceX blog, FACTS.md §5)
+    nic_mpps=330.0,  # [A] a ConnectX-7-class NIC's message rate, ~330 M/s
+    nic_mtu_bytes=4096,  # [A] RoCE MTU
+    nic_latency_us=3.0,  # [A] NIC, PCIe and one switch each way: ~3 us GPU to GPU
+    facts=(
+        Fact("islands", 9, "HGX B200 nodes", "A", "72 GPUs, as the NVL72 it is held against"),
+        Fact("GPUs per island", 8, "GPUs", "V", "HGX B200"),
+        Fact("island bandwidth", 900, "GB/s one way per GPU", "V", "NVLink 5, 18 links"),
+        Fact("scale-out bandwidth", 50, "GB/s one way per GPU", "V", "ConnectX-7 400 Gb/s"),
+        Fact("NIC message rate", 330, "M/s", "A", "ConnectX-7 class"),
+        Fact("scale-out latency", 3.0, "us one way", "A", "NIC + PCIe + one switch"),
+    ),
+)
+ISLAND_FABRICS = {B200_ROCE.key: B200_ROCE}
+
+
+def island_view(f: IslandFabric, ep: int) -> EPFabric:
+    """An EP group inside one island (NVLink only) or across islands (NVLink and RoCE)."""
+    bw = f.island_gbs_one_way * 1e9
+    near = EPFabric(ep, bw, bw / f.island_packet_bytes, f.island_packet_bytes, NVLINK_LATENCY_US)
+    if ep <= f.gpus_per_island:
+        return near
+    cross = Tier(f.nic_gbs_one_way * 1e9, f.nic_mpps * 1e6, f.nic_mtu_bytes, f.nic_latency_us)
+    return EPFabric(
+        ep,
+        near.line_bytes_s,
+        near.pps,
+        near.payload,
+        near.latency_one_way_us,
+        island=f.gpus_per_island,
+        cross=cross,
+    )
+
+
+@lru_cache(maxsize=4)
+def island_hardware(f: IslandFabric) -> Hardware:
+    return Hardware(f.key, GPUS[f.gpu], f.gpus, healthy_groups(f.gpus, lambda e: island_view(f, e)))
+
+
+def comparison_hardware(key: str) -> Hardware:
+    """A healthy preset or b200-roce by key."""
+    if key in ISLAND_FABRICS:
+        return island_hardware(ISLAND_FABRICS[key])
+    return preset_hardware(FABRICS[key])
+
+
+# Like for like: each fabric is held against the other fabric with the same GPU.
+BASELINE = {"vr-nvl72": "eth-x72", "eth-x72": "vr-nvl72", "gb200-nvl72": "b200-roce"}
+BASELINE_WHY = {
+    "vr-nvl72": "the same Rubin GPUs on off-the-shelf Ethernet scale-up",
+    "eth-x72": "the same Rubin GPUs on NVLink 6",
+    "gb200-nvl72": "the same B200 GPUs as nine 8-GPU HGX islands on 400 Gb/s RoCE",
+}
