@@ -46,6 +46,7 @@ HOVER = "hover-details"
 # panels/costs.py: decode, goodput, latency, the newest fault's timeline
 DECODE = "decode-chart"
 VERSUS = "versus"
+BREAKDOWN = "decode-breakdown-chart"
 GOODPUT = "goodput-chart"
 LATENCY = "latency-chart"
 TIMELINE = "timeline-chart"

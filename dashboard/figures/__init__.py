@@ -4,6 +4,7 @@ One way to write a figure: a plain dict, {"data": [...], "layout": {...}}, with 
 look and helpers of base.py. One module a chart family:
 
     decode       decode_figure         model.workloads.throughput.decode_curves(scenario)
+    breakdown    breakdown_figure      the same: the step's parts, scenario beside healthy
     goodput      goodput_figure        model.reliability.goodput.comparison()
                                        (+ comparison_label(rows, scenario))
     latency      latency_figure        model.fabric.metrics.latency_distribution(state), x3
@@ -18,6 +19,7 @@ look and helpers of base.py. One module a chart family:
 
 from dashboard.figures import rack
 from dashboard.figures.base import empty_figure, is_empty
+from dashboard.figures.breakdown import breakdown_figure
 from dashboard.figures.decode import decode_figure
 from dashboard.figures.goodput import comparison_label, goodput_figure
 from dashboard.figures.heatmap import counters_heatmap_figure, heatmap_figure
@@ -27,6 +29,7 @@ from dashboard.figures.series import link_series_figure
 from dashboard.figures.timeline import timeline_figure
 
 __all__ = [
+    "breakdown_figure",
     "comparison_label",
     "counters_heatmap_figure",
     "decode_figure",

@@ -1,5 +1,6 @@
-"""MoE decode throughput against interactivity: this scenario, its healthy rack and eth-x72,
-over a panel of the scenario-to-eth-x72 ratio with the vendor's 'up to 2.3x' marked.
+"""MoE decode throughput against interactivity: the frontiers of this scenario, its healthy
+rack and its like-for-like baseline (the same GPU on the other fabric), over a panel of the
+scenario-to-baseline ratio; against eth-x72 the vendor's NVLink 6 claim is marked.
 Input: model.workloads.throughput.decode_curves(scenario)."""
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import numpy as np
 
 from dashboard.figures.base import COLORS, FG, MUTED, empty_figure, header, hline, vline
 from dashboard.figures.claims import VENDOR_DECODE_RATIO
-from model.workloads.decode import REFERENCE_TOKENS_PER_S_PER_USER
+from model.workloads.decode_params import REFERENCE_TOKENS_PER_S_PER_USER
 
 # The two panels (plotly's make_subplots(rows=2, shared_xaxes=True, row_heights=[0.64,
 # 0.36], vertical_spacing=0.06), computed as it computes them): the curves on top.
@@ -34,34 +35,38 @@ def _panels() -> dict:
     }
 
 
-def _points(pts: Sequence[dict]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _points(pts: Sequence[dict]) -> tuple[np.ndarray, np.ndarray, list]:
     x = np.array([p["tokens_per_s_per_user"] for p in pts], dtype=float)
     y = np.array([p["tokens_per_s_per_gpu"] for p in pts], dtype=float)
-    b = np.array([p.get("batch_per_gpu", 0) for p in pts], dtype=np.int32)
-    return x, y, b
+    extra = [
+        [p.get("batch_per_gpu", 0), p.get("deployment", ""), 100 * p.get("exposed_share", 0)]
+        for p in pts
+    ]
+    return x, y, extra
 
 
-def _curve(key: str, pts: Sequence[dict]) -> dict:
-    """One fabric's throughput curve on the top panel."""
+def _curve(key: str, pts: Sequence[dict], baseline: str) -> dict:
+    """One fabric's frontier on the top panel; the hover names the deployment chosen there."""
     name, color, width, opacity = {
-        "eth-x72": ("eth-x72", COLORS["eth-x72"], 2, 1.0),
+        "baseline": (baseline, COLORS["eth-x72"], 2, 1.0),
         # the healthy rack as a wide pale band under the scenario: where they coincide, both show
         "healthy": ("healthy rack", COLORS["healthy"], 7, 0.45),
         "scenario": ("this scenario", COLORS["scenario"], 2.5, 1.0),
     }[key]
-    x, y, b = _points(pts)
+    x, y, extra = _points(pts)
     return {
         "type": "scatter",
         "x": x,
         "y": y,
-        "customdata": b,
+        "customdata": extra,
         "mode": "lines",
         "name": name,
         "opacity": opacity,
         "line": {"color": color, "width": width},
         "hovertemplate": (
             f"{name}<br>%{{x:.0f}} tokens/s per user<br>%{{y:,.0f}} tokens/s per GPU"
-            "<br>batch %{customdata} per GPU<extra></extra>"
+            "<br>%{customdata[1]}, %{customdata[0]:.3g} requests a GPU"
+            "<br>%{customdata[2]:.1f}% of the step is exposed communication<extra></extra>"
         ),
         "xaxis": "x",
         "yaxis": "y",
@@ -70,7 +75,7 @@ def _curve(key: str, pts: Sequence[dict]) -> dict:
 
 def decode_figure(decode: dict) -> dict:
     """Tokens/s per GPU against tokens/s per user (log) for this scenario, its healthy rack
-    and eth-x72, over a panel of the scenario-to-eth-x72 ratio; input: decode_curves()."""
+    and its baseline, over a panel of the scenario-to-baseline ratio; input: decode_curves()."""
     curves = decode.get("curves") or {}
     if not curves.get("scenario"):
         return empty_figure(
@@ -79,15 +84,20 @@ def decode_figure(decode: dict) -> dict:
             "MoE decode throughput",
         )
     ref = REFERENCE_TOKENS_PER_S_PER_USER
+    base = decode.get("baseline", "")
     sub = (
-        f"{decode.get('model', '')}, {decode.get('gpu', '')}; per installed GPU<br>"
-        f"model/decode.py fitted to GB200 points; dotted: {ref:g}/user [A]"
+        f"{decode.get('model', '')}, {decode.get('gpu', '')}; per installed GPU; the best "
+        f"deployment at each point<br>against {base}: {decode.get('baseline_why', '')}; "
+        f"dotted: {ref:g}/user [A]"
     )
     lay = _panels() | header("MoE decode: throughput vs interactivity", sub, "decode")
     lay["legend"] = {"x": 0.01, "y": 0.4, "yanchor": "bottom", "font": {"size": 10}}
-    data = [_curve(k, curves[k]) for k in ("eth-x72", "healthy", "scenario") if curves.get(k)]
+    data = [
+        _curve(k, curves[k], base) for k in ("baseline", "healthy", "scenario") if curves.get(k)
+    ]
     shapes: list[dict] = []
-    ratio = decode.get("ratio_vs_eth_x72") or []
+    ratio = decode.get("ratio_vs_baseline") or []
+    claim = base == "eth-x72"  # NVIDIA's figure is NVLink 6 against off-the-shelf Ethernet
     if ratio:
         rx = np.array([p["tokens_per_s_per_user"] for p in ratio], dtype=float)
         ry = np.array([p["ratio"] for p in ratio], dtype=float)
@@ -97,28 +107,32 @@ def decode_figure(decode: dict) -> dict:
                 "x": rx,
                 "y": ry,
                 "mode": "lines",
-                "name": "this scenario ÷ eth-x72",
+                "name": f"this scenario ÷ {base}",
                 "showlegend": False,
                 "line": {"color": COLORS["scenario"], "width": 2},
                 "hovertemplate": (
-                    "%{x:.0f} tokens/s per user<br>%{y:.2f}× eth-x72's tokens/s per GPU"
+                    f"%{{x:.0f}} tokens/s per user<br>%{{y:.2f}}× {base}'s tokens/s per GPU"
                     "<extra></extra>"
                 ),
                 "xaxis": "x2",
                 "yaxis": "y2",
             }
         )
-        top = max(float(ry.max()), VENDOR_DECODE_RATIO) * 1.2
-        lay["yaxis2"] |= {"type": "log", "range": [math.log10(0.8), math.log10(top)]}
+        top = max(float(ry.max()), VENDOR_DECODE_RATIO if claim else 1.0) * 1.2
+        low = min(0.8, float(ry.min()) * 0.9)
+        lay["yaxis2"] |= {"type": "log", "range": [math.log10(low), math.log10(top)]}
         shapes.append(hline(1.0, {"color": MUTED, "width": 1}, "x2", "y2"))
-        dot = {"color": MUTED, "width": 1, "dash": "dot"}
-        shapes.append(hline(VENDOR_DECODE_RATIO, dot, "x2", "y2"))
+        if claim:
+            dot = {"color": MUTED, "width": 1, "dash": "dot"}
+            shapes.append(hline(VENDOR_DECODE_RATIO, dot, "x2", "y2"))
         note = {  # on a log axis an annotation's y is log10 of the value
-            "text": f"NVIDIA: 'up to {VENDOR_DECODE_RATIO:g}×'",
+            "text": f"NVIDIA: 'up to {VENDOR_DECODE_RATIO:g}×' (NVLink 6 vs Ethernet)"
+            if claim
+            else f"1× = {base}",
             "xref": "x2 domain",
             "yref": "y2",
             "x": 0.01,
-            "y": math.log10(VENDOR_DECODE_RATIO),
+            "y": math.log10(VENDOR_DECODE_RATIO if claim else 1.0),
             "xanchor": "left",
             "yanchor": "bottom",
             "showarrow": False,
@@ -126,7 +140,7 @@ def decode_figure(decode: dict) -> dict:
         }
     else:
         note = {
-            "text": "eth-x72 reaches no common interactivity: no ratio",
+            "text": f"{base} reaches no common interactivity: no ratio",
             "xref": "x2 domain",
             "yref": "y2 domain",
             "x": 0.5,
@@ -149,7 +163,7 @@ def decode_figure(decode: dict) -> dict:
     }
     lay["yaxis"] |= {"title": {"text": "tokens/s per GPU"}, "tickformat": "~s"}
     lay["yaxis2"] |= {
-        "title": {"text": "× eth-x72"},
+        "title": {"text": f"× {base}"},
         "tickvals": [1, 2, 5, 10, 20],
         "ticktext": ["1", "2", "5", "10", "20"],
     }

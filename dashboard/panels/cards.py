@@ -79,7 +79,6 @@ def cards(r: dict) -> list[html.Div]:
 
 
 ETHERNET = "Ethernet"  # the technology (model/fabric/presets.py) with no central controller
-BASELINE = "eth-x72"  # the fabric decode is compared against (model/workloads/decode.py)
 
 
 def control_card(r: dict) -> html.Div:
@@ -97,19 +96,17 @@ def control_card(r: dict) -> html.Div:
 
 
 def decode_card(d: dict, fabric: dict) -> html.Div:
-    """Decode throughput at the reference interactivity, against healthy and Ethernet (on
-    the Ethernet baseline itself, that it is the baseline)."""
+    """Decode throughput at the reference interactivity: against the healthy rack, against the
+    same GPU on the other fabric (like for like), the deployment chosen and the exposed share."""
     if not d["running"]:
         return card("MoE decode", "0 tokens/s per GPU", d["note"], "bad")
     val = f"{d['tokens_per_s_per_gpu']:,.0f} tokens/s per GPU"
-    if fabric["key"] == BASELINE:
-        versus = "this is the Ethernet baseline the NVLink fabrics are compared with"
-    else:
-        versus = f"{d['vs_eth_x72']:.2f}x the Ethernet baseline ({BASELINE})"
+    versus = f"{d['vs_baseline']:.2f}x {d['baseline']} ({d['baseline_why']})"
     note = (
-        f"{d['model']} at {d['tokens_per_s_per_user']:g} tokens/s per user [A]: "
-        f"{d['vs_healthy']:.1%} of the healthy rack, {versus}; "
-        f"worst along the curve {d['vs_healthy_worst']:.1%}"
+        f"{d['model']} at {d['tokens_per_s_per_user']:g} tokens/s per user [A] on "
+        f"{d['deployment']['label']}: {d['vs_healthy']:.1%} of the healthy rack, {versus}; "
+        f"{d['exposed_share']:.1%} of the step is exposed communication; worst along the "
+        f"curve {d['vs_healthy_worst']:.1%}"
     )
     return card("MoE decode", val, note, "ok" if d["vs_healthy"] >= 0.999 else "warn")
 

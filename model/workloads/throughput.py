@@ -53,6 +53,7 @@ def frontiers(a: Assessment) -> dict:
         "healthy": decode.cached_frontier(m, preset_hardware(f), w),
         "baseline": decode.cached_frontier(m, comparison_hardware(base), w),
         "baseline_key": base,
+        "fabric_key": f.key,
     }
 
 
@@ -87,7 +88,36 @@ def breakdown_at(fr: Frontier, x: float) -> dict | None:
     }
 
 
-def decode_result(fs: dict, restart_sentence: str) -> dict:
+def held(fs: dict, hw: decode.Hardware, x: float) -> dict | None:
+    """The healthy rack's deployment and batch at interactivity x, run on the scenario's
+    hardware: the step the breakdown predicts (only the exposed communication changes), and
+    the throughput lost if nothing is re-chosen. None if the job is down or the EP size no
+    longer fits."""
+    hl = fs["healthy"]
+    i = _index(hl, x)
+    dep = hl.deployment_at(i)
+    if dep is None:
+        return None
+    views = [v for v, _ in hw.groups_for(dep.ep) if v.ep == dep.ep]
+    if not views:
+        return None
+    v = min(views, key=lambda t: t.line_bytes_s)
+    m, w = fs["model"], Workload(fs["model"])
+    b = np.array([float(hl.breakdown["batch"][i])])
+    now = decode.step(m, fs["gpu"], w, dep, v, b)
+    t_h, e_h = float(hl.breakdown["total"][i]), float(hl.breakdown["exposed"][i])
+    t_f, e_f = float(now["total"][0]), float(now["exposed"][0])
+    return {
+        "deployment": dep.label(),
+        "exposed_us_healthy": round(e_h, 1),
+        "exposed_us_now": round(e_f, 1),
+        "predicted_step_us": round(t_h - e_h + e_f, 1),
+        "step_us": round(t_f, 1),
+        "lost": round(1 - t_h / t_f, 4),
+    }
+
+
+def decode_result(fs: dict, restart_sentence: str, hw: decode.Hardware | None = None) -> dict:
     """The decode block of evaluate(): the frontiers at the reference interactivity."""
     ref = REFERENCE_TOKENS_PER_S_PER_USER
     sc, hl = fs["scenario"], fs["healthy"]
@@ -112,7 +142,7 @@ def decode_result(fs: dict, restart_sentence: str) -> dict:
         "tokens_per_s_per_gpu": _r(at["scenario"]) if running else 0.0,
         "healthy_tokens_per_s_per_gpu": _r(at["healthy"]),
         "baseline": base,
-        "baseline_why": BASELINE_WHY[fs["scenario_key"]] if "scenario_key" in fs else "",
+        "baseline_why": BASELINE_WHY[fs["fabric_key"]],
         "baseline_tokens_per_s_per_gpu": _r(at["baseline"]),
         "vs_healthy": ratio(at["scenario"], at["healthy"]) if running else 0.0,
         "vs_baseline": ratio(at["scenario"], at["baseline"]) if running else 0.0,
@@ -124,6 +154,7 @@ def decode_result(fs: dict, restart_sentence: str) -> dict:
         "breakdown": here,
         "healthy_breakdown": breakdown_at(hl, ref),
         "exposed_share": here["exposed_share"] if here else None,
+        "held": held(fs, hw, ref) if running and hw is not None else None,
         "running": running,
         "note": (
             f"per installed GPU (a lost GPU counts as zero), at {ref:g} tokens/s per user [A]; "
@@ -281,15 +312,54 @@ def decode_curves(s: Scenario) -> dict:
         "ratio_20_200": vs_base["range"],
         "ratio_max_step_20_200": vs_base["max_step"],
         "vs_healthy": vs_healthy["points"],
-        "breakdown_at_reference": breakdown_at(fs["scenario"], REFERENCE_TOKENS_PER_S_PER_USER)
+        "tokens_per_s_per_user": REFERENCE_TOKENS_PER_S_PER_USER,
+        "breakdown": breakdown_at(fs["scenario"], REFERENCE_TOKENS_PER_S_PER_USER)
         if a.job_runs
         else None,
+        "healthy_breakdown": breakdown_at(fs["healthy"], REFERENCE_TOKENS_PER_S_PER_USER),
+        "held": work(s).decode["held"],
+        "vs_healthy_at_reference": work(s).decode["vs_healthy"],
         "units": (
             "tokens/s per user (interactivity) and tokens/s per installed GPU; breakdowns in us "
             "per decode step on the chosen deployment's slowest EP group"
         ),
         "assumptions": decode.ASSUMPTIONS,
     }
+
+
+@lru_cache(maxsize=32)
+def baseline_bandwidth_for_ratio(workload: str, target: float, x: float) -> float | None:
+    """The per-GPU bandwidth (TB/s both ways) eth-x72 would need for vr-nvl72 to beat it by
+    `target` at interactivity x, or None if even 1% of vr-nvl72's bandwidth is not enough:
+    where a vendor's ratio would come from if not from latency and packet rate."""
+    from model.fabric.presets import VR_NVL72, eth_with_bandwidth
+    from model.workloads.decode import Hardware, frontier, healthy_groups
+    from model.workloads.hardware import _view
+
+    m = moe_model(workload)
+    w = Workload(m)
+    xs = np.array([x])
+    vr = float(
+        decode.cached_frontier(m, preset_hardware(VR_NVL72), w).tokens_per_s_per_gpu[
+            _index(decode.cached_frontier(m, preset_hardware(VR_NVL72), w), x)
+        ]
+    )
+
+    def ratio(tbs: float) -> float:
+        f = eth_with_bandwidth(tbs)
+        hw = Hardware(
+            f.key, GPUS[f.gpu], f.gpus, healthy_groups(f.gpus, lambda e: _view(f, e, 1.0))
+        )
+        g = float(frontier(m, hw, w, xs).tokens_per_s_per_gpu[0])
+        return vr / g if np.isfinite(g) and g > 0 else float("inf")
+
+    lo, hi = VR_NVL72.gpu_tbs_bidir * 0.01, VR_NVL72.gpu_tbs_bidir
+    if ratio(lo) < target or ratio(hi) >= target:
+        return None
+    for _ in range(14):  # bisection on a log scale: ratio falls as bandwidth rises
+        mid = (lo * hi) ** 0.5
+        lo, hi = (mid, hi) if ratio(mid) >= target else (lo, mid)
+    return round(hi, 3)
 
 
 # --- one Work per scenario ---------------------------------------------------------------------
@@ -316,8 +386,8 @@ def work(s: Scenario) -> Work:
     """
     a = assess(s)
     f = a.fabric
-    fs = frontiers(a) | {"scenario_key": f.key}
-    dec = decode_result(fs, a.job.to_json()["restart"])
+    fs = frontiers(a)
+    dec = decode_result(fs, a.job.to_json()["restart"], scenario_hardware(a))
     s_step, n = _scenario_step(a)
     tr = training_result(a, s_step, n)
     if s.workload == "train":

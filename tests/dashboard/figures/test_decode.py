@@ -8,7 +8,7 @@ from plotly.subplots import make_subplots
 from dashboard import figures as charts
 from dashboard.figures import base
 from dashboard.figures.claims import VENDOR_DECODE_RATIO
-from model.workloads.decode import REFERENCE_TOKENS_PER_S_PER_USER
+from model.workloads.decode_params import REFERENCE_TOKENS_PER_S_PER_USER
 from model.workloads.throughput import decode_curves
 from tests.dashboard.figures.helpers import (
     SCENARIOS,
@@ -33,9 +33,10 @@ def test_decode_figure_draws_the_model_curves(q):
         pts = d["curves"][key]
         assert list(t.x) == [p["tokens_per_s_per_user"] for p in pts]
         assert list(t.y) == [p["tokens_per_s_per_gpu"] for p in pts]
-        assert list(t.customdata) == [p["batch_per_gpu"] for p in pts]
-    ratio = trace(fig, "this scenario ÷ eth-x72")
-    assert list(ratio.y) == [p["ratio"] for p in d["ratio_vs_eth_x72"]]
+        assert [c[0] for c in t.customdata] == [p["batch_per_gpu"] for p in pts]
+        assert [c[1] for c in t.customdata] == [p["deployment"] for p in pts]
+    ratio = trace(fig, f"this scenario ÷ {d['baseline']}")
+    assert list(ratio.y) == [p["ratio"] for p in d["ratio_vs_baseline"]]
     assert ratio.xaxis == "x2" and ratio.yaxis == "y2"
     assert fig.layout.xaxis.type == fig.layout.xaxis2.type == "log"
     assert any(
@@ -83,7 +84,7 @@ def test_decode_figure_is_plotlys_make_subplots_with_lines_on_the_panels_that_ha
     ]
     assert [(a["xref"], a["yref"]) for a in notes] == [("x2 domain", "y2")]
     # No ratio: row 2 is empty, so the reference line is drawn on row 1 only.
-    lay, shapes, notes = _decode_axes_and_lines(d | {"ratio_vs_eth_x72": []})
+    lay, shapes, notes = _decode_axes_and_lines(d | {"ratio_vs_baseline": []})
     assert shapes == [vline | {"xref": "x", "yref": "y domain"}]
     assert [(a["xref"], a["yref"], a["x"], a["y"]) for a in notes] == [
         ("x2 domain", "y2 domain", 0.5, 0.5)

@@ -33,7 +33,9 @@ class TestEveryFabricInItsOwnWords:
     def test_ethernet_has_no_leader_no_dcgm_and_is_the_baseline(self):
         text = self._cards("fabric=eth-x72&fail=st3")
         assert "leader" not in text and "DCGM" not in text and "x eth-x72" not in text
-        assert "no central controller" in text and "the Ethernet baseline" in text
+        assert "no central controller" in text
+        # like for like: Ethernet's decode is held against the same Rubin GPUs on NVLink 6
+        assert "x vr-nvl72 (the same Rubin GPUs on NVLink 6)" in text
         assert "switch ports' FEC/CRC error counters" in text
 
     def test_nvlink_fabrics_name_their_own_technology(self):
@@ -41,7 +43,10 @@ class TestEveryFabricInItsOwnWords:
         assert "DCGM NVLink 5 link counters" in self._cards(
             "fabric=gb200-nvl72&fail=st3&on=telemetry"
         )
-        assert "x the Ethernet baseline (eth-x72)" in self._cards("fail=st3")
+        assert "x eth-x72 (the same Rubin GPUs on off-the-shelf Ethernet" in self._cards("fail=st3")
+        gb200 = self._cards("fabric=gb200-nvl72")
+        assert "x b200-roce (the same B200 GPUs as nine 8-GPU HGX islands" in gb200
+        assert "eth-x72" not in gb200  # never B200 against a Rubin baseline
 
     def test_the_features_heading_names_the_fabric(self):
         from dashboard.panels import scenario

@@ -5,13 +5,24 @@ import pytest
 
 def test_decode_curves(client):
     d = client.get("/api/v1/decode?fail=st3").get_json()
-    assert set(d["curves"]) == {"scenario", "healthy", "eth-x72"}
+    assert set(d["curves"]) == {"scenario", "healthy", "baseline"}
+    assert d["baseline"] == "eth-x72"
     for pts in d["curves"].values():
         assert len(pts) > 20
-        assert set(pts[0]) == {"tokens_per_s_per_user", "tokens_per_s_per_gpu", "batch_per_gpu"}
+        assert set(pts[0]) == {
+            "tokens_per_s_per_user",
+            "tokens_per_s_per_gpu",
+            "batch_per_gpu",
+            "deployment",
+            "exposed_share",
+        }
     lo, hi = d["ratio_20_200"]["min"], d["ratio_20_200"]["max"]
     assert 1.0 <= lo <= hi
-    assert all(r["ratio"] >= 1.0 - 1e-9 for r in d["ratio_vs_eth_x72"])
+    assert d["ratio_max_step_20_200"] <= 1.5
+    assert all(r["ratio"] >= 1.0 - 1e-9 for r in d["ratio_vs_baseline"])
+    bd = d["breakdown"]
+    assert sum(bd["parts_us"].values()) == pytest.approx(bd["step_us"], rel=1e-3)
+    assert d["held"]["predicted_step_us"] == pytest.approx(d["held"]["step_us"], rel=0.01)
     assert client.get("/api/v1/decode?fail=st99").status_code == 400
 
 
@@ -22,7 +33,11 @@ def test_evaluate_has_decode_and_training(client):
         "tokens_per_s_per_gpu",
         "tokens_per_s_per_user",
         "vs_healthy",
-        "vs_eth_x72",
+        "vs_baseline",
+        "baseline",
+        "deployment",
+        "breakdown",
+        "exposed_share",
     ):
         assert key in d["decode"]
     assert d["training"]["step_time_s"] > d["training"]["healthy_step_time_s"]

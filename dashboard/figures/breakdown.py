@@ -1,0 +1,91 @@
+"""Where a decode step's time goes, for this scenario beside its healthy rack, at the reference
+interactivity: one stacked bar each, a segment per named part (us per step), so a viewer sees
+why a fault costs what it costs. Input: the decode block of model.evaluate (its `breakdown`
+and `healthy_breakdown`)."""
+
+from __future__ import annotations
+
+from dashboard.figures.base import MUTED, empty_figure, header
+
+# One colour a part, the same on both bars (Okabe-Ito and greys; exposed communication in the
+# scenario's vermilion so it stands out).
+PART_COLORS = {
+    "attention": "#56B4E9",
+    "experts": "#009E73",
+    "imbalance": "#7FC9A9",
+    "dense": "#0072B2",
+    "activations": "#999999",
+    "mtp_draft": "#F0E442",
+    "exposed": "#D55E00",
+    "overhead": "#666666",
+}
+SHORT = {
+    "attention": "attention",
+    "experts": "expert GEMMs",
+    "imbalance": "expert imbalance",
+    "dense": "shared/dense/head",
+    "activations": "activations",
+    "mtp_draft": "MTP drafting",
+    "exposed": "exposed dispatch+combine",
+    "overhead": "overhead",
+}
+
+
+def breakdown_figure(decode: dict) -> dict:
+    """Two stacked horizontal bars (healthy rack, this scenario) of one decode step's parts."""
+    here, healthy = decode.get("breakdown"), decode.get("healthy_breakdown")
+    if not here or not healthy:
+        return empty_figure(
+            "The job is down in this scenario: there is no decode step to break down.",
+            "Decode step breakdown",
+        )
+    rows = [("healthy rack", healthy), ("this scenario", here)]
+    names = here.get("names", {})
+    data = []
+    for key, color in PART_COLORS.items():
+        data.append(
+            {
+                "type": "bar",
+                "orientation": "h",
+                "name": SHORT[key],
+                "y": [label for label, _ in rows],
+                "x": [b["parts_us"][key] / 1000 for _, b in rows],
+                "customdata": [
+                    [100 * b["parts_share"][key], b["deployment"]["label"]] for _, b in rows
+                ],
+                "marker": {"color": color},
+                "hovertemplate": (
+                    f"{names.get(key, SHORT[key])}<br>%{{x:.2f}} ms a step "
+                    "(%{customdata[0]:.1f}%)<br>%{customdata[1]}<extra>%{y}</extra>"
+                ),
+            }
+        )
+    ref = decode.get("tokens_per_s_per_user", 0)
+    sub = (
+        f"at {ref:g} tokens/s per user, the best deployment for each; exposed communication "
+        f"{100 * healthy['exposed_share']:.1f}% of the healthy step, "
+        f"{100 * here['exposed_share']:.1f}% of this one"
+    )
+    lay = header("Where a decode step's time goes", sub, "breakdown")
+    lay |= {
+        "barmode": "stack",
+        "xaxis": {"title": {"text": "ms per decode step (the slowest EP group's GPU)"}},
+        "yaxis": {"autorange": "reversed"},
+        "legend": {"orientation": "h", "y": -0.35, "font": {"size": 10}},
+        "annotations": [
+            {
+                "text": f"{b['deployment']['label']}, {b['batch_per_gpu']:g} requests a GPU",
+                "x": 1.0,
+                "xref": "paper",
+                "y": label,
+                "yref": "y",
+                "xanchor": "right",
+                "yanchor": "bottom",
+                "yshift": 14,
+                "showarrow": False,
+                "font": {"size": 10, "color": MUTED},
+            }
+            for label, b in rows
+        ],
+    }
+    return {"data": data, "layout": lay}
