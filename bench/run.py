@@ -506,6 +506,44 @@ def bench_collectives() -> None:
     )
 
 
+def bench_decode() -> None:
+    """Issue 12: one scenario's decode frontier (every deployment, 300 interactivities) fully
+    cold (every decode memo cleared), and on a new scenario once the per-EP-size preparation is
+    warm (what a running server pays for a scenario it has not seen); median of 20 scenarios."""
+    from model import parse_query
+    from model.assess import assess
+    from model.workloads import decode as D
+    from model.workloads.hardware import scenario_hardware
+    from model.workloads.models import moe_model
+
+    scen = [parse_query(q).scenario for q in _random_queries(20, 3, seed=33)]
+    hws = [scenario_hardware(assess(s)) for s in scen]
+    m = moe_model("deepseek-r1")
+    w = D.Workload(m)
+
+    def cold(hw) -> float:
+        D._sweeps.cache_clear()
+        D._prepared.cache_clear()
+        t = time.perf_counter()
+        D.frontier(m, hw, w)
+        return (time.perf_counter() - t) * 1e3
+
+    def new_scenario(hw) -> float:
+        D._sweeps.cache_clear()
+        t = time.perf_counter()
+        D.frontier(m, hw, w)
+        return (time.perf_counter() - t) * 1e3
+
+    report("decode frontier, one scenario, cold", statistics.median(map(cold, hws)), "ms", 50.0)
+    D.frontier(m, hws[0], w)
+    report(
+        "decode frontier, a new scenario (preparation warm)",
+        statistics.median(map(new_scenario, hws)),
+        "ms",
+        50.0,
+    )
+
+
 def bench_policy() -> None:
     """Issue 14: the repair-policy optimiser for one scenario, cold (its memos cleared), and
     the comparison table for a job over 2,000 racks."""
@@ -544,6 +582,7 @@ BENCHES = {
     "load": bench_load,
     "scale": bench_scale,
     "collectives": bench_collectives,
+    "decode": bench_decode,
     "policy": bench_policy,
 }
 

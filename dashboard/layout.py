@@ -8,6 +8,7 @@ from dash import dcc, html
 from dashboard import ids
 from dashboard.panels import (
     assumptions,
+    calibration,
     cards,
     clock,
     compare,
@@ -61,5 +62,6 @@ def layout() -> html.Div:
             fleet.layout(),
             export.layout(),
             assumptions.layout(),
+            calibration.layout(),
         ],
     )

@@ -11,6 +11,7 @@ together, one module a panel.
     fleet        the fleet study, a background callback (its watchdog: fleet_watchdog)
     export       results as JSON or CSV
     assumptions  every constant on the page and its source (static)
+    calibration  every published point against the model (built when opened)
 
 dashboard/layout.py composes their layouts; `register` wires every callback.
 """
@@ -21,7 +22,18 @@ from typing import Any
 
 from dash import Dash
 
-from dashboard.panels import cards, clock, compare, costs, export, fleet, rack, scenario, telemetry
+from dashboard.panels import (
+    calibration,
+    cards,
+    clock,
+    compare,
+    costs,
+    export,
+    fleet,
+    rack,
+    scenario,
+    telemetry,
+)
 
 __all__ = ["register"]
 
@@ -36,4 +48,5 @@ def register(app: Dash, background_manager: Any) -> None:
     clock.register(app)
     compare.register(app)
     export.register(app)
+    calibration.register(app)
     fleet.register(app, background_manager)

@@ -41,6 +41,12 @@ def evaluate_route() -> Response:
     return jsonify(out)
 
 
+@api.get("/calibration")
+def calibration_route() -> Response:
+    """GET /api/v1/calibration: every published point against the model, and the fitted terms."""
+    return jsonify(results.calibration())
+
+
 @api.get("/decode")
 def decode_route() -> Response:
     """GET /api/v1/decode?<scenario>: throughput-vs-interactivity curves and the ratio."""

@@ -69,6 +69,13 @@ def decode(s: Scenario) -> dict:
     return _cached("decode", s, lambda: decode_curves(s))
 
 
+def calibration() -> dict:
+    """model.workloads.calibrate.answer(): the same for every scenario, computed once."""
+    from model.workloads import calibrate
+
+    return json.loads(_memo("calibration", lambda: json.dumps(calibrate.answer())))
+
+
 def latency(s: Scenario) -> dict:
     """metrics.latency_distribution of the scenario, as a fresh dict: the healthy rack's and
     eth-x72's beside every scenario's are the same few."""

@@ -152,13 +152,14 @@ def busiest(b, ep: int, spread: float = D.ATTENTION_SPREAD):
     return np.maximum(1.0, b + spread * np.sqrt(2 * b * np.log(max(ep, 1))))
 
 
-def _layer_compute(m, gpu, w, dep, b, q, terms, moe: bool) -> dict:
-    """One layer's compute on the busiest GPU for b requests of q tokens each (us, arrays)."""
-    hot_b = busiest(b, dep.ep, terms.attention_spread)
+def _layer_compute(m, gpu, w, ep: int, kv_scale, b, q, terms, moe: bool) -> dict:
+    """One layer's compute on the busiest GPU for b requests of q tokens each (us, arrays;
+    kv_scale and q may be per-row columns)."""
+    hot_b = busiest(b, ep, terms.attention_spread)
     n_att = hot_b * q
     n = b * q
     ctx = w.context
-    kv_bytes = hot_b * ctx * m.kv_bytes_per_token_layer * D.KV_SCALE[dep.kv]
+    kv_bytes = hot_b * ctx * m.kv_bytes_per_token_layer * kv_scale
     proj, proj_hbm = _kernel(
         gpu,
         m.attn_params_per_layer * D.OTHER_WEIGHT_BYTES,
@@ -179,18 +180,15 @@ def _layer_compute(m, gpu, w, dep, b, q, terms, moe: bool) -> dict:
             gpu, m.dense_ffn_params * D.OTHER_WEIGHT_BYTES, 2 * n * m.dense_ffn_params, "fp8"
         )
         zero = np.zeros_like(n)
-        return (
-            out
-            | {"dense": dense, "dense_hbm": np.where(dense_hbm, dense, 0)}
-            | {
-                "experts": zero,
-                "imbalance": zero,
-                "experts_hbm": zero,
-            }
-        )
+        return out | {
+            "dense": dense,
+            "dense_hbm": np.where(dense_hbm, dense, 0),
+            "experts": zero,
+            "imbalance": zero,
+            "experts_hbm": zero,
+        }
     shared_p = m.shared_experts * m.expert_params
     shared, shared_hbm = _kernel(gpu, shared_p * D.OTHER_WEIGHT_BYTES, 2 * n * shared_p, "fp8")
-    ep = dep.ep
     mean_pairs = n * m.top_k  # routed (token, expert) pairs a rank receives on average
     spread = np.sqrt(2 * np.log(ep) / np.maximum(mean_pairs, 1e-9)) if ep > 1 else 0.0
     hot = mean_pairs * np.minimum((1 + D.EXPERT_SKEW) * (1 + spread), ep)
@@ -216,7 +214,7 @@ COMPUTE_KEYS = ("attention", "experts", "imbalance", "dense", "activations")
 def _comm(m, v: moe_a2a.EPFabric, b, q, spread: float) -> tuple[np.ndarray, np.ndarray]:
     """Dispatch and combine of one MoE layer (us): the busiest rank sends its tokens."""
     if v.ep <= 1:
-        z = np.zeros_like(b)
+        z = np.zeros_like(b * q)
         return z, z
     tokens = busiest(b, v.ep, spread) * q
     d = moe_a2a.parts_us("dispatch", tokens, m, D.DISPATCH_PRECISION, v)
@@ -224,20 +222,32 @@ def _comm(m, v: moe_a2a.EPFabric, b, q, spread: float) -> tuple[np.ndarray, np.n
     return sum(d.values()), sum(c.values())
 
 
-def _moe_layer(m, gpu, w, dep, v, b, q, terms) -> dict:
-    """One MoE layer: compute parts, dispatch, combine, and what of them the overlap hides."""
-    if dep.overlap:
-        half = b / 2
-        comp = _layer_compute(m, gpu, w, dep, half, q, terms, moe=True)
-        comp = {k: 2 * x for k, x in comp.items()}
-        disp, comb = (2 * x for x in _comm(m, v, half, q, terms.attention_spread))
-    else:
-        comp = _layer_compute(m, gpu, w, dep, b, q, terms, moe=True)
-        disp, comb = _comm(m, v, b, q, terms.attention_spread)
+def _moe_compute(m, gpu, w, ep, kv_scale, overlap, b, q, terms) -> dict:
+    """One MoE layer's compute, served in series and (where `overlap`) as two micro-batches of
+    half the batch each (every weight read twice): what does not depend on the fabric."""
+    ov = np.asarray(overlap, dtype=bool)
+    serial = _layer_compute(m, gpu, w, ep, kv_scale, b, q, terms, moe=True)
+    out = {"serial": serial, "overlap": ov, "b": b, "q": q}
+    if ov.any():
+        half = _layer_compute(m, gpu, w, ep, kv_scale, b / 2, q, terms, moe=True)
+        out["two"] = {k: 2 * x for k, x in half.items()}
+    return out
+
+
+def _moe_layer(pre: dict, m, v, terms) -> dict:
+    """One MoE layer on a fabric: its compute (from _moe_compute), dispatch, combine, and what
+    of them the overlap hides, row by row."""
+    b, q, ov = pre["b"], pre["q"], pre["overlap"]
+    disp, comb = _comm(m, v, b, q, terms.attention_spread)
+    serial = pre["serial"] | {"dispatch": disp, "combine": comb, "exposed": disp + comb}
+    if "two" not in pre:
+        return serial
+    comp = pre["two"]
+    d2, c2 = (2 * x for x in _comm(m, v, b / 2, q, terms.attention_spread))
     busy = sum(comp[k] for k in COMPUTE_KEYS)
     # two micro-batches: per layer 2 x max(compute, comm) of each; comm beyond compute shows
-    exposed = np.maximum(disp + comb - busy, 0) if dep.overlap else disp + comb
-    return comp | {"dispatch": disp, "combine": comb, "exposed": exposed}
+    tbo = comp | {"dispatch": d2, "combine": c2, "exposed": np.maximum(d2 + c2 - busy, 0)}
+    return {k: np.where(ov, tbo[k], serial[k]) for k in serial}
 
 
 def _head(m, gpu, b, q, ep: int, spread: float):
@@ -272,6 +282,65 @@ BREAKDOWN_NAMES = {
 }
 
 
+def _prepare(m, gpu, w, ep, mtp, kv_scale, overlap, b, terms) -> dict:
+    """Everything of a step that does not depend on the fabric, for several deployments of
+    one EP size at once (mtp, kv_scale, overlap per-row columns; b rows x batches)."""
+    q = 1 + mtp
+    head, head_hbm = _head(m, gpu, b, q, ep, terms.attention_spread)
+    pre = {
+        "moe": _moe_compute(m, gpu, w, ep, kv_scale, overlap, b, q, terms),
+        "dense": _layer_compute(m, gpu, w, ep, kv_scale, b, q, terms, moe=False),
+        "head": head,
+        "head_hbm": head_hbm,
+        "overhead": terms.step_overhead_us
+        + terms.token_overhead_us * busiest(b, ep, terms.attention_spread) * q,
+        "mtp": mtp,
+        "b": b,
+        "q": q,
+    }
+    if np.any(mtp):
+        pre["draft"] = _moe_compute(m, gpu, w, ep, kv_scale, False, b, 1, terms)
+        pre["draft_head"] = _head(m, gpu, b, 1, ep, terms.attention_spread)[0]
+    return pre
+
+
+def _finish(pre: dict, m, v, terms) -> dict[str, np.ndarray]:
+    """A prepared step on one fabric view: the parts (us), their sum, and the two rates."""
+    moe = _moe_layer(pre["moe"], m, v, terms)
+    dense, mtp, b, q = pre["dense"], pre["mtp"], pre["b"], pre["q"]
+    L, Ld = m.moe_layers, m.dense_layers
+    parts = {k: L * moe[k] + Ld * dense[k] for k in COMPUTE_KEYS}
+    parts["dense"] = parts["dense"] + pre["head"]
+    parts["exposed"] = L * moe["exposed"]
+    parts["overhead"] = pre["overhead"]
+    if "draft" in pre:
+        draft = _moe_layer(pre["draft"], m, v, terms)
+        parts["mtp_draft"] = mtp * (sum(draft[k] for k in COMPUTE_KEYS) + pre["draft_head"])
+        parts["exposed"] = parts["exposed"] + mtp * draft["exposed"]
+    else:
+        parts["mtp_draft"] = np.zeros_like(b * q)
+    total = sum(parts[k] for k in BREAKDOWN_KEYS)
+    hbm = (
+        L * (moe["attention_hbm"] + moe["dense_hbm"] + moe["experts_hbm"] + moe["activations"])
+        + Ld * (dense["attention_hbm"] + dense["dense_hbm"] + dense["activations"])
+        + pre["head_hbm"]
+    )
+    tps = 1.0 + D.MTP_ACCEPTANCE * mtp
+    return parts | {
+        "total": total,
+        "dispatch": L * moe["dispatch"],
+        "combine": L * moe["combine"],
+        "hbm_bound": hbm,
+        "tokens_per_s_per_user": tps / (total * 1e-6),
+        "tokens_per_s_per_gpu": b * tps / (total * 1e-6),
+    }
+
+
+def _step_rows(m, gpu, w, ep, mtp, kv_scale, overlap, v, b, terms) -> dict[str, np.ndarray]:
+    """step() for several deployments of one EP size at once."""
+    return _finish(_prepare(m, gpu, w, ep, mtp, kv_scale, overlap, b, terms), m, v, terms)
+
+
 def step(
     m: MoEModel,
     gpu: GPU,
@@ -284,40 +353,8 @@ def step(
     """One decode step for b requests per GPU (an array): its parts (us), their sum, the
     dispatch and combine before the overlap, the HBM-bound share, and the two rates."""
     b = np.asarray(b, dtype=float)
-    q = 1 + dep.mtp
-    moe = _moe_layer(m, gpu, w, dep, v, b, q, terms)
-    dense = _layer_compute(m, gpu, w, dep, b, q, terms, moe=False)
-    head, head_hbm = _head(m, gpu, b, q, dep.ep, terms.attention_spread)
-    L, Ld = m.moe_layers, m.dense_layers
-    parts = {k: L * moe[k] + Ld * dense[k] for k in COMPUTE_KEYS}
-    parts["dense"] = parts["dense"] + head
-    parts["exposed"] = L * moe["exposed"]
-    parts["overhead"] = (
-        terms.step_overhead_us
-        + terms.token_overhead_us * busiest(b, dep.ep, terms.attention_spread) * q
-    )
-    if dep.mtp:
-        draft = _moe_layer(m, gpu, w, Deployment(dep.ep, 0, dep.kv, False), v, b, 1, terms)
-        h1, _ = _head(m, gpu, b, 1, dep.ep, terms.attention_spread)
-        parts["mtp_draft"] = dep.mtp * (sum(draft[k] for k in COMPUTE_KEYS) + h1)
-        parts["exposed"] = parts["exposed"] + dep.mtp * draft["exposed"]
-    else:
-        parts["mtp_draft"] = np.zeros_like(b)
-    total = sum(parts[k] for k in BREAKDOWN_KEYS)
-    hbm = (
-        L * (moe["attention_hbm"] + moe["dense_hbm"] + moe["experts_hbm"] + moe["activations"])
-        + Ld * (dense["attention_hbm"] + dense["dense_hbm"] + dense["activations"])
-        + head_hbm
-    )
-    tps = dep.tokens_per_step
-    return parts | {
-        "total": total,
-        "dispatch": L * moe["dispatch"],
-        "combine": L * moe["combine"],
-        "hbm_bound": hbm,
-        "tokens_per_s_per_user": tps / (total * 1e-6),
-        "tokens_per_s_per_gpu": b * tps / (total * 1e-6),
-    }
+    out = _step_rows(m, gpu, w, dep.ep, dep.mtp, D.KV_SCALE[dep.kv], dep.overlap, v, b, terms)
+    return {k: np.broadcast_to(x, b.shape) for k, x in out.items()}
 
 
 # --- the frontier ------------------------------------------------------------------------------
@@ -343,26 +380,72 @@ class Hardware:
         return max((e for e, g in self.groups if g), default=0)
 
 
-def _sweep(m, gpu, w, dep, v, terms) -> dict[str, np.ndarray]:
-    """One deployment's batch sweep on one group: from one request per group to the KV limit."""
-    bmax = max_batch(m, gpu, w, dep)
-    lo = 1.0 / dep.ep
-    if bmax < lo:
-        return {}
-    b = np.geomspace(lo, max(bmax, lo * 1.0001), D.BATCH_POINTS)
-    return {"batch": b} | step(m, gpu, w, dep, v, b, terms)
+@lru_cache(maxsize=512)
+def _prepared(m, gpu, w, ep: int, knobs: tuple, terms) -> tuple[np.ndarray, np.ndarray, dict]:
+    """The fabric-independent half of several deployments' sweeps (knobs: (mtp, kv, overlap)
+    each): which rows fit at least one request a group, their batches (one request a group to
+    the KV limit) and their prepared steps. Memoised per EP size and model: every scenario's
+    groups of that size share it."""
+    lo = 1.0 / ep
+    bmax = np.array(
+        [max_batch(m, gpu, w, Deployment(ep, d, kv, ov)) for d, kv, ov in knobs], dtype=float
+    )
+    rows = np.flatnonzero(bmax >= lo)
+    b = np.geomspace(lo, np.maximum(bmax[rows], lo * 1.0001), D.BATCH_POINTS).T  # rows x K
+    pick = [knobs[r] for r in rows]
+    mtp = np.array([k[0] for k in pick], dtype=float)[:, None]
+    kv = np.array([D.KV_SCALE[k[1]] for k in pick], dtype=float)[:, None]
+    ov = np.array([k[2] for k in pick], dtype=bool)[:, None]
+    return rows, b, _prepare(m, gpu, w, ep, mtp, kv, ov, b, terms) if len(rows) else {}
 
 
-def _at(c: dict, x: np.ndarray, key: str) -> np.ndarray:
-    """`key` of a sweep at each interactivity target x (log-log interpolation). A target below
-    the sweep's slowest point is met by that point (the largest batch the KV cache holds: a
-    deployment that is faster than asked is still a way to serve it); NaN above its fastest."""
-    u = c["tokens_per_s_per_user"]
-    order = np.argsort(u)
-    us = u[order]
-    y = c[key][order]
-    out = np.exp(np.interp(np.log(x), np.log(us), np.log(np.maximum(y, 1e-30))))
-    out[x > us[-1] * (1 + 1e-9)] = np.nan
+@lru_cache(maxsize=4096)
+def _sweeps(m, gpu, w, ep: int, knobs: tuple, v, terms) -> tuple[dict | None, ...]:
+    """The batch sweeps of several deployments of one EP size on one group's view (None for a
+    deployment where not even one request a group fits). Memoised: a view recurs across
+    scenarios (every healthy group, the healthy racks, the baselines). Arrays are read-only."""
+    rows, b, pre = _prepared(m, gpu, w, ep, knobs, terms)
+    result: list[dict | None] = [None] * len(knobs)
+    if not len(rows):
+        return tuple(result)
+    out = _finish(pre, m, v, terms) | {"batch": b}
+    order = np.argsort(out["tokens_per_s_per_user"], axis=1)  # ascending interactivity
+    rows_idx = np.arange(len(rows))[:, None]
+    mats = {
+        k: (x if np.shape(x) == b.shape else np.broadcast_to(x, b.shape))[rows_idx, order]
+        for k, x in out.items()
+    }
+    mats["log_u"] = np.log(mats["tokens_per_s_per_user"])
+    for a in mats.values():
+        a.flags.writeable = False
+    for i, r in enumerate(rows):
+        result[r] = {k: x[i] for k, x in mats.items()}
+    return tuple(result)
+
+
+def sweep_at_batch(
+    m: MoEModel, gpu: GPU, w: Workload, dep: Deployment, v, b: float, keys: tuple[str, ...]
+) -> tuple[float, ...]:
+    """`keys` of a deployment's (memoised) sweep on view v at b requests a GPU, log-log
+    interpolated in the batch: a step at a batch the frontier chose elsewhere, cheaply."""
+    c = _sweeps(m, gpu, w, dep.ep, ((dep.mtp, dep.kv, dep.overlap),), v, FITTED)[0]
+    if c is None:
+        return tuple(float("nan") for _ in keys)
+    order = np.argsort(c["batch"])
+    lb = np.log(c["batch"][order])
+    return tuple(
+        float(np.exp(np.interp(np.log(b), lb, np.log(np.maximum(c[k][order], 1e-30)))))
+        for k in keys
+    )
+
+
+def _at(c: dict, log_x: np.ndarray, key: str) -> np.ndarray:
+    """`key` of a sweep (sorted by interactivity) at each target log(x), log-log interpolated.
+    A target below the sweep's slowest point is met by that point (the largest batch the KV
+    cache holds: a deployment faster than asked still serves it); NaN above its fastest."""
+    lu = c["log_u"]
+    out = np.exp(np.interp(log_x, lu, np.log(np.maximum(c[key], 1e-30))))
+    out[log_x > lu[-1] + 1e-9] = np.nan
     return out
 
 
@@ -399,39 +482,49 @@ def frontier(
     """The best deployment at each interactivity x, on hardware `hw` in its state."""
     w = w or Workload(m)
     deps = only if only is not None else deployments(hw.max_ep)
+    log_x = np.log(x)
     best = np.full(x.shape, np.nan)
     choice = np.full(x.shape, -1)
-    bd = {k: np.full(x.shape, np.nan) for k in SWEEP_KEYS}
+    source: dict[int, dict] = {}  # deployment index -> the sweep its breakdown is read from
     peak, top = 0.0, 0.0
-    for i, dep in enumerate(deps):
-        groups = hw.groups_for(dep.ep)
-        if not groups:
+    for ep in sorted({d.ep for d in deps}):
+        groups = hw.groups_for(ep)
+        mine = [(i, d) for i, d in enumerate(deps) if d.ep == ep]
+        if not groups or not mine:
             continue
-        total = np.zeros(x.shape)
-        reach = np.zeros(x.shape, dtype=bool)
-        slowest = None
-        for v, count in groups:
-            own = dep if v.ep == dep.ep else Deployment(v.ep, dep.mtp, dep.kv, dep.overlap)
-            c = _sweep(m, hw.gpu, w, own, v, terms)
-            if not c:
+        knobs = tuple((d.mtp, d.kv, d.overlap) for _, d in mine)
+        swept = [(v, count, _sweeps(m, hw.gpu, w, v.ep, knobs, v, terms)) for v, count in groups]
+        for r, (i, _dep) in enumerate(mine):
+            total = np.zeros(x.shape)
+            reach = np.zeros(x.shape, dtype=bool)
+            slowest = None
+            for v, count, sw in swept:
+                c = sw[r]
+                if c is None:
+                    continue
+                g = _at(c, log_x, "tokens_per_s_per_gpu")
+                ok = np.isfinite(g)
+                total[ok] += g[ok] * v.ep * count
+                reach |= ok
+                if v.ep == ep and (slowest is None or v.line_bytes_s < slowest[0].line_bytes_s):
+                    slowest = (v, c)
+                peak = max(
+                    peak, float(c["tokens_per_s_per_gpu"].max()) * v.ep * count / hw.installed
+                )
+                top = max(top, float(c["tokens_per_s_per_user"][-1]))
+            total = np.where(reach, total / hw.installed, np.nan)
+            better = reach & ~(total <= best)  # NaN best counts as worse
+            if not better.any() or slowest is None:
                 continue
-            g = _at(c, x, "tokens_per_s_per_gpu")
-            ok = np.isfinite(g)
-            total[ok] += g[ok] * v.ep * count
-            reach |= ok
-            if v.ep == dep.ep and (slowest is None or v.line_bytes_s < slowest[0].line_bytes_s):
-                slowest = (v, c)
-            peak = max(peak, float(c["tokens_per_s_per_gpu"].max()) * v.ep * count / hw.installed)
-            top = max(top, float(c["tokens_per_s_per_user"].max()))
-        total = np.where(reach, total / hw.installed, np.nan)
-        better = reach & ~(total <= best)  # NaN best counts as worse
-        if not better.any():
-            continue
-        best[better] = total[better]
-        choice[better] = i
-        c = slowest[1]
-        for k in SWEEP_KEYS:
-            bd[k][better] = _at(c, x[better], k)
+            best[better] = total[better]
+            choice[better] = i
+            source[i] = slowest[1]
+    bd = {k: np.full(x.shape, np.nan) for k in SWEEP_KEYS}
+    for i, c in source.items():
+        at = choice == i
+        if at.any():
+            for k in SWEEP_KEYS:
+                bd[k][at] = _at(c, log_x[at], k)
     return Frontier(x, best, choice, deps, bd, peak, top)
 
 

@@ -46,10 +46,12 @@ def frontiers(a: Assessment) -> dict:
     m = moe_model(a.scenario.workload)
     w = _workload(a.scenario)
     base = BASELINE[f.key]
+    hw = scenario_hardware(a)
     return {
         "model": m,
         "gpu": GPUS[f.gpu],
-        "scenario": decode.cached_frontier(m, scenario_hardware(a), w),
+        "hardware": hw,
+        "scenario": decode.cached_frontier(m, hw, w),
         "healthy": decode.cached_frontier(m, preset_hardware(f), w),
         "baseline": decode.cached_frontier(m, comparison_hardware(base), w),
         "baseline_key": base,
@@ -103,10 +105,9 @@ def held(fs: dict, hw: decode.Hardware, x: float) -> dict | None:
         return None
     v = min(views, key=lambda t: t.line_bytes_s)
     m, w = fs["model"], Workload(fs["model"])
-    b = np.array([float(hl.breakdown["batch"][i])])
-    now = decode.step(m, fs["gpu"], w, dep, v, b)
+    b = float(hl.breakdown["batch"][i])
+    t_f, e_f = decode.sweep_at_batch(m, fs["gpu"], w, dep, v, b, ("total", "exposed"))
     t_h, e_h = float(hl.breakdown["total"][i]), float(hl.breakdown["exposed"][i])
-    t_f, e_f = float(now["total"][0]), float(now["exposed"][0])
     return {
         "deployment": dep.label(),
         "exposed_us_healthy": round(e_h, 1),
@@ -387,7 +388,7 @@ def work(s: Scenario) -> Work:
     a = assess(s)
     f = a.fabric
     fs = frontiers(a)
-    dec = decode_result(fs, a.job.to_json()["restart"], scenario_hardware(a))
+    dec = decode_result(fs, a.job.to_json()["restart"], fs["hardware"])
     s_step, n = _scenario_step(a)
     tr = training_result(a, s_step, n)
     if s.workload == "train":

@@ -253,3 +253,8 @@ def test_more_faults_never_raise_throughput(a, b):
     assert r2["training"]["vs_healthy"] <= r1["training"]["vs_healthy"] + 1e-9
     assert r2["bandwidth"]["aggregate_tbs"] <= r1["bandwidth"]["aggregate_tbs"] + 1e-9
     assert r2["goodput"]["fraction"] <= r1["goodput"]["fraction"] + 1e-12
+
+
+def test_calibration_doc_carries_the_decode_tables_the_model_prints():
+    doc = (ROOT / "docs" / "CALIBRATION.md").read_text()
+    assert C.decode_markdown() in doc

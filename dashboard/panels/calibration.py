@@ -1,0 +1,90 @@
+"""The calibration panel: every published point the model uses, fitted or check, model against
+published with the error, and each fitted term's sensitivity (issue 12, item 8). The table is
+built when the panel is opened, once for every worker (the shared cache), from
+model.workloads.calibrate.answer(), the same answer as GET /api/v1/calibration."""
+
+from __future__ import annotations
+
+from dash import Dash, Input, Output, html
+from dash.exceptions import PreventUpdate
+
+from dashboard import ids
+from dashboard.web import results
+
+
+def layout() -> html.Details:
+    """Closed until opened: the summary, and a body the callback fills."""
+    return html.Details(
+        id=ids.CALIBRATION,
+        className="panel calibration",
+        children=[
+            html.Summary("Calibration: every published point, model against it"),
+            html.Div(id=ids.CALIBRATION_BODY, children=html.P("Open to build the table.")),
+        ],
+    )
+
+
+def _fmt(v: float, unit: str) -> str:
+    nd = 3 if unit == "x" else (2 if "ms" in unit else (1 if v < 1000 else 0))
+    return f"{v:,.{nd}f}"
+
+
+def _table(rows: list[dict]) -> html.Table:
+    head = html.Tr([html.Th(h) for h in ("point", "published", "model", "error", "fitted", "note")])
+    body = [
+        html.Tr(
+            className="fitted" if r["fitted"] else ("off" if abs(r["error_pct"]) > 25 else None),
+            children=[
+                html.Td(r["point"]),
+                html.Td(f"{_fmt(r['published'], r['unit'])} {r['unit']}"),
+                html.Td(_fmt(r["model"], r["unit"])),
+                html.Td(f"{r['error_pct']:+.1f}%"),
+                html.Td("fitted" if r["fitted"] else "check"),
+                html.Td(r["note"]),
+            ],
+        )
+        for r in rows
+    ]
+    return html.Table([head, *body], className="facts")
+
+
+def body(answer: dict) -> list:
+    """The panel's contents from the calibration answer."""
+    terms = html.Table(
+        [
+            html.Tr([html.Th(h) for h in ("fitted term", "value", "sensitivity")]),
+            *(
+                html.Tr(
+                    [
+                        html.Td(t["term"]),
+                        html.Td(f"{t['used']:g}"),
+                        html.Td(
+                            f"moving it 10% moves a fitted point at most {t['largest_move_pct']:.1f}%"
+                        ),
+                    ]
+                )
+                for t in answer["fitted_terms"]
+            ),
+        ],
+        className="facts",
+    )
+    out: list = [html.P(answer["reading"]), html.H3("Decode: the fitted terms"), terms]
+    for title, rows in answer["sections"].items():
+        out += [html.H3(title), _table(rows)]
+    out.append(html.P(f"Source: {answer['source']}.", className="note"))
+    return out
+
+
+def fill(is_open: bool | None) -> list:
+    """The body, the first time the panel is opened."""
+    if not is_open:
+        raise PreventUpdate
+    return body(results.calibration())
+
+
+def register(app: Dash) -> None:
+    app.callback(
+        Output(ids.CALIBRATION_BODY, "children"),
+        Input(ids.CALIBRATION, "open"),
+        prevent_initial_call=True,
+    )(fill)

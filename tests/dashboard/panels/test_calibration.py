@@ -1,0 +1,31 @@
+"""The calibration panel and GET /api/v1/calibration: every published point, one answer."""
+
+import pytest
+from dash.exceptions import PreventUpdate
+
+from dashboard.panels import calibration
+from model.workloads import calibrate
+
+
+def test_the_api_serves_every_section_and_the_fitted_terms(client):
+    d = client.get("/api/v1/calibration").get_json()
+    assert d == calibrate.answer()
+    titles = list(d["sections"])
+    assert any("NCCL" in t for t in titles) and any("dispatch" in t for t in titles)
+    decode = d["sections"]["MoE decode (DeepSeek-R1 FP4 1k/1k unless named)"]
+    assert sum(r["fitted"] for r in decode) == 5
+    assert {t["term"] for t in d["fitted_terms"]} == set(calibrate.Dm.TERM_NAMES.values())
+    # every check beyond 25% says why on the page
+    off = [r for rows in d["sections"].values() for r in rows if abs(r["error_pct"]) > 25]
+    assert off and all(r["note"] not in ("", "check") for r in off)
+
+
+def test_the_panel_shows_every_row_once_opened(client):
+    with pytest.raises(PreventUpdate):
+        calibration.fill(False)
+    answer = calibrate.answer()
+    text = str(calibration.body(answer))
+    for rows in answer["sections"].values():
+        for r in rows:
+            assert r["point"] in text
+    assert "moving it 10% moves a fitted point at most" in text
