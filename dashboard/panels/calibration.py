@@ -75,16 +75,17 @@ def body(answer: dict) -> list:
     return out
 
 
-def fill(is_open: bool | None) -> list:
-    """The body, the first time the panel is opened."""
+def fill(is_open: bool | None) -> dict:
+    """The body, when the panel is opened."""
     if not is_open:
         raise PreventUpdate
-    return body(results.calibration())
+    return {"body": body(results.calibration())}
 
 
 def register(app: Dash) -> None:
+    """Fill the panel when it is opened (its answer is the same for every scenario)."""
     app.callback(
-        Output(ids.CALIBRATION_BODY, "children"),
-        Input(ids.CALIBRATION, "open"),
+        output={"body": Output(ids.CALIBRATION_BODY, "children")},
+        inputs={"is_open": Input(ids.CALIBRATION, "open")},
         prevent_initial_call=True,
     )(fill)
