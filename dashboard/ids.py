@@ -50,6 +50,7 @@ BREAKDOWN = "decode-breakdown-chart"
 # panels/calibration.py: every published point against the model
 CALIBRATION = "calibration"
 CALIBRATION_BODY = "calibration-body"
+CALIBRATION_SUMMARY = "calibration-summary"
 GOODPUT = "goodput-chart"
 LATENCY = "latency-chart"
 TIMELINE = "timeline-chart"

@@ -62,7 +62,7 @@ def breakdown_figure(decode: dict) -> dict:
         )
     ref = decode.get("tokens_per_s_per_user", 0)
     sub = (
-        f"at {ref:g} tokens/s per user, the best deployment for each; exposed communication "
+        f"at {ref:g} tokens/s per user, the best deployment for each<br>exposed communication "
         f"{100 * healthy['exposed_share']:.1f}% of the healthy step, "
         f"{100 * here['exposed_share']:.1f}% of this one"
     )

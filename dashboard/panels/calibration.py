@@ -18,8 +18,11 @@ def layout() -> html.Details:
         id=ids.CALIBRATION,
         className="panel calibration",
         children=[
-            html.Summary("Calibration: every published point, model against it"),
-            html.Div(id=ids.CALIBRATION_BODY, children=html.P("Open to build the table.")),
+            html.Summary(
+                "Calibration: every published point, model against it",
+                id=ids.CALIBRATION_SUMMARY,
+            ),
+            html.Div(id=ids.CALIBRATION_BODY, children=html.P("Building the table…")),
         ],
     )
 
@@ -75,9 +78,10 @@ def body(answer: dict) -> list:
     return out
 
 
-def fill(is_open: bool | None) -> dict:
-    """The body, when the panel is opened."""
-    if not is_open:
+def fill(clicks: int | None) -> dict:
+    """The body, once the panel's summary has been clicked open (a Details element does not
+    tell Dash it opened; its summary's clicks do)."""
+    if not clicks:
         raise PreventUpdate
     return {"body": body(results.calibration())}
 
@@ -86,6 +90,6 @@ def register(app: Dash) -> None:
     """Fill the panel when it is opened (its answer is the same for every scenario)."""
     app.callback(
         output={"body": Output(ids.CALIBRATION_BODY, "children")},
-        inputs={"is_open": Input(ids.CALIBRATION, "open")},
+        inputs={"clicks": Input(ids.CALIBRATION_SUMMARY, "n_clicks")},
         prevent_initial_call=True,
     )(fill)

@@ -278,7 +278,10 @@ BREAKDOWN_NAMES = {
     "activations": "activation traffic (norms, router, permute, quantise)",
     "mtp_draft": "MTP drafting (one MoE layer and the head per draft; its all-to-all is in exposed)",
     "exposed": "dispatch and combine left exposed after the overlap",
-    "overhead": "per-step and per-token overhead (scheduling, sampling, launch gaps)",
+    "overhead": (
+        "per-step and per-token overhead outside the kernels modelled (host loop, sampling, "
+        "small kernels), fitted on B200 and [A] the same on Rubin"
+    ),
 }
 
 

@@ -17,14 +17,14 @@ def test_the_api_serves_every_section_and_the_fitted_terms(client):
     assert {t["term"] for t in d["fitted_terms"]} == set(calibrate.Dm.TERM_NAMES.values())
     # every check beyond 25% says why on the page
     off = [r for rows in d["sections"].values() for r in rows if abs(r["error_pct"]) > 25]
-    assert off and all(r["note"] not in ("", "check") for r in off)
+    assert off and all(len(r["note"]) > 40 for r in off), [r for r in off if len(r["note"]) <= 40]
 
 
 def test_the_panel_shows_every_row_once_opened(client):
     with pytest.raises(PreventUpdate):
-        calibration.fill(False)
+        calibration.fill(None)
     answer = calibrate.answer()
-    text = str(calibration.fill(True)["body"])
+    text = str(calibration.fill(1)["body"])
     assert text == str(calibration.body(answer))
     for rows in answer["sections"].values():
         for r in rows:
