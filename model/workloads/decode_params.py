@@ -82,5 +82,5 @@ EXPERT_SKEW = 0.0
 # A single decode figure is quoted at this interactivity [A]: a responsive chat stream.
 REFERENCE_TOKENS_PER_S_PER_USER = 50.0
 # The batch sweep: requests per GPU, from one request per EP group to the KV cache's limit.
-BATCH_POINTS = 72
+BATCH_POINTS = 96
 MAX_BATCH = 4096

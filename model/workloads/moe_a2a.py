@@ -146,7 +146,11 @@ def parts_us(
     for peers, tier in tiers:
         if peers <= 0:
             continue
-        if tier is None or tier.line_bytes_s <= 0 or tier.pps <= 0:
+        if (
+            tier is None
+            or np.any(np.asarray(tier.line_bytes_s) <= 0)
+            or np.any(np.asarray(tier.pps) <= 0)
+        ):
             inf = np.full_like(t, np.inf)
             return {"gpu": gpu_us, "wire": float("inf"), "messages": inf, "data": inf}
         share = peers / (ep - 1)

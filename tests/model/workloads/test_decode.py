@@ -109,7 +109,7 @@ def test_a_fault_costs_exactly_the_exposed_communication_over_the_whole_sweep():
         assert (lost[none] == 0).all()  # fully hidden communication: the fault costs nothing
         checked += len(b)
         hidden += int(none.sum())
-    assert checked > 1000 and 0 < hidden < checked
+    assert checked >= 900 and 0 < hidden < checked
 
 
 def test_the_page_numbers_carry_the_exposed_share():
@@ -258,3 +258,17 @@ def test_more_faults_never_raise_throughput(a, b):
 def test_calibration_doc_carries_the_decode_tables_the_model_prints():
     doc = (ROOT / "docs" / "CALIBRATION.md").read_text()
     assert C.decode_markdown() in doc
+
+
+@pytest.mark.parametrize("fabric", ["vr-nvl72", "gb200-nvl72"])
+def test_a_bf16_kv_cache_never_beats_fp8_so_the_frontier_leaves_it_out(fabric):
+    m, w = DEEPSEEK_R1, Dm.Workload(DEEPSEEK_R1)
+    hw = preset_hardware(FABRICS[fabric])
+    every = Dm.frontier(m, hw, w, only=Dm.deployments(72, dominated=True))
+    pruned = Dm.frontier(m, hw, w)
+    assert all(d.kv == "fp8" for d in pruned.deployments)
+    assert any(d.kv == "bf16" for d in every.deployments)
+    # within the log-log interpolation between sweep points: BF16 wins nowhere by more
+    np.testing.assert_allclose(
+        every.tokens_per_s_per_gpu, pruned.tokens_per_s_per_gpu, rtol=1e-2, equal_nan=True
+    )
