@@ -8,9 +8,9 @@ import math
 
 from model.errors import ScenarioError
 from model.fabric.features import FEATURE_KEYS
-from model.reliability.effects import Effect, effects, job_effects
+from model.reliability.effects import Effect, dark_slowdown, effects, healthy, job_effects
 from model.reliability.formulas import daly_interval
-from model.reliability.policy import apply_policy, parse_policy
+from model.reliability.policy import apply_policy, parse_policy, rack_down_visits_per_h
 from model.reliability.rates import DEFAULT_RATES, HOURS_PER_YEAR, Rates
 from model.scenario import Scenario
 from model.workloads.throughput import healthy_tokens_per_s
@@ -36,7 +36,15 @@ def job_scale(
         raise ScenarioError("job_racks must be a whole number", token="job_racks")
     if not 1 <= job_racks <= MAX_JOB_RACKS:
         raise ScenarioError(f"job_racks must be from 1 to {MAX_JOB_RACKS:,}", token="job_racks")
-    eff = apply_policy(effects(s, rates), parse_policy(s.repair))
+    f = s.spec()
+    h = healthy(s)
+    eff = apply_policy(
+        effects(s, rates),
+        parse_policy(s.repair),
+        f.gpus,
+        f.chips,
+        lambda m, c: dark_slowdown(h, m, c),
+    )
     return job_effects(eff, job_racks, rates.spare_swap_h if spares else None)
 
 
@@ -127,6 +135,7 @@ def result(
         # None when nothing interrupts the job (JSON has no infinity)
         "mtbf_hours": 1.0 / interruptions_per_h if interruptions_per_h > 0 else None,
         "interruptions_per_rack_year": interruptions_per_h * HOURS_PER_YEAR,
+        "rack_down_visits_per_year": rack_down_visits_per_h(eff) * HOURS_PER_YEAR,
         "checkpoint_interval_s": tau_s,
         "years": years,
         "racks": racks,

@@ -33,12 +33,8 @@ from model.reliability.accounting import (
 )
 from model.reliability.effects import CAUSES, MAINTENANCE, REPAIR_WAIT
 from model.reliability.montecarlo import default_sample_racks, monte_carlo, simulate_ettr
-from model.reliability.policy import (
-    WINDOW_CANDIDATES_DAYS,
-    parse_policy,
-    rack_down_visits_per_h,
-)
-from model.reliability.rates import DEFAULT_RATES, HOURS_PER_YEAR, Rates
+from model.reliability.policy import candidates, parse_policy
+from model.reliability.rates import DEFAULT_RATES, Rates
 from model.scenario import Scenario, parse_query
 
 # The module's public face: the two methods, the table, and what callers label them with.
@@ -205,39 +201,57 @@ def comparison(
 def best_policy(s: Scenario, rates: Rates = DEFAULT_RATES, **kw) -> dict:
     """Every repair policy tried on the scenario (closed form), the best, and the trade.
 
-    Tries repair at once and a planned window every N days for each N of
-    policy.WINDOW_CANDIDATES_DAYS; `best` is the highest goodput (the fewer rack-down visits
-    on a tie), as it would be written in repair=. Keyword arguments as closed_form.
+    Tries repair at once, planned windows, dark-link and bandwidth thresholds
+    (policy.candidates), each with the scenario's own spare-parts setting; `best` is the
+    highest goodput (the fewer rack-down visits on a tie), as it would be written in
+    repair=. Keyword arguments as closed_form.
     """
     tried = []
-    for policy in ("now", *(f"window-{n}" for n in WINDOW_CANDIDATES_DAYS)):
-        sc = replace(s, repair=policy)
-        r = closed_form(sc, rates, **kw)
-        eff = job_scale(sc, rates, kw.get("job_racks", 1), kw.get("spares", False))
+    for policy in candidates(parse_policy(s.repair).onsite):
+        r = closed_form(replace(s, repair=policy), rates, **kw)
         tried.append(
             {
                 "policy": policy,
                 "fraction": r["fraction"],
-                "rack_down_visits_per_year": rack_down_visits_per_h(eff) * HOURS_PER_YEAR,
+                "rack_down_visits_per_year": r["rack_down_visits_per_year"],
                 "badput_hours_per_rack_year": r["badput_hours_per_rack_year"],
             }
         )
     best = max(tried, key=lambda x: (x["fraction"], -x["rack_down_visits_per_year"]))
     now = tried[0]
+    return {
+        "best": best["policy"],
+        "gain_vs_now": best["fraction"] - now["fraction"],
+        "why": policy_why(now, best),
+        "tried": tried,
+    }
+
+
+def policy_why(now: dict, best: dict) -> str:
+    """Why the best policy wins over repairing at once: what it saves and what it costs."""
     if best is now:
-        why = (
-            "repairing at once is best: running on the faults until a window (the job's own "
-            "slowdown) costs more than the rack-down time a window saves"
+        return (
+            "repairing at once is best: running on the faults until a visit (the job's own "
+            "slowdown) costs more than the rack-down time that batching visits saves"
         )
-    else:
-        h_now, h_best = now["badput_hours_per_rack_year"], best["badput_hours_per_rack_year"]
-        cost = h_best["degraded"] - h_now["degraded"]
-        saved = sum(h_now.values()) - sum(h_best.values()) + cost
-        days = parse_policy(best["policy"]).window_days
-        why = (
-            f"a planned window every {days} days saves {saved:.1f} h a year of stops (rack "
-            f"down, restarts, work lost) and costs {cost:.1f} h of running on the faults that "
-            "wait for it"
-        )
-    gain = best["fraction"] - now["fraction"]
-    return {"best": best["policy"], "gain_vs_now": gain, "why": why, "tried": tried}
+    h_now, h_best = now["badput_hours_per_rack_year"], best["badput_hours_per_rack_year"]
+    cost = h_best["degraded"] - h_now["degraded"]
+    saved = sum(h_now.values()) - sum(h_best.values()) + cost
+    visits = now["rack_down_visits_per_year"] - best["rack_down_visits_per_year"]
+    return (
+        f"{policy_words(best['policy'])} takes the rack down {visits:.1f} fewer times a year, "
+        f"saving {saved:.1f} h of stops (rack down, restarts, work lost) for {cost:.1f} h of "
+        "running slower on the parts that wait"
+    )
+
+
+def policy_words(text: str) -> str:
+    """A repair policy as a person reads it."""
+    p = parse_policy(text)
+    head = {
+        "now": "repairing at once",
+        "window": f"a planned window every {p.n} days",
+        "dark": f"a visit when {p.n} links are dark",
+        "bw": f"a visit when the worst GPU falls below {p.n}% of its bandwidth",
+    }[p.kind]
+    return head + (", spare parts on site" if p.onsite else "")
