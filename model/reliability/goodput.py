@@ -32,7 +32,7 @@ from model.reliability.accounting import (
     unplanned_rate,
 )
 from model.reliability.effects import CAUSES, MAINTENANCE, REPAIR_WAIT
-from model.reliability.montecarlo import default_sample_racks, monte_carlo, simulate_ettr
+from model.reliability.montecarlo import default_sample_racks, fleet, monte_carlo, simulate_ettr
 from model.reliability.policy import candidates, parse_policy
 from model.reliability.rates import DEFAULT_RATES, Rates
 from model.scenario import Scenario, parse_query
@@ -46,6 +46,7 @@ __all__ = [
     "comparison",
     "comparison_scenarios",
     "default_sample_racks",
+    "fleet",
     "lifetime_goodput",
     "monte_carlo",
     "simulate_ettr",
