@@ -45,9 +45,12 @@ def comparison_label(rows: Sequence[dict], scenario: Scenario) -> str | None:
     """The comparison row with this scenario's fabric and feature switches, if there is one.
 
     Goodput is a property of the configuration, not of today's faults: faults, flaky parts,
-    updates and the workload are left out of the match.
+    updates, the workload and the repair policy (every row has the page's) are left out of
+    the match.
     """
-    key = replace(scenario, fail=(), flaky=(), update=(), workload=DEFAULT_WORKLOAD).key()
+    key = replace(
+        scenario, fail=(), flaky=(), update=(), workload=DEFAULT_WORKLOAD, repair="now"
+    ).key()
     return next((r["label"] for r in rows if r.get("query") == key), None)
 
 

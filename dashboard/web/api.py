@@ -23,7 +23,7 @@ from model.evaluate import TELEMETRY_READ_S
 from model.fabric.presets import DEFAULT_FABRIC, FABRICS
 from model.fabric.topology import domain_topology, topology
 from model.multirack.domains import DOMAINS
-from model.reliability import goodput
+from model.reliability import compare, goodput
 from model.reliability.accounting import MAX_JOB_RACKS
 from model.reliability.rates import DEFAULT_RATES, FAILURE_RATE_FIELDS, rate_facts
 from model.reliability.timeline import timeline
@@ -58,13 +58,16 @@ GOODPUT_PARAMS = declare(
     optimise=Number(0, 1, default=0, whole=True),
     job_racks=Number(1, MAX_JOB_RACKS, default=1, whole=True),
     spares=Number(0, 1, default=0, whole=True),
+    price=Number(0.0, 1000.0),
     **RATE_PARAMS,
 )
 
 
 @api.get("/goodput")
 def goodput_route() -> Response:
-    """GET /api/v1/goodput?<scenario>[&years&racks&checkpoint_min&compare&<rate>=...]."""
+    """GET /api/v1/goodput?<scenario>[&years&racks&checkpoint_min&compare&optimise&job_racks
+    &spares&price&<rate>=...]: compare=1 adds the side-by-side and what each feature buys
+    (model/reliability/compare.py) under the scenario's repair policy."""
     q = scenario_request(GOODPUT_PARAMS)
     s, own = q.scenario, q.params
     years, racks = float(own["years"]), int(own["racks"])
@@ -89,7 +92,14 @@ def goodput_route() -> Response:
         ],
     }
     if own["compare"]:
-        out["comparison"] = goodput.comparison(rates, years=years, racks=racks, **job)
+        cmp_kw = {"repair": s.repair, "checkpoint_interval_s": kw.get("checkpoint_interval_s")}
+        out["comparison"] = goodput.comparison(rates, years=years, racks=racks, **job, **cmp_kw)
+        out["feature_values"] = compare.feature_values(
+            rates,
+            scales=compare.scales_for(job["job_racks"], job["spares"]),
+            price_per_gpu_h=own.get("price"),
+            **cmp_kw,
+        )
     if own["optimise"]:
         out["policy"] = goodput.best_policy(s, rates, years=years, racks=racks, **job)
     return jsonify(out)

@@ -336,9 +336,15 @@ def effects(s: Scenario, rates: Rates = DEFAULT_RATES) -> tuple[Effect, ...]:
         fault("leader controller", rates.controller_per_h, c["leader-controller"]),
     ]
 
-    # Switch software updates: every tray in turn (in service), or one rack-wide window.
+    # Switch software updates: every tray in turn (in service), or one rack-wide window. An
+    # operator with in-service updates still takes the window when it costs less (with
+    # rerouting off, a drained tray's planes stall the job for its whole half hour).
     up = c["update"]
     upd_rate = rates.updates_per_year / HOURS_PER_YEAR
+    if up.state is not JobState.STOPPED:
+        window = outcome(replace(with_features(h, feats - {Feature.ISSU}), update=(OTHER_TRAY,)))
+        if window.state is JobState.STOPPED and window.repair_h < t * up.repair_h * up.slowdown():
+            up = window
     if up.state is JobState.STOPPED:
         out.append(
             Effect("switch update", upd_rate, (Stop(0.0, True, up.repair_h, MAINTENANCE, u0),), 0.0)

@@ -80,9 +80,10 @@ def closed_form(
     Per hour of wall time: restarts and idle waits add up over stops; each unplanned stop
     that lands while the job runs loses the time since its last checkpoint (about
     (tau + w)/2, exactly E[run mod (tau + w)] for exponential runs); writes take w/(tau + w)
-    of the rest of running time; degraded running adds up over faults. With only aborting
-    faults this is Meta's form F3 with tau + w in place of tau. Overlapping down times are
-    netted out exactly (the up share is exp(-a), below); overlapping degraded spells are not.
+    of the rest of running time; degraded running slows what progress is left, overlapping
+    spells multiplying the pace. With only aborting faults this is Meta's form F3 with
+    tau + w in place of tau. Overlapping down times are netted out exactly (the up share is
+    exp(-a), below).
     """
     check_horizon(years, racks, monte_carlo=False)
     eff = job_scale(s, rates, job_racks, spares)
@@ -113,7 +114,12 @@ def closed_form(
     lost = lam_u * running * _expected_remainder(all_stops, seg)
     lost = min(lost, running)
     ckpt = (running - lost) * w / seg
-    degraded = sum(e.rate_per_h * e.degraded_h for e in eff)
+    # Degraded spells slow the job only while it makes progress, and overlapping ones
+    # compose: each multiplies the pace by its own factor, so with d full-rate hours lost
+    # per hour of spells (d = sum(rate x degraded hours)) the pace is exp(-d) of full
+    # (d to first order on one rack; never more than the progress there is, at any scale).
+    d = sum(e.rate_per_h * e.degraded_h for e in eff)
+    degraded = (running - lost - ckpt) * -math.expm1(-d)
     badput = {
         "detection": detection,
         "restarts": restarts,
@@ -162,9 +168,12 @@ def comparison(
     key: str = "compare",
     job_racks: int = 1,
     spares: bool = False,
+    repair: str = "now",
+    checkpoint_interval_s: float | None = None,
 ) -> list[dict]:
     """The side-by-side table: one row per comparison scenario, with the change vs row 1,
-    for a job over `job_racks` racks (spare racks or not).
+    for a job over `job_racks` racks (spare racks or not), every row under the repair
+    policy `repair` and the checkpoint interval given (Daly's optimum of each by default).
 
     The Monte Carlo rows share `key`, so kinds with equal rates draw the same samples in
     every row (common random numbers) and the differences show the features, not noise.
@@ -174,15 +183,19 @@ def comparison(
             f"method '{method}' is unknown (closed-form or monte-carlo)", token="method"
         )
     kw: dict = {"years": years, "racks": racks, "job_racks": job_racks, "spares": spares}
+    if checkpoint_interval_s is not None:
+        kw["checkpoint_interval_s"] = checkpoint_interval_s
     if method == "monte-carlo":
         kw["key"] = key
+    policy = parse_policy(repair).text  # refused by name before any row is worked out
     rows = []
-    for label, sc in comparison_scenarios():
+    for label, base in comparison_scenarios():
+        sc = replace(base, repair=policy)
         r = lifetime_goodput(sc, rates, method=method, **kw)
         rows.append(
             {
                 "label": label,
-                "query": sc.key(),
+                "query": base.key(),  # the configuration, as comparison_label matches it
                 "fabric": sc.fabric,
                 "off": list(sc.off),
                 "fraction": r["fraction"],
@@ -191,6 +204,8 @@ def comparison(
                 "mtbf_hours": r["mtbf_hours"],
                 "checkpoint_interval_s": r["checkpoint_interval_s"],
                 "tokens_delivered": r["tokens_delivered"],
+                "rack_down_visits_per_year": r["rack_down_visits_per_year"],
+                "kinds": r["kinds"],
             }
         )
     ref = rows[0]["fraction"]

@@ -246,7 +246,9 @@ def _run(
         )
     ev, degraded = _sample(eff, racks, hours, key)
     tot = _timeline(ev, racks, hours, tau_s / 3600.0, rates.checkpoint_write_s / 3600.0)
-    tot["degraded"] = np.minimum(degraded, tot["productive"])
+    # overlapping degraded spells multiply the pace (as the closed form): of each unit's
+    # progress, a share 1 - exp(-degraded hours / horizon) is lost
+    tot["degraded"] = tot["productive"] * -np.expm1(-degraded / hours)
     wall = hours * racks
     badput = {c: float(tot[c].sum()) / wall for c in CAUSES}
     n_unplanned = int((~ev["planned"]).sum())

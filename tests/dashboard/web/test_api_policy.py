@@ -1,5 +1,7 @@
 """GET /api/v1/goodput with repair=, optimise=1, job_racks= and spares= (issue 14)."""
 
+import pytest
+
 
 def test_optimise_names_the_best_policy_as_repair_would_write_it(client):
     r = client.get("/api/v1/goodput?optimise=1")
@@ -28,3 +30,31 @@ def test_a_job_over_many_racks_and_bad_values(client):
     ):
         r = client.get(f"/api/v1/goodput?{q}")
         assert r.status_code == 400 and r.get_json()["token"] == token, q
+
+
+def test_compare_says_what_each_feature_buys_at_one_and_2000_racks(client):
+    """Issue 14 Must-show: the seven features off one at a time, gb200-nvl72 and eth-x72, at
+    1 rack and 2,000 racks, in pp, GPU-hours a year and money at an editable price."""
+    out = client.get("/api/v1/goodput?compare=1&price=2").get_json()
+    fv = out["feature_values"]
+    assert [(x["job_racks"], x["spares"]) for x in fv["scales"]] == [(1, False), (2000, True)]
+    assert fv["price_per_gpu_h"] == 2.0 and "GPU" in fv["price_source"]
+    assert len(fv["rows"]) == 10 and fv["rows"][0]["key"] == "vr-nvl72"
+    rows = {r["key"]: r for r in fv["rows"]}
+    assert {"reroute", "telemetry", "gb200-nvl72", "eth-x72"} <= set(rows)
+    for r in fv["rows"]:
+        for a, ref in zip(r["at"], fv["rows"][0]["at"], strict=True):
+            assert a["value_pp"] == pytest.approx((ref["fraction"] - a["fraction"]) * 100)
+            gpus = a["job_racks"] * 72
+            assert a["gpu_hours_per_year"] == pytest.approx(a["value_pp"] / 100 * gpus * 8766)
+            assert a["money_per_year"] == pytest.approx(2.0 * a["gpu_hours_per_year"])
+            assert a["why"]
+    # the 1-rack column is the comparison's own numbers
+    one = {c["label"]: c["fraction"] for c in out["comparison"]}
+    assert all(r["at"][0]["fraction"] == one[r["label"]] for r in fv["rows"])
+    # the job's own scale is added, and the page's repair policy applies to every row
+    own = client.get("/api/v1/goodput?compare=1&job_racks=16&spares=1&repair=window-30")
+    fv16 = own.get_json()["feature_values"]
+    assert fv16["repair"] == "window-30" and fv16["scales"][-1]["job_racks"] == 16
+    r = client.get("/api/v1/goodput?compare=1&price=-1")
+    assert r.status_code == 400 and r.get_json()["token"] == "price"

@@ -10,9 +10,11 @@ from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from model import parse_query, to_query
 from model.errors import ScenarioError
+from model.fabric.features import FEATURE_KEYS
 from model.reliability import goodput as G
 from model.reliability.accounting import job_scale
 from model.reliability.policy import (
@@ -24,7 +26,7 @@ from model.reliability.policy import (
     parse_policy,
     rack_down_visits_per_h,
 )
-from model.reliability.rates import DEFAULT_RATES, HOURS_PER_YEAR
+from model.reliability.rates import DEFAULT_RATES, FAILURE_RATE_FIELDS, HOURS_PER_YEAR
 from model.reliability.timeline import timeline
 from tests.strategies import scenarios
 
@@ -172,3 +174,65 @@ def test_detection_is_its_own_cost():
     )
     mc = G.monte_carlo(_s("fabric=gb200-nvl72"), racks=2000, key="d")
     assert mc["badput_hours_per_rack_year"]["detection"] == pytest.approx(gb["detection"], rel=0.1)
+
+
+def _query(policy: str, off: list[str], train: bool) -> str:
+    parts = [f"repair={policy}", *([f"off={','.join(off)}"] if off else [])]
+    return "&".join(parts + ["workload=train"] * train)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    policy=st.sampled_from(candidates(False) + candidates(True)),
+    factor=st.floats(1.0, 100.0),
+    off=st.lists(st.sampled_from(FEATURE_KEYS), unique=True, max_size=2),
+    train=st.booleans(),
+    job_racks=st.sampled_from([1, 16, 128]),
+)
+def test_more_faults_of_every_kind_or_a_larger_job_never_raise_goodput(
+    policy, factor, off, train, job_racks
+):
+    """Issue 14 Must-show, under every repair policy: every failure rate up by one factor,
+    or a job over more racks, never raises goodput."""
+    s = _s(_query(policy, off, train))
+    base = G.closed_form(s, job_racks=job_racks)["fraction"]
+    more = DEFAULT_RATES.scaled(factor)
+    assert G.closed_form(s, more, job_racks=job_racks)["fraction"] <= base + 1e-12
+    assert G.closed_form(s, job_racks=job_racks * 2)["fraction"] <= base + 1e-12
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    onsite=st.booleans(),
+    field=st.sampled_from(FAILURE_RATE_FIELDS),
+    factor=st.floats(1.0, 100.0),
+    off=st.lists(st.sampled_from(FEATURE_KEYS), unique=True, max_size=2),
+    train=st.booleans(),
+    job_racks=st.sampled_from([1, 16, 128]),
+)
+def test_more_faults_of_one_kind_or_fewer_features_never_raise_goodput(
+    onsite, field, factor, off, train, job_racks
+):
+    """Repairing at once (spares on site or not), more faults of any one kind or one more
+    feature off never raise goodput. (A fixed threshold policy can break this: a kind that
+    forces an early visit repairs the parts waiting for it sooner, docs/GOODPUT.md.)"""
+    s = _s(_query("now,onsite" if onsite else "now", off, train))
+    base = G.closed_form(s, job_racks=job_racks)["fraction"]
+    more = DEFAULT_RATES.with_overrides(**{field: getattr(DEFAULT_RATES, field) * factor})
+    assert G.closed_form(s, more, job_racks=job_racks)["fraction"] <= base + 1e-12
+    rest = [k for k in FEATURE_KEYS if k not in off]
+    fewer = replace(s, off=tuple(k for k in FEATURE_KEYS if k in {*off, rest[0]}))
+    assert G.closed_form(fewer, job_racks=job_racks)["fraction"] <= base + 1e-12
+
+
+@settings(max_examples=8, deadline=None)
+@given(
+    off=st.lists(st.sampled_from(FEATURE_KEYS), unique=True, min_size=1, max_size=2),
+    train=st.booleans(),
+)
+def test_with_the_best_policy_a_feature_off_never_helps(off, train):
+    on = G.best_policy(_s(_query("now", off[1:], train)))
+    without = G.best_policy(_s(_query("now", off, train)))
+    best = {r["policy"]: r["fraction"] for r in on["tried"]}[on["best"]]
+    worse = {r["policy"]: r["fraction"] for r in without["tried"]}[without["best"]]
+    assert worse <= best + 1e-12
