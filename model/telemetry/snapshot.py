@@ -439,7 +439,13 @@ def health_rule(scenario: Scenario, t_s: float, *, onset_s: float = 0.0) -> dict
         "threshold": HEALTH_THRESHOLD,
         "source": "FACTS.md §3 (nvidia-resiliency-ext PR #302)",
     }
-    out: dict = {"t_s": t, "rule": rule, "flagged": [], "first_flagged_s": {}}
+    out: dict = {
+        "t_s": t,
+        "rule": rule,
+        "flagged": [],
+        "recent_windows": {},
+        "first_flagged_s": {},
+    }
     if not m.telemetry:
         out["available"] = False
         out["reason"] = "fine-grained link telemetry is off: no replay or recovery counters"
@@ -478,6 +484,9 @@ def health_rule(scenario: Scenario, t_s: float, *, onset_s: float = 0.0) -> dict
     out["flagged"] = [
         link_id(f, int(x) // p, int(x) % p) for x in np.flatnonzero(recent > HEALTH_THRESHOLD)
     ]
+    out["recent_windows"] = {  # flagged windows among each link's last 30 (links with any)
+        link_id(f, int(x) // p, int(x) % p): int(recent[x]) for x in np.flatnonzero(recent)
+    }
     out["first_flagged_s"] = {
         link_id(f, int(x) // p, int(x) % p): float((w + 1) * HEALTH_WINDOW_S)
         for x, w in zip(first_links, first_w, strict=True)
