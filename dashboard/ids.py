@@ -68,6 +68,18 @@ EXPORT_CSV = "export-csv"
 DOWNLOAD = "download"
 ASSUMPTIONS = "assumptions"
 
+# panels/buys.py: what each feature buys (the goodput panel's settings, table, best policy)
+BUYS_RACKS = "buys-racks"
+BUYS_SPARES = "buys-spares"
+BUYS_REPAIR = "buys-repair"
+BUYS_ONSITE = "buys-onsite"
+BUYS_CKPT = "buys-checkpoint"
+BUYS_PRICE = "buys-price"
+BUYS_CSV = "buys-csv"
+BUYS_TABLE = "buys-table"
+BUYS_POLICY = "buys-policy"
+BUYS_DOWNLOAD = "buys-download"
+
 # panels/fleet.py: the fleet study and its watchdog (see fleet.py's docstring)
 FLEET_RUN = "fleet-run"
 FLEET_CANCEL = "fleet-cancel"

@@ -8,6 +8,7 @@ from dash import dcc, html
 from dashboard import ids
 from dashboard.panels import (
     assumptions,
+    buys,
     cards,
     clock,
     compare,
@@ -58,6 +59,7 @@ def layout() -> html.Div:
                 ],
             ),
             compare.layout(),
+            buys.layout(),
             fleet.layout(),
             export.layout(),
             assumptions.layout(),

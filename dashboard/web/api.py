@@ -8,7 +8,7 @@ from urllib.parse import unquote_plus
 
 from flask import Blueprint, Response, jsonify
 
-from dashboard.web import results
+from dashboard.web import importing, results
 from dashboard.web.request import (
     Number,
     Text,
@@ -92,7 +92,11 @@ def goodput_route() -> Response:
         ],
     }
     if own["compare"]:
-        cmp_kw = {"repair": s.repair, "checkpoint_interval_s": kw.get("checkpoint_interval_s")}
+        cmp_kw = {
+            "repair": s.repair,
+            "checkpoint_interval_s": kw.get("checkpoint_interval_s"),
+            "workload": s.workload,
+        }
         out["comparison"] = goodput.comparison(rates, years=years, racks=racks, **job, **cmp_kw)
         out["feature_values"] = compare.feature_values(
             rates,
@@ -191,6 +195,13 @@ def collectives_route() -> Response:
     (&algo&bytes&ranks), or one MoE layer's dispatch or combine (&tokens&ep&precision)."""
     q = scenario_request(COLLECTIVE_PARAMS)
     return jsonify(comm.answer(assess(q.scenario), q.params))
+
+
+@api.route("/import", methods=["GET", "POST"])
+def import_route() -> tuple[Response, int] | Response:
+    """POST /api/v1/import with a rack's telemetry file as the body: the scenario it describes
+    and what could not be read (dashboard/web/importing.py)."""
+    return importing.answer()
 
 
 @api.get("/<path:rest>")

@@ -45,7 +45,9 @@ def job_scale(
         f.chips,
         lambda m, c: dark_slowdown(h, m, c),
     )
-    return job_effects(eff, job_racks, rates.spare_swap_h if spares else None)
+    return job_effects(
+        eff, job_racks, rates.spare_swap_h if spares else None, rates.restart_s / 3600.0
+    )
 
 
 def checkpoint_interval_s(

@@ -101,6 +101,7 @@ def feature_values(
     repair: str = "now",
     checkpoint_interval_s: float | None = None,
     price_per_gpu_h: float | None = None,
+    workload: str | None = None,
 ) -> dict:
     """Each comparison row's value at each (job racks, spare racks) scale.
 
@@ -121,6 +122,7 @@ def feature_values(
             spares=spares,
             repair=repair,
             checkpoint_interval_s=checkpoint_interval_s,
+            workload=workload,
         )
         cols.append((job_racks, spares, rows))
     out_rows = []
@@ -150,6 +152,7 @@ def feature_values(
         "price_per_gpu_h": price,
         "price_source": next(f.source for f in rate_facts(rates) if f.name == "price_per_gpu_h"),
         "repair": repair,
+        "workload": cols[0][2][0]["workload"],
         "scales": [{"job_racks": j, "spares": s, "gpus": j * GPUS_PER_RACK} for j, s, _ in cols],
         "rows": out_rows,
     }

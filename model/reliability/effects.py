@@ -427,7 +427,7 @@ def effects(s: Scenario, rates: Rates = DEFAULT_RATES) -> tuple[Effect, ...]:
 
 
 def job_effects(
-    eff: tuple[Effect, ...], job_racks: int, spare_swap_h: float | None
+    eff: tuple[Effect, ...], job_racks: int, spare_swap_h: float | None, restart_h: float = 0.0
 ) -> tuple[Effect, ...]:
     """The events of one job over `job_racks` racks joined by the scale-out network.
 
@@ -436,7 +436,10 @@ def job_effects(
     (its slowdown is the job's). With spare racks (`spare_swap_h` given) a stop never waits
     longer than re-forming the job on a spare, and a job aborted by a rack that restarts at
     once comes back on a spare at full rate: no degraded running on fewer GPUs, no later
-    stop for the repaired rack to rejoin.
+    stop for the repaired rack to rejoin. A fault the job could run through is also swapped
+    out for a spare when that costs less (a planned stop: checkpoint, re-form on the spare,
+    `restart_h`) than running degraded on it until its repair and the stops that follow:
+    at scale one dark link gates every rack's collectives.
     """
     if job_racks == 1 and spare_swap_h is None:
         return eff
@@ -447,6 +450,10 @@ def job_effects(
             if stops and not stops[0].planned and stops[0].offset_h == 0.0:
                 stops, degraded = stops[:1], 0.0  # restarted on a spare, whole
             stops = tuple(replace(st, wait_h=min(st.wait_h, spare_swap_h)) for st in stops)
+            keep = degraded + sum(st.wait_h + st.restart_h for st in stops)
+            if degraded > 0.0 and spare_swap_h + restart_h < keep:
+                stops = (Stop(0.0, True, spare_swap_h, REPAIR_WAIT, restart_h),)
+                degraded = 0.0
         out.append(
             replace(e, rate_per_h=e.rate_per_h * job_racks, stops=stops, degraded_h=degraded)
         )

@@ -170,10 +170,12 @@ def comparison(
     spares: bool = False,
     repair: str = "now",
     checkpoint_interval_s: float | None = None,
+    workload: str | None = None,
 ) -> list[dict]:
     """The side-by-side table: one row per comparison scenario, with the change vs row 1,
     for a job over `job_racks` racks (spare racks or not), every row under the repair
-    policy `repair` and the checkpoint interval given (Daly's optimum of each by default).
+    policy `repair`, running `workload` (the default's if None) and the checkpoint interval
+    given (Daly's optimum of each by default).
 
     The Monte Carlo rows share `key`, so kinds with equal rates draw the same samples in
     every row (common random numbers) and the differences show the features, not noise.
@@ -190,13 +192,14 @@ def comparison(
     policy = parse_policy(repair).text  # refused by name before any row is worked out
     rows = []
     for label, base in comparison_scenarios():
-        sc = replace(base, repair=policy)
+        sc = replace(base, repair=policy, workload=workload or base.workload)
         r = lifetime_goodput(sc, rates, method=method, **kw)
         rows.append(
             {
                 "label": label,
                 "query": base.key(),  # the configuration, as comparison_label matches it
                 "fabric": sc.fabric,
+                "workload": sc.workload,
                 "off": list(sc.off),
                 "fraction": r["fraction"],
                 "badput": r["badput"],
