@@ -236,8 +236,11 @@ def best_policy(s: Scenario, rates: Rates = DEFAULT_RATES, **kw) -> dict:
                 "badput_hours_per_rack_year": r["badput_hours_per_rack_year"],
             }
         )
-    best = max(tried, key=lambda x: (x["fraction"], -x["rack_down_visits_per_year"]))
     now = tried[0]
+    # a policy must beat repairing at once by more than rounding to be named (a threshold
+    # the fabric cannot cross, such as bw-97 on 18 links a GPU, is repairing at once)
+    rivals = [x for x in tried if x["fraction"] > now["fraction"] + 1e-9]
+    best = max(rivals, key=lambda x: (x["fraction"], -x["rack_down_visits_per_year"]), default=now)
     return {
         "best": best["policy"],
         "gain_vs_now": best["fraction"] - now["fraction"],

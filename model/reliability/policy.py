@@ -253,8 +253,13 @@ def apply_policy(
     on every GPU (effects.dark_slowdown). A window defers every visit; a threshold defers
     the visits of faults that darken links (the others are at once, as they cross nothing).
     """
-    if policy.kind == "now":
-        return eff
+    jmin = links_per_gpu * (100 - int(policy.n or 0)) // 100 + 1
+    if (
+        policy.kind == "now"
+        or (policy.kind, policy.n) == ("dark", 1)
+        or (policy.kind == "bw" and jmin == 1)
+    ):
+        return eff  # a threshold crossed by any one fault is repairing at once
     deferred = [
         i
         for i, e in enumerate(eff)
@@ -281,7 +286,6 @@ def apply_policy(
         pending, share = _window(d, window_h, cap)
         visit_rate = pending / window_h
     elif policy.kind == "bw":
-        jmin = links_per_gpu * (100 - int(policy.n or 0)) // 100 + 1
         visit_rate, share = _bandwidth(d, jmin, cap)
     else:
         visit_rate, share = _dark_links(d, int(policy.n or 1))
