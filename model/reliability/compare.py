@@ -4,12 +4,12 @@ year and money at a price per GPU-hour, each with a sentence on why it is large 
 
 The numbers are goodput.comparison()'s (the closed form); this module only takes the
 differences, prices them and says where they come from (the event kinds whose cost moves
-most). `python -m model.reliability.compare` prints the table docs/GOODPUT.md carries.
+most). `python scripts/goodput_table.py docs/GOODPUT.md` rewrites the table docs/GOODPUT.md
+carries (between its compare markers) from these functions.
 """
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
 
 from model.errors import ScenarioError
@@ -207,5 +207,13 @@ def markdown(values: dict) -> str:
     return "\n".join(lines)
 
 
-if __name__ == "__main__":  # python -m model.reliability.compare > table.md
-    sys.stdout.write(markdown(feature_values()) + "\n")
+BEGIN, END = "<!-- compare:begin -->", "<!-- compare:end -->"
+
+
+def rewrite(text: str, table: str) -> str:
+    """A document with the text between its BEGIN and END markers replaced by `table`."""
+    head, sep, rest = text.partition(BEGIN)
+    _, sep2, tail = rest.partition(END)
+    if not sep or not sep2:
+        raise ValueError(f"the document has no {BEGIN} ... {END} section")
+    return f"{head}{BEGIN}\n{table}\n{END}{tail}"
