@@ -10,8 +10,10 @@ the inputs, refuses bad ones by name and formats.
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import replace
+from functools import lru_cache
 from typing import Any
 
 import pandas as pd
@@ -187,14 +189,43 @@ def settings(
 
 
 def _values(s: Scenario, st: dict[str, Any]) -> dict:
-    return compare.feature_values(
+    """compare.feature_values for the scenario's workload and the panel's settings."""
+    return json.loads(_answers(_key(s), *_settings_key(st))[0])
+
+
+def _best(s: Scenario, st: dict[str, Any]) -> dict:
+    """goodput.best_policy for the scenario's configuration and the panel's settings."""
+    return json.loads(_answers(_key(s), *_settings_key(st))[1])
+
+
+def _key(s: Scenario) -> Scenario:
+    """What the answers depend on: the fabric, features and workload (a rack's life starts
+    whole, so today's faults, flaky parts and updates do not enter)."""
+    return replace(s, fail=(), flaky=(), update=(), repair="now")
+
+
+def _settings_key(st: dict[str, Any]) -> tuple:
+    return (st["job_racks"], st["spares"], st["repair"], st["checkpoint_interval_s"], st["price"])
+
+
+@lru_cache(maxsize=64)
+def _answers(
+    h: Scenario, job_racks: int, spares: bool, repair: str, tau: float | None, price: float
+) -> tuple[str, str]:
+    """Both answers as JSON text (every caller gets its own copy), memoised on the frozen
+    inputs: a click changes the faults, not these, so the table is worked out once."""
+    values = compare.feature_values(
         DEFAULT_RATES,
-        scales=compare.scales_for(st["job_racks"], st["spares"]),
-        repair=st["repair"],
-        checkpoint_interval_s=st["checkpoint_interval_s"],
-        price_per_gpu_h=st["price"],
-        workload=s.workload,
+        scales=compare.scales_for(job_racks, spares),
+        repair=repair,
+        checkpoint_interval_s=tau,
+        price_per_gpu_h=price,
+        workload=h.workload,
     )
+    best = goodput.best_policy(
+        replace(h, repair=repair), job_racks=job_racks, spares=spares, checkpoint_interval_s=tau
+    )
+    return json.dumps(values), json.dumps(best)
 
 
 def frame(values: dict) -> pd.DataFrame:
@@ -276,13 +307,7 @@ def table(
     s = state.current(search).scenario
     try:
         st = settings(s, racks, spares, repair, onsite, ckpt, price)
-        values = _values(s, st)
-        best = goodput.best_policy(
-            replace(s, repair=st["repair"]),
-            job_racks=st["job_racks"],
-            spares=st["spares"],
-            checkpoint_interval_s=st["checkpoint_interval_s"],
-        )
+        values, best = _values(s, st), _best(s, st)
     except ScenarioError as e:
         msg = html.Div(f"Not computed: {e.message}", className="msg error")
         return {"table": msg, "policy": ""}
