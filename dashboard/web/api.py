@@ -25,7 +25,7 @@ from model.fabric.topology import domain_topology, topology
 from model.multirack.domains import DOMAINS
 from model.reliability import compare, goodput
 from model.reliability.accounting import MAX_JOB_RACKS
-from model.reliability.rates import DEFAULT_RATES, FAILURE_RATE_FIELDS, rate_facts
+from model.reliability.rates import DEFAULT_RATES, RELIABILITY_FACTS, rate_facts
 from model.reliability.timeline import timeline
 from model.workloads import comm, moe_a2a
 
@@ -47,9 +47,9 @@ def decode_route() -> Response:
     return jsonify(results.decode(scenario_request().scenario))
 
 
-RATE_PARAMS = declare(
-    **{k: Number(0.0, 1e9) for k in (*FAILURE_RATE_FIELDS, "restart_s", "checkpoint_write_s")}
-)
+# Every reliability input is a parameter (rates.Rates checks each against its own range and
+# names it), so a published case (Meta's 16k job, Llama 3) can be written in a query.
+RATE_PARAMS = declare(**{f.name: Number(0.0, 1e9) for f in RELIABILITY_FACTS})
 GOODPUT_PARAMS = declare(
     years=Number(0.01, 100.0, default=1.0),
     racks=Number(1, 10_000, default=1, whole=True),

@@ -58,3 +58,22 @@ def test_compare_says_what_each_feature_buys_at_one_and_2000_racks(client):
     assert fv16["repair"] == "window-30" and fv16["scales"][-1]["job_racks"] == 16
     r = client.get("/api/v1/goodput?compare=1&price=-1")
     assert r.status_code == 400 and r.get_json()["token"] == "price"
+
+
+def test_a_published_case_is_written_in_a_query(client):
+    """Issue 14 items 3-4: Meta's 16k-GPU job (6.5 failures per 1,000 node-days, u0 5 min,
+    60-minute checkpoints, E[ETTR] 0.70; Daly's exact model 0.714) through the API from its
+    rates alone: GPU failures only over 228 racks with spares, nothing capped."""
+    from model.reliability.rates import FAILURE_RATE_FIELDS
+
+    gpu_per_h = 2_048 * 6.5e-3 / 24.0 / 16_384
+    zero = "&".join(f"{k}=0" for k in FAILURE_RATE_FIELDS if k != "gpu_per_h")
+    q = (
+        f"job_racks=228&spares=1&gpu_per_h={gpu_per_h}&{zero}&updates_per_year=0"
+        "&detect_other_s=0&restart_s=300&checkpoint_write_s=0.01&checkpoint_min=60"
+    )
+    r = client.get(f"/api/v1/goodput?{q}")
+    assert r.status_code == 200, r.get_json()
+    assert r.get_json()["fraction"] == pytest.approx(0.70, abs=0.02)
+    bad = client.get("/api/v1/goodput?flaky_share=2")
+    assert bad.status_code == 400 and bad.get_json()["token"] == "flaky_share"
