@@ -10,7 +10,7 @@ from model.errors import ScenarioError
 from model.fabric.features import FEATURE_KEYS
 from model.reliability.effects import Effect, dark_slowdown, effects, healthy, job_effects
 from model.reliability.formulas import daly_interval
-from model.reliability.policy import apply_policy, parse_policy, rack_down_visits_per_h
+from model.reliability.policy import apply_policy, parse_policy, plan, rack_down_visits_per_h
 from model.reliability.rates import DEFAULT_RATES, HOURS_PER_YEAR, Rates
 from model.scenario import Scenario
 from model.workloads.throughput import healthy_tokens_per_s
@@ -48,6 +48,14 @@ def job_scale(
     return job_effects(
         eff, job_racks, rates.spare_swap_h if spares else None, rates.restart_s / 3600.0
     )
+
+
+def visit_wait_h(s: Scenario, rates: Rates = DEFAULT_RATES) -> float:
+    """How long, on average, a part on site waits for its repair visit under the scenario's
+    policy (0 when it repairs at once): half a window, or until the threshold is crossed."""
+    f = s.spec()
+    pl = plan(effects(s, rates), parse_policy(s.repair), f.gpus, f.chips)
+    return 0.0 if pl is None else pl.wait_h
 
 
 def checkpoint_interval_s(

@@ -187,8 +187,9 @@ def _window(d: Darkness, window_h: float, cap: int) -> tuple[float, np.ndarray]:
     return -math.expm1(-d.total * window_h), share
 
 
-def _bandwidth(d: Darkness, jmin: int, cap: int) -> tuple[float, np.ndarray]:
-    """A visit when the worst GPU has jmin dark planes: (visit rate, time shares [m, c])."""
+def _bandwidth(d: Darkness, jmin: int, cap: int) -> tuple[float, np.ndarray, float]:
+    """A visit when the worst GPU has jmin dark planes: (visit rate, time shares [m, c],
+    mean dark links waiting)."""
     mmax, cmax = jmin - 1, jmin - 1
     horizon = 1.0 / d.total
     while True:  # until almost every cycle has ended (the threshold crossed)
@@ -203,7 +204,20 @@ def _bandwidth(d: Darkness, jmin: int, cap: int) -> tuple[float, np.ndarray]:
     joint = joint * ((m + c) < jmin)[None]
     spent = _integrate(joint, t)
     cycle = float(spent.sum())
-    return 1.0 / cycle, spent / cycle
+    # E[dark links; not yet crossed] = sum over c of P(c) x G x E[X; X <= m] x P(X <= m)^(G-1)
+    r = d.link_rate / (d.gpus * d.links_per_gpu)
+    p = -np.expm1(-r * t)[:, None]
+    j = np.arange(jmin)
+    comb = np.array([math.comb(d.links_per_gpu, int(k)) for k in j], dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        pmf = comb * np.where(j == 0, 1.0, p**j) * (1.0 - p) ** (d.links_per_gpu - j)
+    planes = d.plane_pmf(t, cmax)
+    dark = np.zeros(t.size)
+    for c in range(min(cmax, jmin - 1) + 1):
+        m = jmin - 1 - c
+        cdf, first = pmf[:, : m + 1].sum(axis=1), (pmf[:, : m + 1] * j[: m + 1]).sum(axis=1)
+        dark += planes[:, c] * d.gpus * first * cdf ** (d.gpus - 1)
+    return 1.0 / cycle, spent / cycle, float(_integrate(dark, t)) / cycle
 
 
 def _given_links(n: int, gpus: int, links_per_gpu: int, mmax: int) -> np.ndarray:
@@ -226,8 +240,9 @@ def _given_links(n: int, gpus: int, links_per_gpu: int, mmax: int) -> np.ndarray
     return np.diff(np.concatenate([[0.0], np.minimum(cdf, 1.0)]))
 
 
-def _dark_links(d: Darkness, k: int) -> tuple[float, np.ndarray]:
-    """A visit when k links are dark (a dark plane, k <= gpus, is a visit at once)."""
+def _dark_links(d: Darkness, k: int) -> tuple[float, np.ndarray, float]:
+    """A visit when k links are dark (a dark plane, k <= gpus, is a visit at once): (visit
+    rate, time shares [m, c], mean dark links waiting)."""
     q = d.link_rate / d.total
     mmax = min(k - 1, d.links_per_gpu)
     share = np.zeros((mmax + 1, 1))
@@ -236,7 +251,53 @@ def _dark_links(d: Darkness, k: int) -> tuple[float, np.ndarray]:
     for n in range(k):
         pm = _given_links(n, d.gpus, d.links_per_gpu, mmax) if n else np.eye(mmax + 1)[0]
         share[:, 0] += reach[n] / d.total / cycle * pm
-    return 1.0 / cycle, share
+    pending = float(sum(n * reach[n] for n in range(k)) / d.total / cycle)
+    return 1.0 / cycle, share, pending
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What a deferring policy does to the events: which are deferred, how often the rack is
+    visited, the time shares of the worst GPU's darkness, and how long a part waits."""
+
+    deferred: tuple[int, ...]
+    visit_rate: float
+    share: np.ndarray  # [m dark links on the worst GPU, c planes dark for every GPU]
+    wait_h: float  # mean time a deferred part waits for its visit (Little's law)
+
+
+def plan(
+    eff: tuple[Effect, ...], policy: RepairPolicy, gpus: int, links_per_gpu: int
+) -> Plan | None:
+    """The policy's plan for these events, or None when it repairs at once (now, or a
+    threshold that any one fault crosses) or nothing is deferrable."""
+    jmin = links_per_gpu * (100 - int(policy.n or 0)) // 100 + 1
+    if (
+        policy.kind == "now"
+        or (policy.kind, policy.n) == ("dark", 1)
+        or (policy.kind == "bw" and jmin == 1)
+    ):
+        return None  # a threshold crossed by any one fault is repairing at once
+    deferred = tuple(
+        i
+        for i, e in enumerate(eff)
+        if e.rate_per_h > 0.0
+        and any(is_visit(st) for st in e.stops)
+        and (policy.kind == "window" or e.planes > 0)
+    )
+    if not deferred:
+        return None
+    d = _darkness(eff, gpus, links_per_gpu, list(deferred))
+    cap = links_per_gpu - 1
+    if policy.kind == "window":
+        window_h = float(policy.n or 1) * 24.0
+        pending, share = _window(d, window_h, cap)
+        return Plan(deferred, pending / window_h, share, window_h / 2.0)
+    if policy.kind == "bw":
+        rate, share, dark = _bandwidth(d, jmin, cap)
+    else:
+        rate, share, dark = _dark_links(d, int(policy.n or 1))
+    return Plan(deferred, float(rate), share, dark / d.link_rate if d.link_rate > 0 else 0.0)
 
 
 def apply_policy(
@@ -253,42 +314,20 @@ def apply_policy(
     on every GPU (effects.dark_slowdown). A window defers every visit; a threshold defers
     the visits of faults that darken links (the others are at once, as they cross nothing).
     """
-    jmin = links_per_gpu * (100 - int(policy.n or 0)) // 100 + 1
-    if (
-        policy.kind == "now"
-        or (policy.kind, policy.n) == ("dark", 1)
-        or (policy.kind == "bw" and jmin == 1)
-    ):
-        return eff  # a threshold crossed by any one fault is repairing at once
-    deferred = [
-        i
-        for i, e in enumerate(eff)
-        if e.rate_per_h > 0.0
-        and any(is_visit(st) for st in e.stops)
-        and (policy.kind == "window" or e.planes > 0)
-    ]
-    if not deferred:
+    pl = plan(eff, policy, gpus, links_per_gpu)
+    if pl is None:
         return eff
-    d = _darkness(eff, gpus, links_per_gpu, deferred)
     out: list[Effect] = []
     longest, restart_h = 0.0, 0.0
     for i, e in enumerate(eff):
-        if i not in deferred:
+        if i not in pl.deferred:
             out.append(e)
             continue
         visits = [st for st in e.stops if is_visit(st)]
         out.append(replace(e, stops=tuple(st for st in e.stops if not is_visit(st))))
         longest = max(longest, *(st.wait_h for st in visits))
         restart_h = max(restart_h, *(st.restart_h for st in visits))
-    cap = links_per_gpu - 1
-    if policy.kind == "window":
-        window_h = float(policy.n or 1) * 24.0
-        pending, share = _window(d, window_h, cap)
-        visit_rate = pending / window_h
-    elif policy.kind == "bw":
-        visit_rate, share = _bandwidth(d, jmin, cap)
-    else:
-        visit_rate, share = _dark_links(d, int(policy.n or 1))
+    share = pl.share
     cost = sum(
         float(share[m, c]) * slowdown(m, c)
         for m in range(share.shape[0])
@@ -298,7 +337,7 @@ def apply_policy(
     out.append(
         Effect(
             "planned repair visit",
-            float(visit_rate),
+            pl.visit_rate,
             (Stop(0.0, True, longest, REPAIR_WAIT, restart_h),),
             0.0,
         )

@@ -236,3 +236,24 @@ def test_with_the_best_policy_a_feature_off_never_helps(off, train):
     best = {r["policy"]: r["fraction"] for r in on["tried"]}[on["best"]]
     worse = {r["policy"]: r["fraction"] for r in without["tried"]}[without["best"]]
     assert worse <= best + 1e-12
+
+
+def test_the_timeline_waits_for_a_threshold_as_long_as_the_policy_says():
+    """dark-K: a part waits for the K-th dark link; on average (K-1)/2 link faults' time
+    (Little's law on the renewal cycle), longer as K grows; bw-P likewise."""
+    from model.reliability.accounting import visit_wait_h
+
+    f = _s("").spec()
+    r = DEFAULT_RATES
+    per_h = 2 * f.links * r.link_end_per_h + f.cables * r.cable_per_h
+    waits = [visit_wait_h(_s(f"repair=dark-{k}")) for k in (2, 5, 10)]
+    assert waits == sorted(waits)
+    assert waits[1] == pytest.approx(2.0 / per_h, rel=0.05)  # a few chip faults cut it short
+    assert visit_wait_h(_s("repair=bw-90")) > visit_wait_h(_s("repair=bw-95")) > 0
+    assert visit_wait_h(_s("")) == 0.0
+    tl = timeline(_s("fail=gpu07-st3.sw2&repair=dark-5"))
+    now = timeline(_s("fail=gpu07-st3.sw2"))
+    t = next(e["t_s"] for e in tl["events"] if e["kind"] == "repair")
+    t0 = next(e["t_s"] for e in now["events"] if e["kind"] == "repair")
+    assert t - t0 == pytest.approx(waits[1] * 3600)
+    assert any("5 links to be dark" in e["event"] for e in tl["events"])
