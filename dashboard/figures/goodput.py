@@ -92,8 +92,8 @@ def goodput_figure(rows: Sequence[dict], current_label: str | None = None) -> di
     causes = list(dict.fromkeys(known)) + sorted(present - set(known))
     fig = figure(
         "Lifetime goodput: what each feature saves",
-        "Closed form over one rack-year (docs/GOODPUT.md): FACTS §6 failure<br>"
-        "rates, [A] repair and swap times; goodput % at each bar's end",
+        "Closed form over one rack-year, repair at once (docs/GOODPUT.md): FACTS §6<br>"
+        "and [A] failure rates (copper links), [A] swap times; goodput % at each bar's end",
         "goodput",
         barmode="stack",
         bargap=0.25,
