@@ -277,6 +277,12 @@ def policy_note(best: dict, job_racks: int) -> html.Div:
     )
 
 
+def _wide(table: html.Table) -> html.Table:
+    """The table at a width its 13 columns can be read at; a narrow screen scrolls it."""
+    table.style = {"minWidth": "64em"}
+    return table
+
+
 def _whys(values: dict) -> html.Ul:
     k = len(values["scales"]) - 1  # the job's own scale (or 2,000 racks)
     sc = values["scales"][k]
@@ -326,7 +332,13 @@ def table(
         className="note",
     )
     return {
-        "table": html.Div([note, html_table(frame(values)), _whys(values)]),
+        "table": html.Div(
+            [
+                note,
+                html.Div(_wide(html_table(frame(values))), style={"overflowX": "auto"}),
+                _whys(values),
+            ]
+        ),
         "policy": policy_note(best, st["job_racks"]),
     }
 

@@ -260,10 +260,10 @@ def policy_why(now: dict, best: dict) -> str:
     cost = h_best["degraded"] - h_now["degraded"]
     saved = sum(h_now.values()) - sum(h_best.values()) + cost
     visits = now["rack_down_visits_per_year"] - best["rack_down_visits_per_year"]
+    fewer = f" takes the rack down {visits:.1f} fewer times a year," if visits >= 0.05 else ""
     return (
-        f"{policy_words(best['policy'])} takes the rack down {visits:.1f} fewer times a year, "
-        f"saving {saved:.1f} h of stops (rack down, restarts, work lost) for {cost:.1f} h of "
-        "running slower on the parts that wait"
+        f"{policy_words(best['policy'])}{fewer} saving {saved:.1f} h of stops (rack down, "
+        f"restarts, work lost) for {cost:.1f} h of running slower on the parts that wait"
     )
 
 
