@@ -26,7 +26,8 @@ The names, and whose they are (docs/TELEMETRY.md has every one with its source):
   DCGM_FI_DEV_NVSWITCH_LINK_THROUGHPUT_TX, DCGM_FI_DEV_NVSWITCH_LINK_STATUS (2 ACTIVE, 0 OFF) and
   per lane DCGM_FI_DEV_NVSWITCH_LINK_CRC_ERROR_L<n>_TOTAL. Labels as dcgm-exporter's: nvswitch
   ("nvswitch2", the chip's index on its tray), nvlink (the port, which faces GPU <nvlink>),
-  Hostname (the switch tray, "st3"), and link, chip, fabric.
+  hostname (the switch tray, "st3"; dcgm-exporter spells it so on link and switch metrics),
+  and link, chip, fabric.
 - nmx_* are this project's names for what NMX-Telemetry and NMX-Manager report and publish no
   metric names for (FACTS.md §2; research: "NMX-T metrics list NOT public"): chip, tray and
   controller up, staleness, and nmx_partition_health{state, mode} (1 for the partition's
@@ -75,7 +76,7 @@ prom = Blueprint("prom", __name__)
 
 LINK_LABELS = ("nvlink", "gpu", "link", "chip", "tray", "compute_tray", "fabric")
 GPU_LABELS = ("gpu", "Hostname", "device", "compute_tray", "fabric")
-PORT_LABELS = ("nvswitch", "nvlink", "Hostname", "link", "chip", "fabric")
+PORT_LABELS = ("nvswitch", "nvlink", "hostname", "link", "chip", "fabric")
 T_PARAM = "t_s"
 PARAMS = declare(**{T_PARAM: Number(0.0, telemetry.MAX_T_S, default=TELEMETRY_READ_S)})
 
@@ -88,6 +89,7 @@ class Labels:
 
     link: tuple[str, ...]
     port: tuple[str, ...]
+    lane: tuple[str, ...]  # [G*P*C], g-major, then plane, then lane
     gpu: tuple[str, ...]
     chip: tuple[str, ...]
     tray: tuple[str, ...]
@@ -131,7 +133,7 @@ def _labels(f: Fabric) -> Labels:
         [
             ("nvswitch", np.tile(arr([f"nvswitch{q % k}" for q in range(p)]), g)),
             ("nvlink", np.repeat(gpus, p)),
-            ("Hostname", np.tile(trays, g)),
+            ("hostname", np.tile(trays, g)),
             ("link", links),
             ("chip", np.tile(chips, g)),
             ("fabric", fab),
@@ -146,6 +148,14 @@ def _labels(f: Fabric) -> Labels:
             ("fabric", fab),
         ]
     )
+    c = f.cables_per_link
+    lane = _join(
+        [
+            ("link", np.repeat(links, c)),
+            ("lane", np.tile(arr([str(x) for x in range(c)]), g * p)),
+            ("fabric", fab),
+        ]
+    )
     chip = _join([("chip", chips), ("tray", trays), ("fabric", fab)])
     tray_ids = [f"st{t + 1}" for t in range(f.switch_trays)]
     tray = tuple(label_set({"tray": t, "fabric": f.key}) for t in tray_ids)
@@ -155,6 +165,7 @@ def _labels(f: Fabric) -> Labels:
     return Labels(
         tuple(link.tolist()),
         tuple(port.tolist()),
+        tuple(lane.tolist()),
         tuple(gpu.tolist()),
         tuple(chip.tolist()),
         tray,
@@ -215,7 +226,7 @@ def read(s: Scenario, t_s: float) -> Reading:
 
 # --- the families ----------------------------------------------------------------------------
 Series = Literal[
-    "link", "port", "gpu", "chip", "tray", "controller", "scenario", "partition", "one"
+    "link", "port", "lane", "gpu", "chip", "tray", "controller", "scenario", "partition", "one"
 ]
 PARTITION_STATES = tuple(PS)
 
@@ -416,9 +427,31 @@ PORT_FAMILIES: tuple[Family, ...] = (
 )
 
 
+LANE_FAMILIES: tuple[Family, ...] = (
+    Family(
+        telemetry.LANE_STATE,
+        "gauge",
+        "State of each lane (cable) of a link as the switch tray's PHY diagnostics see it "
+        f"(unit: 1 ACTIVE, 0 INACTIVE: failed, 2 IDLE: healthy but its link is down){_STALE}. "
+        "NMX-style name of this project.",
+        lambda r: r.snap.cable_state,  # type: ignore[return-value]
+        series="lane",
+    ),
+    Family(
+        telemetry.LANE_BER,
+        "gauge",
+        "Bit error rate of each lane (cable), the 60 s reading covering t (unit: errored bits "
+        f"per bit; NaN: the lane carries nothing){_STALE}. NMX-style name of this project.",
+        lambda r: r.snap.cable[telemetry.BER],  # type: ignore[index]
+        series="lane",
+    ),
+)
+
+
 def lane_families(f: Fabric) -> tuple[Family, ...]:
-    """Per-lane CRC counters of each NVSwitch port: one family per lane of the fabric."""
-    return tuple(
+    """Per-lane counters and readings: DCGM's CRC family per lane of the fabric, then the
+    switch tray's per-lane state and BER."""
+    return *(
         Family(
             telemetry.lane_crc_name(c),
             "counter",
@@ -427,7 +460,7 @@ def lane_families(f: Fabric) -> tuple[Family, ...]:
             series="port",
         )
         for c in range(f.cables_per_link)
-    )
+    ), *LANE_FAMILIES
 
 
 # Switch side, as NMX-Telemetry / NMX-Manager would report it (names are this project's).
@@ -446,7 +479,7 @@ SWITCH_FAMILIES: tuple[Family, ...] = (
         "gauge",
         "NVSwitch chip drained on purpose, traffic moved off (unit: 1 drained for an "
         "in-service update or a maintenance window, 0 not). NMX-style name of this project.",
-        _int(lambda r: r.snap.planned & r.chip_up),
+        _int(lambda r: r.snap.planned),
         needs_telemetry=False,
         series="chip",
     ),

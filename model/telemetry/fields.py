@@ -60,6 +60,7 @@ def lane_crc_name(lane: int) -> str:
 # The per-lane BER the switch tray's PHY diagnostics report (NVOS link diagnostics,
 # research/nvl72_facts.md §4c); DCGM has no field for it, so this is the project's name.
 LANE_BER = "nmx_nvlink_lane_ber"
+LANE_STATE = "nmx_nvlink_lane_state"  # per lane: 1 ACTIVE, 0 INACTIVE, 2 IDLE
 
 # GPU fabric health (NVML nvmlGpuFabricInfo_v3_t; DCGM_FI_DEV_FABRIC_HEALTH_MASK, field 174;
 # DCGM_FI_DEV_FABRIC_HEALTH_SUMMARY, field 175). Each mask field is 2 bits: 0 NOT_SUPPORTED,

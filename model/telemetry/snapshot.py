@@ -58,6 +58,7 @@ from model.telemetry.fields import (
     IDLE,
     INACTIVE,
     LANE_BER,
+    LANE_STATE,
     MASK_FALSE,
     MASK_SHIFTS,
     MASK_TRUE,
@@ -216,7 +217,6 @@ class Counters:
             "gpu": None,
             "port": None,
             "lane": None,
-            "cable_state": None,
             "stale": None,
             "last_seen_s": None,
             "projected_fail_s": None,
@@ -230,8 +230,8 @@ class Counters:
                 crc = self.cable[CRC_FLIT] + self.cable[CRC_DATA]
                 lane = {lane_crc_name(c): crc[:, :, c].tolist() for c in range(f.cables_per_link)}
                 lane[LANE_BER] = _jsonable(self.cable[BER])
+                lane[LANE_STATE] = names[self.cable_state].tolist()
                 out["lane"] = lane
-                out["cable_state"] = names[self.cable_state].tolist()
             out["stale"] = [chip_id(f, int(p)) for p in np.flatnonzero(self.stale)]
             out["last_seen_s"] = self.last_seen_s.tolist()
             gs, ps = np.nonzero(~np.isnan(self.projected_fail_s))

@@ -169,7 +169,7 @@ def test_dcgm_names_and_families(prom_client):
     doc = telemetry.counters(parse_query("").scenario, TELEMETRY_READ_S).to_json()
     assert set(doc["link"]) <= set(fams)
     assert set(doc["gpu"]) <= set(fams) and set(doc["port"]) <= set(fams)
-    assert set(doc["lane"]) - {telemetry.LANE_BER} <= set(fams)
+    assert set(doc["lane"]) <= set(fams)
     assert set(doc["fabric_health"]) - {"state"} <= set(fams)
 
 
@@ -214,7 +214,7 @@ def test_link_labels(prom_client):
     assert port[0].labels == {
         "nvswitch": "nvswitch2",
         "nvlink": "7",  # the port of st3.sw2 that faces gpu07
-        "Hostname": "st3",
+        "hostname": "st3",
         "link": "gpu07-st3.sw2",
         "chip": "st3.sw2",
         "fabric": "vr-nvl72",

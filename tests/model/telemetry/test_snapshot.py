@@ -305,7 +305,8 @@ def test_snapshot_json_and_heatmap():
     assert set(doc["link"]) == set(T.METRICS) == set(doc["units"])
     assert len(doc["link"][T.CRC_FLIT]) == 72 and len(doc["link"][T.CRC_FLIT][0]) == 36
     assert len(doc["lane"][T.LANE_BER][0][0]) == 2
-    assert set(doc["lane"]) == {T.LANE_BER, *(T.lane_crc_name(c) for c in range(2))}
+    lane_names = {T.LANE_BER, T.LANE_STATE, *(T.lane_crc_name(c) for c in range(2))}
+    assert set(doc["lane"]) == lane_names
     assert (
         set(doc["gpu"]) == set(T.GPU_TOTALS.values())
         and len(doc["gpu"][T.GPU_TOTALS[T.REPLAY]]) == 72
