@@ -94,3 +94,9 @@ FLEET_DONE = "fleet-done"  # output: the run (n_clicks) whose result arrived
 FLEET_STOP = "fleet-stop"  # a cancel input: the watchdog writes it to cancel through Dash
 FLEET_WATCH = "fleet-watch"  # the Interval: enabled only while a run is watched
 FLEET_WATCH_STATE = "fleet-watch-state"
+# The telemetry panel's import box and forecast (dashboard/panels/telemetry.py).
+IMPORT_UPLOAD = "import-upload"
+IMPORT_TEXT = "import-text"
+IMPORT_BUTTON = "import-button"
+IMPORT_RESULT = "import-result"
+FORECAST = "forecast"

@@ -140,6 +140,7 @@ def telemetry_route() -> Response:
             raise ScenarioError("need t0_s <= t1_s and step_s > 0", token="t1_s")
         try:
             out["series"] = telemetry.link_series(s, str(own["link"]), t0, t1, step)
+            out["forecast"] = telemetry.forecast(s, str(own["link"]), t).to_json()
         except ScenarioError:
             raise
         except ValueError as e:  # a valid window the model still refuses: too many points

@@ -33,6 +33,7 @@ from model.telemetry.fields import (
     UNITS,
     lane_crc_name,
 )
+from model.telemetry.forecast import Forecast, forecast
 from model.telemetry.snapshot import Counters, FabricHealth, counters, health_rule, link_series
 
 __all__ = [
@@ -63,9 +64,11 @@ __all__ = [
     "Attribution",
     "Counters",
     "FabricHealth",
+    "Forecast",
     "attribute",
     "attribution",
     "counters",
+    "forecast",
     "health_rule",
     "lane_crc_name",
     "link_series",
