@@ -78,6 +78,7 @@ BUYS_PRICE = "buys-price"
 BUYS_CSV = "buys-csv"
 BUYS_TABLE = "buys-table"
 BUYS_POLICY = "buys-policy"
+BUYS_TRADE = "buys-trade"  # the optimiser's trade: goodput against rack-down visits
 BUYS_DOWNLOAD = "buys-download"
 
 # panels/fleet.py: the fleet study and its watchdog (see fleet.py's docstring)

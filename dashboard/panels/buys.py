@@ -20,7 +20,9 @@ import pandas as pd
 from dash import Dash, Input, Output, State, dcc, html
 
 from dashboard import ids, state
-from dashboard.panels.common import single_rack
+from dashboard.figures.base import empty_figure
+from dashboard.figures.goodput import policy_figure
+from dashboard.panels.common import graph, single_rack
 from dashboard.panels.tables import html_table
 from model.errors import ScenarioError
 from model.reliability import compare, goodput
@@ -128,6 +130,7 @@ def layout() -> html.Section:
                 ],
             ),
             html.Div(id=ids.BUYS_POLICY, className="note"),
+            graph(ids.BUYS_TRADE, 320),
             html.Div(id=ids.BUYS_TABLE),
             dcc.Download(id=ids.BUYS_DOWNLOAD),
         ],
@@ -252,6 +255,7 @@ def policy_note(best: dict, job_racks: int) -> html.Div:
             "rack-down visits a year": [
                 f"{t['rack_down_visits_per_year']:.2f}" for t in best["tried"]
             ],
+            "planned stops a year": [f"{t['planned_stops_per_year']:.2f}" for t in best["tried"]],
         },
         index=pd.Index([t["policy"] for t in best["tried"]], name="repair="),
         dtype=object,
@@ -296,6 +300,7 @@ def _whys(values: dict) -> html.Ul:
 OUTPUTS = {
     "table": Output(ids.BUYS_TABLE, "children"),
     "policy": Output(ids.BUYS_POLICY, "children"),
+    "trade": Output(ids.BUYS_TRADE, "figure"),
 }
 
 
@@ -316,7 +321,7 @@ def table(
         values, best = _values(s, st), _best(s, st)
     except ScenarioError as e:
         msg = html.Div(f"Not computed: {e.message}", className="msg error")
-        return {"table": msg, "policy": ""}
+        return {"table": msg, "policy": "", "trade": empty_figure(f"Not computed: {e.message}")}
     note = html.P(
         f"Every row runs the scenario's workload ({values['workload']}) under "
         f"{goodput.policy_words(st['repair'])} "
@@ -340,6 +345,7 @@ def table(
             ]
         ),
         "policy": policy_note(best, st["job_racks"]),
+        "trade": policy_figure(best),
     }
 
 

@@ -146,6 +146,8 @@ def result(
         "mtbf_hours": 1.0 / interruptions_per_h if interruptions_per_h > 0 else None,
         "interruptions_per_rack_year": interruptions_per_h * HOURS_PER_YEAR,
         "rack_down_visits_per_year": rack_down_visits_per_h(eff) * HOURS_PER_YEAR,
+        "planned_stops_per_year": sum(e.rate_per_h * sum(st.planned for st in e.stops) for e in eff)
+        * HOURS_PER_YEAR,
         "checkpoint_interval_s": tau_s,
         "years": years,
         "racks": racks,

@@ -233,6 +233,7 @@ def best_policy(s: Scenario, rates: Rates = DEFAULT_RATES, **kw) -> dict:
                 "policy": policy,
                 "fraction": r["fraction"],
                 "rack_down_visits_per_year": r["rack_down_visits_per_year"],
+                "planned_stops_per_year": r["planned_stops_per_year"],
                 "badput_hours_per_rack_year": r["badput_hours_per_rack_year"],
             }
         )

@@ -80,6 +80,7 @@ def test_the_table_and_the_best_policy():
     assert "$8.5 per GPU-hour" in text and "SemiAnalysis" in text
     policy = _text(out["policy"])
     assert "Best repair policy" in policy and "repair=" in policy and "16 racks" in policy
+    assert out["trade"]["layout"]["meta"]["chart"] == "policy"
     assert "rack-down visits a year" in policy  # the trade, every policy tried
 
 
@@ -87,7 +88,7 @@ def test_the_frame_is_the_models_numbers():
     st = buys.settings(VR, **OK)
     values = buys._values(VR, st)
     df = buys.frame(values)
-    assert list(df.index)[0] == "vr-nvl72, all seven features" and len(df) == 10
+    assert df.index[0] == "vr-nvl72, all seven features" and len(df) == 10
     scales = [(x["job_racks"], x["spares"]) for x in values["scales"]]
     assert scales == [(1, False), (2000, True), (16, True)]
     reroute = next(r for r in values["rows"] if r["key"] == "reroute")
