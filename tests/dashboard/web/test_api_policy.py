@@ -27,6 +27,11 @@ def test_a_job_over_many_racks_and_bad_values(client):
         ("spares=3", "spares"),
         ("optimise=yes", "optimise"),
         ("repair=soon", "soon"),
+        ("repair=dark-0", "dark-0"),
+        ("repair=bw-100,onsite", "bw-100,onsite"),
+        ("repair=now,spares", "now,spares"),
+        ("price=abc&compare=1", "price"),
+        ("onsite_tray_h=-2", "onsite_tray_h"),
     ):
         r = client.get(f"/api/v1/goodput?{q}")
         assert r.status_code == 400 and r.get_json()["token"] == token, q
