@@ -45,7 +45,9 @@ def test_markdown_and_the_docs_section(values):
     )
     doc = f"intro\n{compare.BEGIN}\nOLD-TABLE\n{compare.END}\nafter"
     new = compare.rewrite(doc, md)
-    assert new.startswith("intro\n") and new.endswith("after") and md in new and "OLD-TABLE" not in new
+    assert (
+        new.startswith("intro\n") and new.endswith("after") and md in new and "OLD-TABLE" not in new
+    )
     with pytest.raises(ValueError):
         compare.rewrite("no markers", md)
 
