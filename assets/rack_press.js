@@ -57,16 +57,33 @@ the first has redrawn the rack). */
       return [{ points: [{ curveNumber: p.curveNumber, pointNumber: p.pointNumber }], at: start }];
     },
     /* The hover labels, spelled out from the server's compact codes (label_data in
-    dashboard/figures/rack/overlay.py) and patched into the figure. */
-    labels: function (d) {
+    dashboard/figures/rack/overlay.py) and patched into the figure.
+
+    A front-view part's label is what it is (its trace's meta.hover, in the base figure),
+    then its state and what a click does. The names are read from `fig`, the figure Dash
+    holds (a State of this callback), which the same server response that sent these codes
+    has already set: never from the drawn plot in the page, which lags it (until plotly.js
+    has loaded and drawn, or after a change of fabric, it holds no names or another
+    fabric's). A trace whose names do not match the codes in number keeps its text. */
+    labels: function (d, fig) {
       const none = window.dash_clientside.no_update;
-      if (!d || !d.codes) return [none];
+      if (!d || !d.codes || !fig || !fig.data) return [none];
       const out = new Array(d.codes.length);
       for (let i = 0; i < out.length; i++) out[i] = d.words[d.codes.charCodeAt(i) - 48];
       for (const i in d.named) out[+i] = d.named[i];
       const patch = new window.dash_clientside.Patch();
       patch.assign(["data", d.hits, "hovertext"], out);
-      for (const t in d.parts) patch.assign(["data", +t, "hovertext"], d.parts[t]);
+      for (const t in d.parts) {
+        const p = d.parts[t];
+        const trace = fig.data[+t];
+        const base = trace && trace.meta && trace.meta.hover;
+        if (!base || base.length !== p.codes.length) continue;
+        const text = new Array(base.length);
+        for (let i = 0; i < text.length; i++) {
+          text[i] = base[i] + "<br>" + p.words[p.codes.charCodeAt(i) - 48];
+        }
+        patch.assign(["data", +t, "hovertext"], text);
+      }
       return [patch.build()];
     },
   };

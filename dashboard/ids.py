@@ -73,6 +73,19 @@ EXPORT_CSV = "export-csv"
 DOWNLOAD = "download"
 ASSUMPTIONS = "assumptions"
 
+# panels/buys.py: what each feature buys (the goodput panel's settings, table, best policy)
+BUYS_RACKS = "buys-racks"
+BUYS_SPARES = "buys-spares"
+BUYS_REPAIR = "buys-repair"
+BUYS_ONSITE = "buys-onsite"
+BUYS_CKPT = "buys-checkpoint"
+BUYS_PRICE = "buys-price"
+BUYS_CSV = "buys-csv"
+BUYS_TABLE = "buys-table"
+BUYS_POLICY = "buys-policy"
+BUYS_TRADE = "buys-trade"  # the optimiser's trade: goodput against rack-down visits
+BUYS_DOWNLOAD = "buys-download"
+
 # panels/fleet.py: the fleet study and its watchdog (see fleet.py's docstring)
 FLEET_RUN = "fleet-run"
 FLEET_CANCEL = "fleet-cancel"
@@ -87,3 +100,9 @@ FLEET_DONE = "fleet-done"  # output: the run (n_clicks) whose result arrived
 FLEET_STOP = "fleet-stop"  # a cancel input: the watchdog writes it to cancel through Dash
 FLEET_WATCH = "fleet-watch"  # the Interval: enabled only while a run is watched
 FLEET_WATCH_STATE = "fleet-watch-state"
+# The telemetry panel's import box and forecast (dashboard/panels/telemetry.py).
+IMPORT_UPLOAD = "import-upload"
+IMPORT_TEXT = "import-text"
+IMPORT_BUTTON = "import-button"
+IMPORT_RESULT = "import-result"
+FORECAST = "forecast"

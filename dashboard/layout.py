@@ -8,6 +8,7 @@ from dash import dcc, html
 from dashboard import ids
 from dashboard.panels import (
     assumptions,
+    buys,
     calibration,
     cards,
     clock,
@@ -59,6 +60,7 @@ def layout() -> html.Div:
                 ],
             ),
             compare.layout(),
+            buys.layout(),
             fleet.layout(),
             export.layout(),
             assumptions.layout(),

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dashboard.figures import rack as rack_figure
 from dashboard.panels import cards, costs, telemetry
 from model import evaluate, parse_query
+from model import telemetry as tm
 from model.fabric.presets import FABRICS
 
 
@@ -23,5 +24,5 @@ def warm() -> None:
     q = "?fail=st3"
     costs.cost_charts(q)
     costs.timeline_chart(q, 3600.0)
-    telemetry.telemetry_charts(q, "NVLINK_REPLAY_ERROR_COUNT_TOTAL", "gpu07-st3.sw2", 3600.0)
+    telemetry.telemetry_charts(q, tm.REPLAY, "gpu07-st3.sw2", 3600.0)
     cards.summary(q)

@@ -1,4 +1,6 @@
-"""Command line: `python -m model evaluate 'fail=st3&workload=deepseek-r1'` prints the JSON."""
+"""Command line: `python -m model evaluate 'fail=st3&workload=deepseek-r1'` prints the JSON;
+`python -m model import FILE` reads a rack's telemetry file (`-` for stdin) into the scenario
+it describes, as POST /api/v1/import answers."""
 
 from __future__ import annotations
 
@@ -17,7 +19,11 @@ def main(argv: list[str] | None = None) -> int:
     sub = ap.add_subparsers(dest="cmd", required=True)
     ev = sub.add_parser("evaluate", help="evaluate one scenario")
     ev.add_argument("query", nargs="?", default="", help="scenario query string")
+    im = sub.add_parser("import", help="read a rack's telemetry file into its scenario")
+    im.add_argument("file", help="a dcgm-exporter scrape (Prometheus text); - for stdin")
     args = ap.parse_args(argv)
+    if args.cmd == "import":
+        return _import(args.file)
     try:
         parsed = parse_query(args.query)
     except ScenarioError as e:
@@ -26,6 +32,31 @@ def main(argv: list[str] | None = None) -> int:
     result = evaluate(parsed.scenario)
     result["notices"] = parsed.notices
     json.dump(result, sys.stdout, indent=2, sort_keys=True)
+    sys.stdout.write("\n")
+    return 0
+
+
+def _import(path: str) -> int:
+    """Print the import's JSON; exit 2, with the error naming the line, if it cannot be read."""
+    from model.telemetry.importers import MAX_BYTES, ImportRefused, import_text
+
+    try:
+        if path == "-":
+            data = sys.stdin.buffer.read(MAX_BYTES + 1)
+        else:
+            with open(path, "rb") as fh:
+                data = fh.read(MAX_BYTES + 1)
+        out = import_text(data)
+    except OSError as e:
+        print(
+            json.dumps({"error": f"cannot read {path}: {e.strerror}", "token": path}),
+            file=sys.stderr,
+        )
+        return 2
+    except ImportRefused as e:
+        print(json.dumps({"error": e.message, "token": f"line {e.line}"}), file=sys.stderr)
+        return 2
+    json.dump(out.to_json(), sys.stdout, indent=2, sort_keys=True)
     sys.stdout.write("\n")
     return 0
 

@@ -23,7 +23,30 @@ MAX_QUERY_LENGTH = 4000  # characters; gunicorn's request line limit is 4094 byt
 MAX_IDS = 200  # per list (fail, flaky, update)
 ETH_BW_RANGE = (0.1, 14.4)  # TB/s bidirectional per GPU, eth-x72 only
 MAX_WINDOW_DAYS = 365  # the longest planned repair window of repair=window-N
-_REPAIR = re.compile(r"window-(\d{1,3})")
+MAX_DARK_LINKS = 72  # repair=dark-K: K links dark, 1 to this
+BW_PERCENT_RANGE = (50, 99)  # repair=bw-P: the worst GPU below P% of its bandwidth
+ONSITE = "onsite"  # repair=<policy>,onsite: spare parts on site (short repairs)
+_REPAIR = re.compile(r"(now|window-(\d{1,3})|dark-(\d{1,3})|bw-(\d{1,3}))(,onsite)?")
+
+
+def canonical_repair(text: str) -> str | None:
+    """repair= as it is written canonically ('window-7', 'bw-95,onsite'), or None if the text
+    is not a policy (model/reliability/policy.py says what each does)."""
+    m = _REPAIR.fullmatch(text.strip())
+    if not m:
+        return None
+    head = m.group(1)
+    for group, name, (lo, hi) in (
+        (2, "window", (1, MAX_WINDOW_DAYS)),
+        (3, "dark", (1, MAX_DARK_LINKS)),
+        (4, "bw", BW_PERCENT_RANGE),
+    ):
+        if m.group(group) is not None:
+            n = int(m.group(group))
+            if not lo <= n <= hi:
+                return None
+            head = f"{name}-{n}"
+    return head + (f",{ONSITE}" if m.group(5) else "")
 
 
 @dataclass(frozen=True)
@@ -38,7 +61,7 @@ class Scenario:
     workload: str = DEFAULT_WORKLOAD
     update: tuple[str, ...] = ()  # switch trays under in-service update, or ("all",)
     eth_bw: float | None = None
-    repair: str = "now"  # the repair policy (model/reliability/policy.py): now | window-N
+    repair: str = "now"  # the repair policy (model/reliability/policy.py): canonical_repair
 
     @property
     def multirack(self) -> bool:
@@ -227,15 +250,19 @@ def parse_query(query: str, *, strict: bool = True) -> Parsed:
     repair = "now"
     if raw.get("repair", "") not in ("", "now"):
         tok = raw["repair"]
-        m = _REPAIR.fullmatch(tok)
-        if not m or not 1 <= int(m.group(1)) <= MAX_WINDOW_DAYS:
+        canon = canonical_repair(tok)
+        if canon is None:
+            lo, hi = BW_PERCENT_RANGE
             r.error(
-                f"repair '{tok}': a policy is 'now' (repair at once) or 'window-N' (defer "
-                f"rerouted faults to a planned window every N days, 1 to {MAX_WINDOW_DAYS})",
+                f"repair '{tok}': a policy is 'now' (repair at once), 'window-N' (defer "
+                f"rerouted faults to a planned window every N days, 1 to {MAX_WINDOW_DAYS}), "
+                f"'dark-K' (take the rack down when K links are dark, 1 to {MAX_DARK_LINKS}) "
+                f"or 'bw-P' (when the worst GPU falls below P% of its bandwidth, {lo} to "
+                f"{hi}); add ',{ONSITE}' for spare parts on site",
                 token=tok,
             )
         else:
-            repair = f"window-{int(m.group(1))}"
+            repair = canon
 
     scenario = Scenario(
         fabric=fabric_key,

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Debian packages: Python with venv (for .venv), and for the tests Chromium (the browser
 # tests drive it through Playwright; never a downloaded browser) and redis-server (the
-# scale-out tests start and stop it themselves). Usage: system-packages.sh [python]
+# scale-out tests start and stop it themselves) and prometheus (the monitoring test starts the
+# real binary against the app's /metrics, with promtool to check the rules). Usage: system-packages.sh [python]
 set -euo pipefail
 PY=${PYTHON:-python3}
 need=()
@@ -13,6 +14,7 @@ fi
 if [ "${1:-}" != python ]; then
   command -v chromium >/dev/null 2>&1 || need+=(chromium)
   command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
+  command -v prometheus >/dev/null 2>&1 || need+=(prometheus)
 fi
 [ ${#need[@]} -eq 0 ] && exit 0
 SUDO=""

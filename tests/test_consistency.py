@@ -26,10 +26,10 @@ def _get(client, path: str, query: str) -> dict:
 
 
 def _links_up_per_gpu(text: str, gpus: int) -> list[int]:
-    """From /metrics: each GPU's links in state ACTIVE (nvml_nvlink_up == 1). Only that
-    family's lines go through prometheus_client's parser (the whole text is ~3 MB)."""
-    lines = [ln for ln in text.splitlines() if ln.startswith("nvml_nvlink_up")]
-    assert lines, "no nvml_nvlink_up series in /metrics"
+    """From /metrics: each GPU's links in state ACTIVE (DCGM_FI_DEV_NVLINK_GET_STATE == 1).
+    Only that family's lines go through prometheus_client's parser (the text is ~7 MB)."""
+    lines = [ln for ln in text.splitlines() if ln.startswith("DCGM_FI_DEV_NVLINK_GET_STATE{")]
+    assert lines, "no DCGM_FI_DEV_NVLINK_GET_STATE series in /metrics"
     up = [0] * gpus
     for fam in text_string_to_metric_families("\n".join(lines) + "\n"):
         for smp in fam.samples:

@@ -45,9 +45,12 @@ def comparison_label(rows: Sequence[dict], scenario: Scenario) -> str | None:
     """The comparison row with this scenario's fabric and feature switches, if there is one.
 
     Goodput is a property of the configuration, not of today's faults: faults, flaky parts,
-    updates and the workload are left out of the match.
+    updates, the workload and the repair policy (every row has the page's) are left out of
+    the match.
     """
-    key = replace(scenario, fail=(), flaky=(), update=(), workload=DEFAULT_WORKLOAD).key()
+    key = replace(
+        scenario, fail=(), flaky=(), update=(), workload=DEFAULT_WORKLOAD, repair="now"
+    ).key()
     return next((r["label"] for r in rows if r.get("query") == key), None)
 
 
@@ -89,8 +92,8 @@ def goodput_figure(rows: Sequence[dict], current_label: str | None = None) -> di
     causes = list(dict.fromkeys(known)) + sorted(present - set(known))
     fig = figure(
         "Lifetime goodput: what each feature saves",
-        "Closed form over one rack-year (docs/GOODPUT.md): FACTS §6 failure<br>"
-        "rates, [A] repair and swap times; goodput % at each bar's end",
+        "Closed form over one rack-year, repair at once (docs/GOODPUT.md): FACTS §6<br>"
+        "and [A] failure rates (copper links), [A] swap times; goodput % at each bar's end",
         "goodput",
         barmode="stack",
         bargap=0.25,
@@ -156,4 +159,74 @@ def goodput_figure(rows: Sequence[dict], current_label: str | None = None) -> di
         "title": {"text": "badput, hours per rack-year"},
         "range": [0, float(total.max()) * 1.25],
     }
+    return fig
+
+
+# The optimiser's policy kinds, each its own trace (model.reliability.policy).
+POLICY_KINDS = MappingProxyType(
+    {
+        "now": ("repair at once", COLORS["scenario"]),
+        "window": ("planned window every N days", COLORS["healthy"]),
+        "dark": ("when K links are dark", "#009E73"),
+        "bw": ("when the worst GPU falls below P%", "#CC79A7"),
+    }
+)
+
+
+def policy_figure(best: dict) -> dict:
+    """The optimiser's trade: goodput against rack-down visits a year for every repair policy
+    tried, the best ringed; input: model.reliability.goodput.best_policy()."""
+    tried = best.get("tried") or []
+    if not tried:
+        return empty_figure("No repair policy tried.", "Repair policy")
+    fig = figure(
+        "Repair policy: goodput against the stops it takes",
+        f"Every policy the optimiser tried (closed form); best: repair={best['best']}, "
+        f"{best['gain_vs_now'] * 100:+.3f} pp over repairing at once",
+        "policy",
+        legend={"orientation": "h", "x": 0, "y": -0.25, "yanchor": "top", "font": {"size": 10}},
+        margin={"l": 10, "b": 40},
+    )
+    # with spare racks no visit holds a rack down (a spare takes its place): the trade is
+    # then in the job's planned stops (visits and swaps)
+    visits = any(t["rack_down_visits_per_year"] > 0 for t in tried)
+    xkey = "rack_down_visits_per_year" if visits else "planned_stops_per_year"
+    xname = "rack-down visits a year" if visits else "planned stops a year (spares take the visits)"
+    for kind, (name, color) in POLICY_KINDS.items():
+        pts = [t for t in tried if t["policy"].split(",")[0].split("-")[0] == kind]
+        if not pts:
+            continue
+        fig["data"].append(
+            {
+                "type": "scatter",
+                "mode": "markers+text" if kind != "now" else "markers",
+                "name": name,
+                "x": [t[xkey] for t in pts],
+                "y": [t["fraction"] * 100 for t in pts],
+                "text": [t["policy"].split(",")[0].partition("-")[2] for t in pts],
+                "textposition": "top center",
+                "textfont": {"size": 9, "color": FG},
+                "marker": {"color": color, "size": 9},
+                "customdata": [t["policy"] for t in pts],
+                "hovertemplate": (
+                    "repair=%{customdata}<br>goodput %{y:.3f}%<br>"
+                    f"%{{x:.2f}} {xname}<extra></extra>"
+                ),
+            }
+        )
+    top = next(t for t in tried if t["policy"] == best["best"])
+    fig["data"].append(
+        {
+            "type": "scatter",
+            "mode": "markers",
+            "name": "best",
+            "x": [top[xkey]],
+            "y": [top["fraction"] * 100],
+            "marker": {"size": 18, "color": "rgba(0,0,0,0)", "line": {"width": 2, "color": FG}},
+            "hoverinfo": "skip",
+        }
+    )
+    lay = fig["layout"]
+    lay["xaxis"] = {"title": {"text": f"{xname} (count)"}, "rangemode": "tozero"}
+    lay["yaxis"] = {"title": {"text": "goodput (%)"}}
     return fig

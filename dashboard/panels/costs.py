@@ -13,6 +13,7 @@ from dash import Dash, Input, Output, html
 
 from dashboard import figures, ids, state
 from dashboard.figures.claims import VENDOR_DECODE_RATIO, where_ratio_passes
+from dashboard.panels import buys
 from dashboard.panels.clock import CLOCK_START_S
 from dashboard.panels.common import changes, graph, single_rack
 from dashboard.web import results
@@ -182,7 +183,9 @@ def timeline_chart(search: str | None, clock: float | None) -> dict[str, Any]:
 
 
 def register(app: Dash) -> None:
-    """The three cost charts from READY; the timeline from READY and the clock."""
+    """The three cost charts from READY; the timeline from READY and the clock; what each
+    feature buys (panels/buys.py, the goodput panel's table)."""
+    buys.register(app)
     app.callback(output=_cost_outputs(), inputs={"search": Input(ids.READY, "data")})(cost_charts)
     app.callback(
         output=TIMELINE_OUTPUTS,

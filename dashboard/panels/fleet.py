@@ -132,7 +132,7 @@ def _table(racks: int, years: float, done: list[tuple[str, dict]]) -> html.Div:
         [
             html.P(
                 f"{racks:,} racks x {years:g} years each, seeded: the same inputs give the "
-                "same table.",
+                "same table. The p5 and p95 rack are over every rack of the fleet.",
                 className="note",
             ),
             html_table(frame(done)),
@@ -186,29 +186,9 @@ def study(
 
 
 def _fleet_row(sc: Any, racks: int, years: float) -> dict:
-    """One row's Monte Carlo over `racks` x `years`, in chunks of racks that each stay within
-    the model's bound of rack-years a call; each chunk its own seeded racks. Fractions and
-    hours are rack-weighted means; the p5/p95 rack is the mean of the chunks' (each an
-    estimate of the same quantile over like racks)."""
-    per_chunk = max(1, int(goodput.MAX_RACK_YEARS // years))
-    sizes = [min(per_chunk, racks - k) for k in range(0, racks, per_chunk)]
-    parts = [
-        goodput.monte_carlo(sc, years=years, racks=n, key=f"fleet-study:{c}")
-        for c, n in enumerate(sizes)
-    ]
-    w = [n / racks for n in sizes]
-    hours = parts[0]["badput_hours_per_rack_year"]
-    return {
-        "fraction": sum(wi * p["fraction"] for wi, p in zip(w, parts, strict=True)),
-        "per_rack_fraction": {
-            q: sum(wi * p["per_rack_fraction"][q] for wi, p in zip(w, parts, strict=True))
-            for q in ("p5", "p50", "p95")
-        },
-        "badput_hours_per_rack_year": {
-            k: sum(wi * p["badput_hours_per_rack_year"][k] for wi, p in zip(w, parts, strict=True))
-            for k in hours
-        },
-    }
+    """One row's Monte Carlo over `racks` x `years` (goodput.fleet: chunked within the
+    model's bound a call; the p5/p95 rack exact over every rack)."""
+    return goodput.fleet(sc, racks=racks, years=years, key="fleet-study")
 
 
 def racks_shown(racks: object) -> dict[str, str]:

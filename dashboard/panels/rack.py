@@ -184,11 +184,13 @@ def register(app: Dash) -> None:
         },
         state={"drawn_fabric": State(ids.RACK_FABRIC, "data")},
     )(rack)
-    # the hover labels, spelled out and patched in by the browser (assets/rack_press.js)
+    # the hover labels, spelled out and patched in by the browser (assets/rack_press.js),
+    # after the parts' names in the figure Dash holds (a State: set by the same response)
     app.clientside_callback(
         ClientsideFunction(namespace="rack", function_name="labels"),
         [Output(ids.RACK, "figure", allow_duplicate=True)],
         Input(ids.RACK_LABELS, "data"),
+        State(ids.RACK, "figure"),
         prevent_initial_call=True,
     )
     # a press is a click the double-click window closed on (assets/rack_press.js)

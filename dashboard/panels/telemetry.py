@@ -1,11 +1,16 @@
 """The telemetry panel: a GPU-by-plane heatmap of any DCGM counter at the simulated clock,
-and one link's (or cable's) series up to it."""
+one link's (or cable's) series up to it with its failure forecast, and the box that reads a
+rack's own telemetry file into the scenario it describes (model/telemetry/importers).
+Everything from a file is shown as text: Dash writes strings as text, never as HTML."""
 
 from __future__ import annotations
 
+import base64
+import binascii
+from functools import lru_cache
 from typing import Any
 
-from dash import Dash, Input, Output, dcc, html
+from dash import Dash, Input, Output, State, dcc, html
 
 from dashboard import figures, ids, state
 from dashboard.panels import clock
@@ -13,7 +18,14 @@ from dashboard.panels.common import changes, graph, single_rack
 from dashboard.web import results
 from model import telemetry
 from model.errors import ScenarioError
-from model.scenario import Scenario
+from model.scenario import Scenario, parse_query
+from model.telemetry.importers import MAX_BYTES, ImportRefused, import_text
+
+# The public GB200 case (FACTS.md §3) as the forecast's worked example: a degrading link on a
+# GB200 NVL72, read a day before the failure the model projects at five days.
+GB200_CASE = "fabric=gb200-nvl72&on=telemetry&flaky=gpu07-st3.sw1"
+GB200_LINK = "gpu07-st3.sw1"
+GB200_READ_S = telemetry.FLAKY_TTF_S - 86400.0
 
 
 def layout() -> list[html.Div]:
@@ -54,8 +66,83 @@ def layout() -> list[html.Div]:
                     spellCheck=False,
                 ),
                 graph(ids.SERIES, 380),
+                html.Div(id=ids.FORECAST, className="forecast"),
+                html.P(_worked_example(), className="note"),
+                html.P(_sides_note(), className="note"),
             ],
         ),
+        html.Div(
+            className="panel",
+            children=[
+                html.H2("Your rack's telemetry in"),
+                html.P(
+                    "Paste or upload what your rack reports: a dcgm-exporter scrape (the "
+                    "Prometheus text of its /metrics). The twin reads it into the scenario it "
+                    f"describes and says how sure it is. At most {MAX_BYTES // 2**20} MiB; "
+                    "every line it cannot read is named.",
+                    className="note",
+                ),
+                dcc.Upload(
+                    id=ids.IMPORT_UPLOAD,
+                    children=html.Div("Drop a file here, or click to choose one"),
+                    className="upload",
+                    max_size=MAX_BYTES,
+                ),
+                dcc.Textarea(
+                    id=ids.IMPORT_TEXT,
+                    placeholder='DCGM_FI_DEV_NVLINK_GET_STATE{gpu="0",nvlink="0"} 1',
+                    className="import-text",
+                ),
+                html.Button("Read it", id=ids.IMPORT_BUTTON, n_clicks=0),
+                html.Div(id=ids.IMPORT_RESULT, className="import-result"),
+            ],
+        ),
+    ]
+
+
+def _worked_example() -> str:
+    """The GB200 case's forecast in one sentence (the model's numbers)."""
+    f = _case_forecast()
+    ttf = f["time_to_failure_h"]
+    when = "no trend to extrapolate" if ttf is None else f"failure expected in {ttf:.0f} h"
+    return (
+        f"Worked example, the public GB200 case (FACTS.md §3): a degrading link ({GB200_LINK} "
+        f"on a GB200 NVL72), read a day before it fails: {f['recoveries']} recoveries so far, "
+        f"{f['recovery_rate_per_21_min']:.1f} per 21 minutes now, {f['flagged_windows']} of "
+        f"the last 30 one-minute windows flagged: {f['action']} ({when}; it fails in 24 h). "
+        "The case itself was found when it failed, as a link-down that faulted the rack's job."
+    )
+
+
+@lru_cache(maxsize=1)
+def _case_forecast() -> dict:
+    return telemetry.forecast(parse_query(GB200_CASE).scenario, GB200_LINK, GB200_READ_S).to_json()
+
+
+def _sides_note() -> str:
+    return (
+        "Counter names are DCGM's, the same on this page, in /api/v1/telemetry and in /metrics "
+        "(docs/TELEMETRY.md). Per-link counters are the GPU side, from the GPU driver: a switch "
+        "tray whose controller is down leaves them fresh. The switch side (each NVSwitch "
+        "port's counters and each lane's state and BER, which tell a cable from a port) comes "
+        "through the tray's controller and holds its last report while that is down."
+    )
+
+
+def _forecast_text(f: dict) -> list:
+    ttf = f["time_to_failure_h"]
+    when = "no rising trend to extrapolate" if ttf is None else f"expected failure in {ttf:.1f} h"
+    return [
+        html.Strong(f"Forecast for {f['link']}: {f['action']}"),
+        html.Span(f" ({f['why']}; {when})."),
+        html.Br(),
+        html.Span(
+            f"{f['recoveries']} recoveries since the counters were cleared, "
+            f"{f['recovery_rate_per_21_min']:.2f} per 21 minutes now, {f['replays_last_hour']} "
+            f"replays in the last hour, {f['flagged_windows']} of the last 30 windows flagged."
+        ),
+        html.Br(),
+        html.Small(f"Rule: {f['rule']}. Source: {f['source']}."),
     ]
 
 
@@ -63,6 +150,7 @@ def _outputs() -> dict[str, Output]:
     return {
         "heatmap": Output(ids.HEATMAP, "figure"),
         "series": Output(ids.SERIES, "figure"),
+        "forecast": Output(ids.FORECAST, "children"),
         "clock_text": Output(ids.CLOCK_TEXT, "children"),
     }
 
@@ -81,30 +169,63 @@ def telemetry_charts(
         counter = telemetry.REPLAY
     link = (link or "").strip()
     # Keyed on what the figures depend on: a room watching one link at one clock shares them.
-    heat, line = _figures(s, counter, link, t)
+    heat, line, fc = _figures(s, counter, link, t)
     return changes(
         OUTPUTS,
         heatmap=heat,
         series=line,
+        forecast=_forecast_text(fc) if fc else "",
         clock_text=f"simulated clock: {t / 3600:.1f} h since the counters were cleared",
     )
 
 
-def _figures(s: Scenario, counter: str, link: str, t: float) -> list[dict]:
-    """The heatmap and the series, built once per (scenario, counter, link, clock)."""
+def _figures(s: Scenario, counter: str, link: str, t: float) -> list:
+    """The heatmap, the series and the link's forecast, built once per (scenario, counter,
+    link, clock)."""
     return results.figure(
         "telemetry", [s.key(), counter, link, t], lambda: _telemetry_figures(s, counter, link, t)
     )
 
 
-def _telemetry_figures(s: Scenario, counter: str, link: str, t: float) -> list[dict]:
+def _telemetry_figures(s: Scenario, counter: str, link: str, t: float) -> list:
     heat = figures.counters_heatmap_figure(telemetry.counters(s, t), counter)
+    fc = None
     try:
         series = telemetry.link_series(s, link, 0.0, t, max(60.0, t / 240))
         line = figures.link_series_figure(series, counter)
+        if series["id"].count(".") == 1:  # a link, not a cable: forecast it
+            fc = telemetry.forecast(s, link, t).to_json()
     except (ScenarioError, ValueError) as e:
         line = figures.empty_figure(f"No series: {e}")
-    return [heat, line]
+    return [heat, line, fc]
+
+
+def read_file(n_clicks: int, upload: str | None, pasted: str | None) -> Any:
+    """The import box: the uploaded file (else the pasted text) read into its scenario, shown
+    as text with a link that opens it."""
+    data: bytes | None = None
+    if upload:
+        try:
+            data = base64.b64decode(upload.partition(",")[2], validate=True)
+        except (binascii.Error, ValueError):
+            return html.P("The upload did not arrive whole: choose the file again.")
+    elif pasted and pasted.strip():
+        data = pasted.encode("utf-8", "replace")
+    if data is None:
+        return "" if not n_clicks else html.P("Paste a scrape or choose a file first.")
+    try:
+        got = import_text(data)
+    except ImportRefused as e:
+        return html.P(f"Not imported: {e.message}")
+    items = [html.Li(m) for m in got.messages] or [html.Li("every line was read")]
+    comps = ", ".join(got.components) or "nothing: a healthy rack"
+    return [
+        html.P(f"Read as a {got.format} scrape. Found: {comps}."),
+        html.P(f"How sure: {got.confidence}."),
+        dcc.Link("Open this scenario", href=f"/?{got.scenario}", className="open-scenario"),
+        html.Span(f" ({got.scenario})"),
+        html.Details([html.Summary(f"What was not read ({len(got.messages)})"), html.Ul(items)]),
+    ]
 
 
 def register(app: Dash) -> None:
@@ -118,3 +239,10 @@ def register(app: Dash) -> None:
             "clock_s": Input(ids.CLOCK, "data"),
         },
     )(telemetry_charts)
+    app.callback(
+        Output(ids.IMPORT_RESULT, "children"),
+        Input(ids.IMPORT_BUTTON, "n_clicks"),
+        Input(ids.IMPORT_UPLOAD, "contents"),
+        State(ids.IMPORT_TEXT, "value"),
+        prevent_initial_call=True,
+    )(read_file)

@@ -8,7 +8,7 @@ from urllib.parse import unquote_plus
 
 from flask import Blueprint, Response, jsonify
 
-from dashboard.web import results
+from dashboard.web import importing, results
 from dashboard.web.request import (
     Number,
     Text,
@@ -23,9 +23,9 @@ from model.evaluate import TELEMETRY_READ_S
 from model.fabric.presets import DEFAULT_FABRIC, FABRICS
 from model.fabric.topology import domain_topology, topology
 from model.multirack.domains import DOMAINS
-from model.reliability import goodput
+from model.reliability import compare, goodput
 from model.reliability.accounting import MAX_JOB_RACKS
-from model.reliability.rates import DEFAULT_RATES, FAILURE_RATE_FIELDS, rate_facts
+from model.reliability.rates import DEFAULT_RATES, RELIABILITY_FACTS, rate_facts
 from model.reliability.timeline import timeline
 from model.workloads import comm, moe_a2a
 
@@ -53,9 +53,9 @@ def decode_route() -> Response:
     return jsonify(results.decode(scenario_request().scenario))
 
 
-RATE_PARAMS = declare(
-    **{k: Number(0.0, 1e9) for k in (*FAILURE_RATE_FIELDS, "restart_s", "checkpoint_write_s")}
-)
+# Every reliability input is a parameter (rates.Rates checks each against its own range and
+# names it), so a published case (Meta's 16k job, Llama 3) can be written in a query.
+RATE_PARAMS = declare(**{f.name: Number(0.0, 1e9) for f in RELIABILITY_FACTS})
 GOODPUT_PARAMS = declare(
     years=Number(0.01, 100.0, default=1.0),
     racks=Number(1, 10_000, default=1, whole=True),
@@ -64,13 +64,16 @@ GOODPUT_PARAMS = declare(
     optimise=Number(0, 1, default=0, whole=True),
     job_racks=Number(1, MAX_JOB_RACKS, default=1, whole=True),
     spares=Number(0, 1, default=0, whole=True),
+    price=Number(0.0, 1000.0),
     **RATE_PARAMS,
 )
 
 
 @api.get("/goodput")
 def goodput_route() -> Response:
-    """GET /api/v1/goodput?<scenario>[&years&racks&checkpoint_min&compare&<rate>=...]."""
+    """GET /api/v1/goodput?<scenario>[&years&racks&checkpoint_min&compare&optimise&job_racks
+    &spares&price&<rate>=...]: compare=1 adds the side-by-side and what each feature buys
+    (model/reliability/compare.py) under the scenario's repair policy."""
     q = scenario_request(GOODPUT_PARAMS)
     s, own = q.scenario, q.params
     years, racks = float(own["years"]), int(own["racks"])
@@ -95,7 +98,18 @@ def goodput_route() -> Response:
         ],
     }
     if own["compare"]:
-        out["comparison"] = goodput.comparison(rates, years=years, racks=racks, **job)
+        cmp_kw = {
+            "repair": s.repair,
+            "checkpoint_interval_s": kw.get("checkpoint_interval_s"),
+            "workload": s.workload,
+        }
+        out["comparison"] = goodput.comparison(rates, years=years, racks=racks, **job, **cmp_kw)
+        out["feature_values"] = compare.feature_values(
+            rates,
+            scales=compare.scales_for(job["job_racks"], job["spares"]),
+            price_per_gpu_h=own.get("price"),
+            **cmp_kw,
+        )
     if own["optimise"]:
         out["policy"] = goodput.best_policy(s, rates, years=years, racks=racks, **job)
     return jsonify(out)
@@ -132,6 +146,7 @@ def telemetry_route() -> Response:
             raise ScenarioError("need t0_s <= t1_s and step_s > 0", token="t1_s")
         try:
             out["series"] = telemetry.link_series(s, str(own["link"]), t0, t1, step)
+            out["forecast"] = telemetry.forecast(s, str(own["link"]), t).to_json()
         except ScenarioError:
             raise
         except ValueError as e:  # a valid window the model still refuses: too many points
@@ -187,6 +202,13 @@ def collectives_route() -> Response:
     (&algo&bytes&ranks), or one MoE layer's dispatch or combine (&tokens&ep&precision)."""
     q = scenario_request(COLLECTIVE_PARAMS)
     return jsonify(comm.answer(assess(q.scenario), q.params))
+
+
+@api.route("/import", methods=["GET", "POST"])
+def import_route() -> tuple[Response, int] | Response:
+    """POST /api/v1/import with a rack's telemetry file as the body: the scenario it describes
+    and what could not be read (dashboard/web/importing.py)."""
+    return importing.answer()
 
 
 @api.get("/<path:rest>")

@@ -8,9 +8,9 @@ import math
 
 from model.errors import ScenarioError
 from model.fabric.features import FEATURE_KEYS
-from model.reliability.effects import Effect, effects, job_effects
+from model.reliability.effects import Effect, dark_slowdown, effects, healthy, job_effects
 from model.reliability.formulas import daly_interval
-from model.reliability.policy import apply_policy, parse_policy
+from model.reliability.policy import apply_policy, parse_policy, plan, rack_down_visits_per_h
 from model.reliability.rates import DEFAULT_RATES, HOURS_PER_YEAR, Rates
 from model.scenario import Scenario
 from model.workloads.throughput import healthy_tokens_per_s
@@ -36,8 +36,26 @@ def job_scale(
         raise ScenarioError("job_racks must be a whole number", token="job_racks")
     if not 1 <= job_racks <= MAX_JOB_RACKS:
         raise ScenarioError(f"job_racks must be from 1 to {MAX_JOB_RACKS:,}", token="job_racks")
-    eff = apply_policy(effects(s, rates), parse_policy(s.repair))
-    return job_effects(eff, job_racks, rates.spare_swap_h if spares else None)
+    f = s.spec()
+    h = healthy(s)
+    eff = apply_policy(
+        effects(s, rates),
+        parse_policy(s.repair),
+        f.gpus,
+        f.chips,
+        lambda m, c: dark_slowdown(h, m, c),
+    )
+    return job_effects(
+        eff, job_racks, rates.spare_swap_h if spares else None, rates.restart_s / 3600.0
+    )
+
+
+def visit_wait_h(s: Scenario, rates: Rates = DEFAULT_RATES) -> float:
+    """How long, on average, a part on site waits for its repair visit under the scenario's
+    policy (0 when it repairs at once): half a window, or until the threshold is crossed."""
+    f = s.spec()
+    pl = plan(effects(s, rates), parse_policy(s.repair), f.gpus, f.chips)
+    return 0.0 if pl is None else pl.wait_h
 
 
 def checkpoint_interval_s(
@@ -127,6 +145,9 @@ def result(
         # None when nothing interrupts the job (JSON has no infinity)
         "mtbf_hours": 1.0 / interruptions_per_h if interruptions_per_h > 0 else None,
         "interruptions_per_rack_year": interruptions_per_h * HOURS_PER_YEAR,
+        "rack_down_visits_per_year": rack_down_visits_per_h(eff) * HOURS_PER_YEAR,
+        "planned_stops_per_year": sum(e.rate_per_h * sum(st.planned for st in e.stops) for e in eff)
+        * HOURS_PER_YEAR,
         "checkpoint_interval_s": tau_s,
         "years": years,
         "racks": racks,

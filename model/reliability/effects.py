@@ -15,10 +15,10 @@ from functools import lru_cache
 from model.assess import assess
 from model.fabric.control import LEADER_HOME_TRAY
 from model.fabric.features import FEATURE_KEYS, default_features
-from model.ids import controller_id, tray_id
+from model.ids import chip_id, controller_id, link_id, tray_id
 from model.kinds import ControlState, Feature, JobState, Restart
 from model.reliability.rates import DEFAULT_RATES, HOURS_PER_YEAR, Rates
-from model.scenario import Scenario
+from model.scenario import ONSITE, Scenario
 from model.workloads.throughput import delivered_fraction
 
 CAUSES = (
@@ -98,6 +98,7 @@ REP = {
     "gpu": "gpu07",
     "compute-tray": "ct02",
     "link": f"gpu07-{OTHER_TRAY}.sw1",
+    "cable": f"gpu07-{OTHER_TRAY}.sw1.c0",
     "leader-plane-link": f"gpu07-{LEADER}.sw1",
     "switch-chip": f"{OTHER_TRAY}.sw1",
     "leader-chip": f"{LEADER}.sw1",
@@ -106,6 +107,20 @@ REP = {
     "controller": controller_id(LEADER_HOME_TRAY + 2),
     "leader-controller": controller_id(LEADER_HOME_TRAY),
 }
+
+
+@lru_cache(maxsize=256)
+def dark_slowdown(s: Scenario, links: int, planes: int) -> float:
+    """The job's slowdown with `links` dark links on one GPU and `planes` planes dark for
+    every GPU (parts waiting for a repair visit): the model's answer for that scenario, 1
+    if the job cannot run on them. Links and planes are on distinct switch chips."""
+    if links == 0 and planes == 0:
+        return 0.0
+    f = s.spec()
+    dead = [chip_id(f, f.chips - 1 - k) for k in range(planes)]
+    dark = [link_id(f, 7, f.chips_per_tray + k) for k in range(links)]
+    o = outcome(replace(healthy(s), fail=tuple(sorted(dead + dark))))
+    return o.slowdown() if o.job_runs else 1.0
 
 
 def classify(s: Scenario) -> dict[str, Outcome]:
@@ -142,6 +157,8 @@ class Effect:
     stops: tuple[Stop, ...]
     degraded_h: float  # full-rate hours lost to running degraded (and stalls), per event
     running_slowdown: float = 0.0  # the slowdown while the part waits for its repair visit
+    planes: int = 0  # planes the fault darkens: on one GPU (a link), or on every GPU
+    every_gpu: bool = False  # a switch chip or tray: its planes are dark for every GPU
 
 
 def _fault_stops(
@@ -189,6 +206,25 @@ def _fault_stops(
     raise ValueError(f"unexpected job state for a fault: {o.state}")
 
 
+# The kinds whose repair replaces a cable cartridge; the others replace a tray (a GPU is
+# replaced with its compute tray); a controller is restarted, parts or not.
+_CARTRIDGE_KINDS = frozenset({"link", "cable", "leader-plane-link", "flaky-link"})
+
+
+def on_site(c: dict[str, Outcome], rates: Rates) -> dict[str, Outcome]:
+    """The outcomes with spare parts on site (repair=...,onsite): a repair takes the hands-on
+    time (rates.onsite_cable_h, onsite_tray_h) instead of waiting for the part; the rack is
+    down for no longer than the repair."""
+    out = {}
+    for k, o in c.items():
+        h = rates.onsite_cable_h if k in _CARTRIDGE_KINDS else rates.onsite_tray_h
+        if k in ("controller", "leader-controller", "update") or o.repair_h <= h:
+            out[k] = o
+            continue
+        out[k] = replace(o, repair_h=h, rack_down_h=min(o.rack_down_h, h))
+    return out
+
+
 def effects(s: Scenario, rates: Rates = DEFAULT_RATES) -> tuple[Effect, ...]:
     """Every kind of event over a rack's life, with rates and per-event costs.
 
@@ -211,6 +247,8 @@ def effects(s: Scenario, rates: Rates = DEFAULT_RATES) -> tuple[Effect, ...]:
     h = healthy(s)
     feats = h.features
     c = classify(h)
+    if s.repair.endswith(ONSITE):
+        c = on_site(c, rates)
     g, t = f.gpus, f.switch_trays
     u0 = rates.restart_s / 3600.0
     tele = Feature.TELEMETRY in feats
@@ -219,10 +257,12 @@ def effects(s: Scenario, rates: Rates = DEFAULT_RATES) -> tuple[Effect, ...]:
     diag = 0.0 if tele else rates.diagnosis_no_telemetry_h
     tray_slow = c["switch-tray"].slowdown()
 
-    def fault(name: str, rate: float, o: Outcome, **kw) -> Effect:
+    def fault(
+        name: str, rate: float, o: Outcome, planes: int = 0, every: bool = False, **kw
+    ) -> Effect:
         kw.setdefault("td_h", td_fab)
         stops, deg = _fault_stops(o, u0_h=u0, **kw)
-        return Effect(name, rate, stops, deg, o.slowdown() if o.job_runs else 0.0)
+        return Effect(name, rate, stops, deg, o.slowdown() if o.job_runs else 0.0, planes, every)
 
     out: list[Effect] = [
         fault("gpu", rates.gpu_per_h * g, c["gpu"], td_h=td_other),
@@ -239,25 +279,31 @@ def effects(s: Scenario, rates: Rates = DEFAULT_RATES) -> tuple[Effect, ...]:
             0.0,
         ),
     ]
-    link_rate = rates.link_per_h * f.links
-    sudden = fault("link", link_rate * (1.0 - rates.flaky_share), c["link"], extra_h=diag)
-    out.append(sudden)
-    if tele:  # flagged days ahead and drained on purpose: a planned drain
-        out.append(
-            fault(
-                "link, flagged by telemetry", link_rate * rates.flaky_share, c["link"], planned=True
+    # A link goes dark when a cable of it fails or one of its two ends does (connector and
+    # SerDes); either is a link fault to the fabric, swapped with its cartridge (fate.repairs).
+    by_part = (
+        ("cable", rates.cable_per_h * f.cables, c["cable"]),
+        ("link end", rates.link_end_per_h * 2 * f.links, c["link"]),
+    )
+    link_rate = sum(rate for _, rate, _ in by_part)
+    for part, rate, o in by_part:
+        out.append(fault(part, rate * (1.0 - rates.flaky_share), o, 1, extra_h=diag))
+        if tele:  # flagged days ahead and drained on purpose: a planned drain
+            out.append(
+                fault(f"{part}, flagged by telemetry", rate * rates.flaky_share, o, 1, planned=True)
             )
-        )
-    else:  # runs flaky (replays) until it fails, then an unplanned fault
+            continue
+        # runs flaky (replays) until it fails, then an unplanned fault
         flaky_deg = c["flaky-link"].slowdown() * rates.flaky_lead_h
-        stops, deg = _fault_stops(c["link"], td_h=td_fab, u0_h=u0, extra_h=diag)
+        stops, deg = _fault_stops(o, td_h=td_fab, u0_h=u0, extra_h=diag)
         out.append(
             Effect(
-                "link, flaky then failed",
-                link_rate * rates.flaky_share,
+                f"{part}, flaky then failed",
+                rate * rates.flaky_share,
                 stops,
                 deg + flaky_deg,
-                c["link"].slowdown() if c["link"].job_runs else 0.0,
+                o.slowdown() if o.job_runs else 0.0,
+                1,
             )
         )
     out += [
@@ -265,18 +311,24 @@ def effects(s: Scenario, rates: Rates = DEFAULT_RATES) -> tuple[Effect, ...]:
             "switch-chip",
             rates.switch_chip_per_h * f.chips,
             c["switch-chip"],
+            1,
+            True,
             swap_slowdown=tray_slow,
         ),
         fault(
             "switch-tray",
             rates.switch_tray_per_h * (t - 1),
             c["switch-tray"],
+            f.chips_per_tray,
+            True,
             swap_slowdown=tray_slow,
         ),
         fault(
             "leader switch-tray",
             rates.switch_tray_per_h,
             c["leader-tray"],
+            f.chips_per_tray,
+            True,
             swap_slowdown=tray_slow,
             controller_wait_h=c["leader-tray"].repair_h,
         ),
@@ -284,9 +336,15 @@ def effects(s: Scenario, rates: Rates = DEFAULT_RATES) -> tuple[Effect, ...]:
         fault("leader controller", rates.controller_per_h, c["leader-controller"]),
     ]
 
-    # Switch software updates: every tray in turn (in service), or one rack-wide window.
+    # Switch software updates: every tray in turn (in service), or one rack-wide window. An
+    # operator with in-service updates still takes the window when it costs less (with
+    # rerouting off, a drained tray's planes stall the job for its whole half hour).
     up = c["update"]
     upd_rate = rates.updates_per_year / HOURS_PER_YEAR
+    if up.state is not JobState.STOPPED:
+        window = outcome(replace(with_features(h, feats - {Feature.ISSU}), update=(OTHER_TRAY,)))
+        if window.state is JobState.STOPPED and window.repair_h < t * up.repair_h * up.slowdown():
+            up = window
     if up.state is JobState.STOPPED:
         out.append(
             Effect("switch update", upd_rate, (Stop(0.0, True, up.repair_h, MAINTENANCE, u0),), 0.0)
@@ -369,7 +427,7 @@ def effects(s: Scenario, rates: Rates = DEFAULT_RATES) -> tuple[Effect, ...]:
 
 
 def job_effects(
-    eff: tuple[Effect, ...], job_racks: int, spare_swap_h: float | None
+    eff: tuple[Effect, ...], job_racks: int, spare_swap_h: float | None, restart_h: float = 0.0
 ) -> tuple[Effect, ...]:
     """The events of one job over `job_racks` racks joined by the scale-out network.
 
@@ -378,7 +436,10 @@ def job_effects(
     (its slowdown is the job's). With spare racks (`spare_swap_h` given) a stop never waits
     longer than re-forming the job on a spare, and a job aborted by a rack that restarts at
     once comes back on a spare at full rate: no degraded running on fewer GPUs, no later
-    stop for the repaired rack to rejoin.
+    stop for the repaired rack to rejoin. A fault the job could run through is also swapped
+    out for a spare when that costs less (a planned stop: checkpoint, re-form on the spare,
+    `restart_h`) than running degraded on it until its repair and the stops that follow:
+    at scale one dark link gates every rack's collectives.
     """
     if job_racks == 1 and spare_swap_h is None:
         return eff
@@ -389,5 +450,11 @@ def job_effects(
             if stops and not stops[0].planned and stops[0].offset_h == 0.0:
                 stops, degraded = stops[:1], 0.0  # restarted on a spare, whole
             stops = tuple(replace(st, wait_h=min(st.wait_h, spare_swap_h)) for st in stops)
-        out.append(Effect(e.name, e.rate_per_h * job_racks, stops, degraded, e.running_slowdown))
+            keep = degraded + sum(st.wait_h + st.restart_h for st in stops)
+            if degraded > 0.0 and spare_swap_h + restart_h < keep:
+                stops = (Stop(0.0, True, spare_swap_h, REPAIR_WAIT, restart_h),)
+                degraded = 0.0
+        out.append(
+            replace(e, rate_per_h=e.rate_per_h * job_racks, stops=stops, degraded_h=degraded)
+        )
     return tuple(out)

@@ -14,6 +14,7 @@ import numpy as np
 from model.errors import ScenarioError
 from model.reliability.accounting import (
     MAX_MC_EVENTS,
+    MAX_RACK_YEARS,
     MAX_RACKS,
     MAX_YEARS,
     TAU_MAX_S,
@@ -188,6 +189,28 @@ def default_sample_racks(years: float, job_racks: int = 1) -> int:
 def monte_carlo(
     s: Scenario,
     rates: Rates = DEFAULT_RATES,
+    **kw,
+) -> dict:
+    """Seeded Monte Carlo of `racks` racks over `years`: the same causes, sampled in time.
+
+    Counts per rack are Poisson, times uniform, each kind's follow-up stops (swaps, GPUs
+    rejoining) at their offsets; then every rack's timeline is walked (see _timeline), so
+    overlaps, failures during restarts and the checkpoint phase are exact. Degraded
+    running is added per event. Same key, same result; seeded by SHA-256 of the key.
+
+    Keywords: years, racks, key, tokens_per_s, checkpoint_interval_s, job_racks, spares as
+    closed_form; sample_racks: sample this many racks (at least `racks`) for the fractions,
+    and scale the totals to `racks`: one rack-year is one draw, far from the expectation
+    (use default_sample_racks). `ci95` is the 95% confidence interval of the fraction.
+    job_racks > 1: each unit sampled is one job over that many racks (the superposed events
+    of its racks, accounting.job_scale), `racks` the number of such jobs.
+    """
+    return _run(s, rates, **kw)[0]
+
+
+def _run(
+    s: Scenario,
+    rates: Rates = DEFAULT_RATES,
     *,
     years: float = 1.0,
     racks: int = 1,
@@ -197,21 +220,8 @@ def monte_carlo(
     sample_racks: int | None = None,
     job_racks: int = 1,
     spares: bool = False,
-) -> dict:
-    """Seeded Monte Carlo of `racks` racks over `years`: the same causes, sampled in time.
-
-    Counts per rack are Poisson, times uniform, each kind's follow-up stops (swaps, GPUs
-    rejoining) at their offsets; then every rack's timeline is walked (see _timeline), so
-    overlaps, failures during restarts and the checkpoint phase are exact. Degraded
-    running is added per event. Same key, same result; seeded by SHA-256 of the key.
-
-    sample_racks: sample this many racks (at least `racks`) for the fractions, and scale the
-    totals to `racks`: one rack-year is one draw, far from the expectation (use
-    default_sample_racks). `ci95` is the 95% confidence interval of the fraction.
-
-    job_racks > 1: each unit sampled is one job over that many racks (the superposed events
-    of its racks, accounting.job_scale), `racks` the number of such jobs.
-    """
+) -> tuple[dict, np.ndarray]:
+    """monte_carlo, and the per-rack goodput fractions it drew (for exact fleet quantiles)."""
     check_horizon(years, racks, monte_carlo=True)
     totals_racks = racks
     if sample_racks is not None:
@@ -236,7 +246,9 @@ def monte_carlo(
         )
     ev, degraded = _sample(eff, racks, hours, key)
     tot = _timeline(ev, racks, hours, tau_s / 3600.0, rates.checkpoint_write_s / 3600.0)
-    tot["degraded"] = np.minimum(degraded, tot["productive"])
+    # overlapping degraded spells multiply the pace (as the closed form): of each unit's
+    # progress, a share 1 - exp(-degraded hours / horizon) is lost
+    tot["degraded"] = tot["productive"] * -np.expm1(-degraded / hours)
     wall = hours * racks
     badput = {c: float(tot[c].sum()) / wall for c in CAUSES}
     n_unplanned = int((~ev["planned"]).sum())
@@ -245,11 +257,51 @@ def monte_carlo(
     half = 1.96 * float(per_rack.std(ddof=1)) / float(np.sqrt(racks)) if racks > 1 else math.nan
     res["sampled_racks"] = racks
     res["ci95"] = [res["fraction"] - half, res["fraction"] + half] if np.isfinite(half) else None
-    res["per_rack_fraction"] = {
-        q: float(np.percentile(per_rack, p)) for q, p in (("p5", 5), ("p50", 50), ("p95", 95))
-    }
+    res["per_rack_fraction"] = quantiles(per_rack)
     res["key"] = key
-    return res
+    return res, per_rack
+
+
+def quantiles(per_rack: np.ndarray) -> dict[str, float]:
+    """The p5, p50 and p95 rack of per-rack goodput fractions."""
+    return {q: float(np.percentile(per_rack, p)) for q, p in (("p5", 5), ("p50", 50), ("p95", 95))}
+
+
+def fleet(s: Scenario, rates: Rates = DEFAULT_RATES, *, racks: int, years: float, key: str) -> dict:
+    """A fleet of `racks` racks over `years`, in chunks that each stay within the Monte
+    Carlo's bound of rack-years a call (each chunk its own seeded racks): fractions and
+    hours are rack-weighted means, and the p5/p50/p95 rack is exact over every rack of the
+    fleet (the chunks' per-rack fractions pooled, not an average of their quantiles)."""
+    check_horizon(years, 1, monte_carlo=True)
+    if isinstance(racks, bool) or not isinstance(racks, int) or not 1 <= racks <= MAX_RACKS:
+        raise ScenarioError(f"racks must be a whole number from 1 to {MAX_RACKS}", token="racks")
+    per_chunk = max(1, int(MAX_RACK_YEARS // years))
+    sizes = [min(per_chunk, racks - k) for k in range(0, racks, per_chunk)]
+    runs = [_run(s, rates, years=years, racks=n, key=f"{key}:{c}") for c, n in enumerate(sizes)]
+    w = [n / racks for n in sizes]
+    first = runs[0][0]
+    out = dict(first)
+    out["racks"] = racks
+    out["sampled_racks"] = racks
+    out["fraction"] = sum(wi * r["fraction"] for wi, (r, _) in zip(w, runs, strict=True))
+    for field in ("badput", "badput_hours_per_rack_year"):
+        out[field] = {
+            k: sum(wi * r[field][k] for wi, (r, _) in zip(w, runs, strict=True))
+            for k in first[field]
+        }
+    out["tokens_delivered"] = sum(r["tokens_delivered"] for r, _ in runs)
+    per_year = sum(
+        wi * r["interruptions_per_rack_year"] for wi, (r, _) in zip(w, runs, strict=True)
+    )
+    out["interruptions_per_rack_year"] = per_year
+    out["mtbf_hours"] = HOURS_PER_YEAR / per_year if per_year > 0 else None
+    pooled = np.concatenate([p for _, p in runs])
+    out["per_rack_fraction"] = quantiles(pooled)
+    half = 1.96 * float(pooled.std(ddof=1)) / math.sqrt(racks) if racks > 1 else math.nan
+    out["ci95"] = [out["fraction"] - half, out["fraction"] + half] if racks > 1 else None
+    out["chunks"] = len(sizes)
+    out["key"] = key
+    return out
 
 
 def simulate_ettr(

@@ -31,6 +31,12 @@ LLAMA3_HOST_HW_COUNT = 3 + 3 + 2 + 2 + 2 + 2
 # watchdog 7 + dependency 2 = 95 of 419, "~22%" (research/goodput.md §2) [M].
 SOFTWARE_SHARE = 0.22
 
+# Link-dark faults, copper and optical [A / M]: see the cable_per_h and link_end_per_h rows.
+OPTICAL_LINK_PER_H = 7.8e-7  # [M] FACTS.md §6: Alibaba HPN, 0.057% of NIC-ToR links a month
+OPTICAL_END_PER_H = OPTICAL_LINK_PER_H / 2  # [D] one transceiver, of the two a link has
+COPPER_END_PER_H = OPTICAL_END_PER_H / 4  # [A] no laser: a connector and a SerDes
+COPPER_CABLE_PER_H = 1.0 / 5e7  # [A] passive twinax: no active part (vendors' DAC MTBFs)
+
 HOST_HW_PER_H = LLAMA3_HOST_HW_COUNT / LLAMA3_HOST_HOURS  # [D] 5.3e-6 per host-hour
 SOFTWARE_PER_GPU_H = SOFTWARE_SHARE * LLAMA3_INTERRUPTIONS / LLAMA3_GPU_HOURS  # [D] 4.3e-6
 
@@ -47,7 +53,8 @@ def _p(default: float, unit: str, tag: str, source: str, lo: float, hi: float) -
 MAX_FAILURE_PER_H = 1.0
 FAILURE_RATE_FIELDS = (
     "gpu_per_h",
-    "link_per_h",
+    "cable_per_h",
+    "link_end_per_h",
     "switch_chip_per_h",
     "switch_tray_per_h",
     "compute_tray_per_h",
@@ -69,11 +76,28 @@ class Rates:
         0.0,
         MAX_FAILURE_PER_H,
     )
-    link_per_h: float = _p(
-        7.8e-7,
-        "per NVLink link-hour",
-        "M",
-        "FACTS.md §6: Alibaba HPN, 0.057% of links per month; applied to NVLink links",
+    # Link-dark faults, by what fails (issue 14, item 3). The NVL72 spine is passive copper
+    # (FACTS.md §1): no laser, no optics. The only public per-link rate is optical (Alibaba's
+    # NIC-ToR links, two transceivers and a fibre): OPTICAL_LINK_PER_H above, an upper bound
+    # for copper. docs/GOODPUT.md "Failure rates by what fails" gives the argument.
+    cable_per_h: float = _p(
+        COPPER_CABLE_PER_H,
+        "per spine cable-hour (passive copper)",
+        "A",
+        "a passive copper twinax cable has no active part: cable makers quote MTBFs of tens of "
+        "millions of hours for passive DACs; 5e7 h taken (optical: the fibre itself, about "
+        "the same; its transceivers are the link ends)",
+        0.0,
+        MAX_FAILURE_PER_H,
+    )
+    link_end_per_h: float = _p(
+        COPPER_END_PER_H,
+        "per link end-hour (connector and SerDes, 2 a link)",
+        "A",
+        "a link end is the blind-mate connector, its pins and the SerDes behind it: a quarter "
+        "of an optical end (3.9e-7, Alibaba HPN's 7.8e-7 a NIC-ToR link over its two "
+        "transceivers, FACTS.md §6), since the laser, the optical part most often failing, "
+        "is absent; not lower, as early GB200 spines were reported unreliable",
         0.0,
         MAX_FAILURE_PER_H,
     )
@@ -209,6 +233,36 @@ class Rates:
         "spares that must be brought up first",
         0.0,
         24.0,
+    )
+    # --- spare parts on site (repair=...,onsite) ---
+    onsite_cable_h: float = _p(
+        6.0,
+        "h",
+        "A",
+        "a spine cartridge on site: the 4 h rack-down swap (model/params.py) and 2 h to start "
+        "it, instead of the 24-72 h of FACTS.md §6 that include getting the part",
+        0.0,
+        2000.0,
+    )
+    onsite_tray_h: float = _p(
+        2.2,
+        "h",
+        "M",
+        "a compute or switch tray on site: NCSA Delta's 2.2 h average node recovery with "
+        "spares at hand (research/goodput.md §2), instead of 24 h",
+        0.0,
+        2000.0,
+    )
+    # --- what an hour is worth ---
+    price_per_gpu_h: float = _p(
+        8.5,
+        "$ per GPU-hour",
+        "M",
+        "SemiAnalysis InferenceX (2026-09-14): a 3-year rental of a Vera Rubin GPU cost more "
+        "than $8.5 an hour in July 2026 (research/operators_and_data.md); what a GPU-hour of "
+        "goodput is worth to whoever pays for it",
+        0.0,
+        1000.0,
     )
     failover_gap_h: float = _p(
         5.0 / 60.0,

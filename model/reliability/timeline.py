@@ -23,7 +23,8 @@ from model.kinds import EventKind as E
 from model.kinds import Feature, JobState, RepairAction, RepairMode, Restart
 from model.params import CONTROLLER_RESTART_H
 from model.reliability.accounting import checkpoint_interval_s as default_interval_s
-from model.reliability.policy import parse_policy
+from model.reliability.accounting import visit_wait_h
+from model.reliability.policy import RepairPolicy, parse_policy
 from model.reliability.rates import DEFAULT_RATES, Rates
 from model.scenario import Scenario
 from model.workloads.throughput import delivered_fraction
@@ -136,15 +137,14 @@ def timeline(
         )
     t_fix = max(t_fix, t)
     action = rep.to_json()["action"]
-    window = parse_policy(s.repair).window_days
-    if window and rep.mode is RepairMode.RACK_DOWN and a.job_runs:
-        # repair=window-N: the visit waits for the next planned window (half of one, on average)
-        wait_s = window * 86400.0 / 2.0
+    policy = parse_policy(s.repair)
+    wait_s = visit_wait_h(s, rates) * 3600.0 if policy.kind != "now" else 0.0
+    if wait_s > 0.0 and rep.mode is RepairMode.RACK_DOWN and a.job_runs:
+        # a deferring policy: the visit waits for the window or the threshold (its mean)
         ev(
             t_fix,
             E.WAITING,
-            f"part on site; the swap waits for the planned window (every "
-            f"{window} days: {_fmt(wait_s)} on average)",
+            f"part on site; the swap waits for {visit_words(policy)} ({_fmt(wait_s)} on average)",
         )
         t_fix += wait_s
     waiting = aborted and restart in (Restart.AFTER_REPAIR, Restart.AFTER_WINDOW)
@@ -190,6 +190,15 @@ def timeline(
         "series": series,
         "units": "t_s: seconds from the fault; delivered: fraction of the healthy rack's work",
     }
+
+
+def visit_words(p: RepairPolicy) -> str:
+    """What a deferred swap waits for, as a person reads it."""
+    if p.kind == "window":
+        return f"the planned window (every {p.n} days)"
+    if p.kind == "dark":
+        return f"{p.n} links to be dark"
+    return f"the worst GPU to fall below {p.n}% of its bandwidth"
 
 
 def _controller_back(s: Scenario, a: Assessment) -> tuple[float, float]:
@@ -271,4 +280,6 @@ def _fmt(seconds: float) -> str:
         return f"{seconds:g} s"
     if seconds < 7200:
         return f"{seconds / 60:.0f} min"
-    return f"{seconds / 3600:.1f} h"
+    if seconds < 4 * 86400:
+        return f"{seconds / 3600:.1f} h"
+    return f"{seconds / 86400:.0f} days"

@@ -1,4 +1,5 @@
-"""Telemetry: DCGM-named counters per link over a simulated clock, attribution, one link's series.
+"""Telemetry: DCGM-named counters per link (GPU side) and per NVSwitch port and lane (switch
+side) over a simulated clock, each GPU's fabric health, attribution, one link's series.
 
 The package's public names are exported here, so `from model import telemetry` reads as one
 module: `telemetry.counters(s, t)`, `telemetry.attribution(snap)`, `telemetry.link_series(...)`.
@@ -14,16 +15,26 @@ from model.telemetry.fields import (
     CRC_DATA,
     CRC_FLIT,
     FLAKY_TTF_S,
+    GPU_TOTALS,
+    HEALTH_MASK,
+    HEALTH_SUMMARY,
     IDLE,
     INACTIVE,
+    LANE_BER,
+    LANE_STATE,
+    LINK_STATE,
     MAX_T_S,
     METRICS,
+    PORT_COUNTERS,
+    PORT_STATUS,
     RECOVERY,
     REPLAY,
     STATE_NAMES,
     UNITS,
+    lane_crc_name,
 )
-from model.telemetry.snapshot import Counters, counters, health_rule, link_series
+from model.telemetry.forecast import Forecast, forecast
+from model.telemetry.snapshot import Counters, FabricHealth, counters, health_rule, link_series
 
 __all__ = [
     "ACTIVE",
@@ -34,19 +45,31 @@ __all__ = [
     "CRC_DATA",
     "CRC_FLIT",
     "FLAKY_TTF_S",
+    "GPU_TOTALS",
+    "HEALTH_MASK",
+    "HEALTH_SUMMARY",
     "IDLE",
     "INACTIVE",
+    "LANE_BER",
+    "LANE_STATE",
+    "LINK_STATE",
     "MAX_T_S",
     "METRICS",
+    "PORT_COUNTERS",
+    "PORT_STATUS",
     "RECOVERY",
     "REPLAY",
     "STATE_NAMES",
     "UNITS",
     "Attribution",
     "Counters",
+    "FabricHealth",
+    "Forecast",
     "attribute",
     "attribution",
     "counters",
+    "forecast",
     "health_rule",
+    "lane_crc_name",
     "link_series",
 ]

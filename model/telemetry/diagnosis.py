@@ -146,8 +146,9 @@ def attribution(snap: Counters) -> Attribution:
     for t in np.flatnonzero(stale_tray):
         seen = float(snap.last_seen_s[int(t) * k])
         masked.append(
-            f"st{int(t) + 1}: telemetry silent since t = {seen:g} s; its chips' counters are as "
-            "last reported, and a down link there cannot be narrowed to a cable"
+            f"st{int(t) + 1}: switch-side telemetry silent since t = {seen:g} s; its ports' "
+            "and lanes' counters are as last reported (the GPUs' own counters stay fresh), "
+            "and a down link there cannot be narrowed to a cable"
         )
 
     rem = down & ~rows[:, None] & ~cols[None, :]
@@ -167,20 +168,30 @@ def attribution(snap: Counters) -> Attribution:
         ids = [link_id(f, int(g), int(p)) for g, p in zip(gi[was], pi[was], strict=True)]
         masked.append(f"{_short(ids)}: recovery events before going down (it was degrading)")
 
-    up = (snap.state == ACTIVE)[:, :, None] & (snap.cable_state == ACTIVE)
+    # Degrading: an ACTIVE link whose GPU-side counters show recoveries or a raised BER (fresh
+    # whatever the switch trays' controllers do). Narrowed to its cable(s) by the lanes' BER,
+    # which only the switch port's PHY sees: not while that tray's telemetry is silent.
+    stale_plane = np.repeat(stale_tray, k)
     with np.errstate(invalid="ignore"):
-        raised = (snap.cable[RECOVERY] > 0) | (snap.cable[BER] > DEGRADING_BER)
-    deg = up & raised
+        raised_link = (snap.link[RECOVERY] > 0) | (snap.link[BER] > DEGRADING_BER)
+        raised_lane = (snap.cable_state == ACTIVE) & (snap.cable[BER] > DEGRADING_BER)
     degrading: list[Component] = []
-    n_deg = deg.sum(axis=2)
-    for g, p in zip(*np.nonzero(n_deg), strict=True):
-        t, ch = divmod(int(p), k)
-        if n_deg[g, p] == c_n:
-            degrading.append(Component("link", (int(g), t + 1, ch)))
+    unnarrowed: list[str] = []
+    for g, p in zip(*np.nonzero((snap.state == ACTIVE) & raised_link), strict=True):
+        g, p = int(g), int(p)
+        t, ch = divmod(p, k)
+        lanes = np.flatnonzero(raised_lane[g, p])
+        if stale_plane[p]:
+            unnarrowed.append(link_id(f, g, p))
+        if stale_plane[p] or lanes.size in (0, c_n):
+            degrading.append(Component("link", (g, t + 1, ch)))
         else:
-            degrading += [
-                Component("cable", (int(g), t + 1, ch, int(x))) for x in np.flatnonzero(deg[g, p])
-            ]
+            degrading += [Component("cable", (g, t + 1, ch, int(x))) for x in lanes]
+    if unnarrowed:
+        masked.append(
+            f"{_short(unnarrowed)}: degrading by the GPU's counters; which cable cannot be "
+            "told while the switch tray's telemetry (the lanes' BER) is silent"
+        )
     return Attribution(
         True,
         components=_ids(failed + silent + degrading),

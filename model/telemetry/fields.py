@@ -4,17 +4,83 @@ the simulated clock. Each value cites FACTS.md §3 or is marked [A]."""
 
 from __future__ import annotations
 
-# --- counter names (FACTS.md §3: DCGM names; NVML for BER and state) -------------------------
-BANDWIDTH = "NVLINK_BANDWIDTH_TOTAL"
-CRC_FLIT = "NVLINK_CRC_FLIT_ERROR_COUNT_TOTAL"
-CRC_DATA = "NVLINK_CRC_DATA_ERROR_COUNT_TOTAL"
-REPLAY = "NVLINK_REPLAY_ERROR_COUNT_TOTAL"
-RECOVERY = "NVLINK_RECOVERY_ERROR_COUNT_TOTAL"
-BER = "BER"
-BANDWIDTH_GBS = "bandwidth_gbs"
+# --- counter names: one name per counter, DCGM's own (docs/TELEMETRY.md has the sources) ----
+# GPU side, one value per link (NVIDIA/DCGM dcgmlib/dcgm_fields.h: field ids 1525-1529, keyed by
+# a DCGM_FE_LINK entity, "so these fields scale to any number of links (e.g. 36 on Rubin)"; the
+# legacy per-link fields ..._L0_TOTAL .. _L17_TOTAL stop at 18 links, NVLink 5's count). The GPU
+# driver (NVML) gives them: they do not pass through any switch tray's controller.
+CRC_FLIT = "DCGM_FI_DEV_NVLINK_CRC_FLIT_ERROR_PER_LINK_TOTAL"
+CRC_DATA = "DCGM_FI_DEV_NVLINK_CRC_DATA_ERROR_PER_LINK_TOTAL"
+REPLAY = "DCGM_FI_DEV_NVLINK_REPLAY_ERROR_PER_LINK_TOTAL"
+RECOVERY = "DCGM_FI_DEV_NVLINK_RECOVERY_ERROR_PER_LINK_TOTAL"
+BANDWIDTH = "DCGM_FI_DEV_NVLINK_THROUGHPUT_PER_LINK"
+# NVML's per-link effective BER (NVML_FI_DEV_NVLINK_COUNT_EFFECTIVE_BER, NVLink 5+, scoped to a
+# link); DCGM's own DCGM_FI_DEV_NVLINK_EFFECTIVE_BER_RATIO is the GPU's aggregate.
+BER = "NVML_FI_DEV_NVLINK_COUNT_EFFECTIVE_BER"
+# The model's traffic on the link now (a project name: DCGM exports a byte counter, not a rate).
+BANDWIDTH_GBS = "fabric_twin_nvlink_throughput_gigabytes_per_second"
+# The link state (DCGM_FI_DEV_NVLINK_GET_STATE, field 1508, per DCGM_FE_LINK entity; NVML's
+# link states: 0 INACTIVE, 1 ACTIVE).
+LINK_STATE = "DCGM_FI_DEV_NVLINK_GET_STATE"
 COUNTERS = (BANDWIDTH, CRC_FLIT, CRC_DATA, REPLAY, RECOVERY)  # cumulative, monotone
 GAUGES = (BER, BANDWIDTH_GBS)  # a reading at t
 METRICS = COUNTERS + GAUGES
+
+# GPU side, one value per GPU: the sum over the GPU's links, under the names dcgm-exporter
+# exports (etc/default-counters.csv; DCGM's deprecated aliases of fields 409, 419, 429, 439;
+# DCGM_FI_DEV_NVLINK_BANDWIDTH_TOTAL is field 449, "total for all lanes").
+GPU_TOTALS = {
+    CRC_FLIT: "DCGM_FI_DEV_NVLINK_CRC_FLIT_ERROR_COUNT_TOTAL",
+    CRC_DATA: "DCGM_FI_DEV_NVLINK_CRC_DATA_ERROR_COUNT_TOTAL",
+    REPLAY: "DCGM_FI_DEV_NVLINK_REPLAY_ERROR_COUNT_TOTAL",
+    RECOVERY: "DCGM_FI_DEV_NVLINK_RECOVERY_ERROR_COUNT_TOTAL",
+    BANDWIDTH: "DCGM_FI_DEV_NVLINK_BANDWIDTH_TOTAL",
+}
+
+# Switch side, one value per NVSwitch port (DCGM's NVSwitch link fields 784-787, 780; the
+# switch tray's NVOS reads them and NMX-Telemetry streams them, so they stop when the tray's
+# management controller is silent). A port sees the same link-level events as the GPU's end
+# of the link [A]: each end counts what it receives, and no public figure splits them.
+PORT_FLIT = "DCGM_FI_DEV_NVSWITCH_LINK_FLIT_ERROR_TOTAL"
+PORT_CRC = "DCGM_FI_DEV_NVSWITCH_LINK_CRC_ERROR_TOTAL"
+PORT_REPLAY = "DCGM_FI_DEV_NVSWITCH_LINK_REPLAY_ERROR_TOTAL"
+PORT_RECOVERY = "DCGM_FI_DEV_NVSWITCH_LINK_RECOVERY_ERROR_TOTAL"
+PORT_TX = "DCGM_FI_DEV_NVSWITCH_LINK_THROUGHPUT_TX"
+PORT_STATUS = "DCGM_FI_DEV_NVSWITCH_LINK_STATUS"  # OFF 0, SAFE 1, ACTIVE 2, ERROR 3
+PORT_STATUS_ACTIVE, PORT_STATUS_OFF = 2, 0
+PORT_COUNTERS = (PORT_FLIT, PORT_CRC, PORT_REPLAY, PORT_RECOVERY, PORT_TX)
+# Per lane (cable) of a port: DCGM_FI_DEV_NVSWITCH_LINK_CRC_ERROR_L0_TOTAL .. _L7_TOTAL.
+
+
+def lane_crc_name(lane: int) -> str:
+    """DCGM's per-lane CRC field of an NVSwitch port (fields 809-812, 817-820)."""
+    return f"DCGM_FI_DEV_NVSWITCH_LINK_CRC_ERROR_L{lane}_TOTAL"
+
+
+# The per-lane BER the switch tray's PHY diagnostics report (NVOS link diagnostics,
+# research/nvl72_facts.md §4c); DCGM has no field for it, so this is the project's name.
+LANE_BER = "nmx_nvlink_lane_ber"
+LANE_STATE = "nmx_nvlink_lane_state"  # per lane: 1 ACTIVE, 0 INACTIVE, 2 IDLE
+
+# GPU fabric health (NVML nvmlGpuFabricInfo_v3_t; DCGM_FI_DEV_FABRIC_HEALTH_MASK, field 174;
+# DCGM_FI_DEV_FABRIC_HEALTH_SUMMARY, field 175). Each mask field is 2 bits: 0 NOT_SUPPORTED,
+# 1 TRUE, 2 FALSE, at shifts 0 (DEGRADED_BW), 2 (ROUTE_RECOVERY), 4 (ROUTE_UNHEALTHY) and
+# 6 (ACCESS_TIMEOUT_RECOVERY); a healthy GPU's mask is 0xAA.
+HEALTH_MASK = "DCGM_FI_DEV_FABRIC_HEALTH_MASK"
+HEALTH_SUMMARY = "DCGM_FI_DEV_FABRIC_HEALTH_SUMMARY"
+MASK_SHIFTS = {
+    "DEGRADED_BW": 0,
+    "ROUTE_RECOVERY": 2,
+    "ROUTE_UNHEALTHY": 4,
+    "ACCESS_TIMEOUT_RECOVERY": 6,
+}
+MASK_TRUE, MASK_FALSE = 1, 2
+SUMMARY_HEALTHY, SUMMARY_UNHEALTHY, SUMMARY_LIMITED = 1, 2, 3
+SUMMARY_NAMES = {1: "Healthy", 2: "Unhealthy", 3: "Limited Capacity"}
+# nvidia-smi -q's fabric state (NVML_GPU_FABRIC_STATE_*): 3 COMPLETED once the fabric manager
+# has registered the GPU; 1 NOT_STARTED for a GPU that is not there to register.
+FABRIC_STATE_COMPLETED, FABRIC_STATE_NOT_STARTED = 3, 1
+
 UNITS = {
     BANDWIDTH: "bytes since the clock's zero, both directions (a counter, as DCGM exports it)",
     CRC_FLIT: "flits that failed CRC, since the clock's zero",
@@ -54,13 +120,27 @@ DEGRADING_BER = 1e-15
 # [A] Data CRC errors per flit CRC error: no public ratio; a quarter keeps them distinct.
 CRC_DATA_PER_FLIT = 0.25
 # [A] Every CRC error (flit or data) makes the sender replay: replays = flit + data errors.
-# [M] FACTS.md §3: the public GB200 link added ~3 recovery events per 21 minutes. A healthy
-# link has none at all: every other link's recovery counter was zero in the operators' sweep
-# (research/nvl72_facts.md §5), so only degrading lanes draw recovery events.
-FLAKY_RECOVERY_PER_S = 3.0 / (21.0 * 60.0)
+# [M] FACTS.md §3, the public GB200 case: a degrading link showed ~3 recovery events per 21
+# minutes in its last days and 505 over its life, then failed. A healthy link has none at all:
+# every other link's recovery counter was zero in the operators' sweep (research/nvl72_facts.md
+# §5), so only degrading lanes draw recovery events. A constant 3 per 21 minutes over the five
+# days would make ~1,029, twice the life's 505, so the rate rises: r(t) = r_end (t / TTF)^k
+# from t = 0 (first degraded) to the failure at TTF. The two figures fix both parameters:
+# r_end = 3 per 21 minutes, and k from the life's total, r_end TTF / (k + 1) = 505 [D].
+FLAKY_RECOVERY_PER_S = 3.0 / (21.0 * 60.0)  # the rate at the end of the link's life
+GB200_CASE_RECOVERIES = 505  # [M] the public case's lifetime count
 # [A] Time from the start of degradation (t = 0) to the link-down: FACTS.md §3, the public case
 # failed five days after it was seen degrading. The same for every flaky link: a projection.
 FLAKY_TTF_S = 5 * 86400.0
+FLAKY_RAMP_K = FLAKY_RECOVERY_PER_S * FLAKY_TTF_S / GB200_CASE_RECOVERIES - 1.0  # [D] ~1.04
+
+
+def flaky_recoveries_by(t_s: float) -> float:
+    """Expected recoveries of a degrading link from t = 0 to t_s (the ramp's integral)."""
+    x = min(max(t_s, 0.0), FLAKY_TTF_S) / FLAKY_TTF_S
+    return FLAKY_RECOVERY_PER_S * FLAKY_TTF_S / (FLAKY_RAMP_K + 1.0) * x ** (FLAKY_RAMP_K + 1.0)
+
+
 # The public windowed health rule (FACTS.md §3; nvidia-resiliency-ext PR #302,
 # research/nvl72_facts.md §5): every 60 s window in which a link's replay or recovery counter
 # rose is flagged; the link fails the check when more than 15 of its last 30 windows are

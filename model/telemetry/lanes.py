@@ -25,6 +25,7 @@ from model.telemetry.fields import (
     DATA,
     EVENT_BUCKET_S,
     FLAKY_BER,
+    FLAKY_RAMP_K,
     FLAKY_RECOVERY_PER_S,
     FLAKY_TTF_S,
     FLIT,
@@ -33,6 +34,7 @@ from model.telemetry.fields import (
     INACTIVE,
     MAX_T_S,
     REC,
+    flaky_recoveries_by,
 )
 
 
@@ -82,6 +84,8 @@ class LaneModel:
     dense_rates: np.ndarray  # float[3, D]: extra flit, data and recovery rates (/s)
     gbs: np.ndarray  # float[E]: GB/s both directions while carrying traffic
     freeze: np.ndarray  # float[E]: when the lane stops counting (inf: never)
+    gpu_alive: np.ndarray  # bool[G]: the GPU (and its driver, which NVML reads) is there
+    reroute: bool  # dynamic traffic rerouting is on (routes move off a dead link)
 
     @property
     def shape(self) -> tuple[int, int, int]:
@@ -94,9 +98,15 @@ class LaneModel:
             return np.zeros(self.fabric.planes, bool)
         return np.repeat(self.mc_down, self.fabric.chips_per_tray)
 
-    def end_times(self, t: float) -> np.ndarray:
-        """float[E]: the time up to which each lane's counters have advanced when read at t."""
+    def end_times(self, t: float, switch_side: bool = True) -> np.ndarray:
+        """float[E]: the time up to which each lane's counters have advanced when read at t.
+
+        switch_side: as the switch tray reports them (they stop while its controller is
+        silent); False: as the GPU driver reports them (no switch tray in the way).
+        """
         c = self.fabric.cables_per_link
+        if not switch_side:
+            return np.minimum(self.freeze, t)
         stale = np.tile(np.repeat(self.stale_planes(t), c), self.fabric.gpus)
         last = np.where(stale, min(t, self.onset), math.inf)
         return np.minimum(np.minimum(self.freeze, last), t)
@@ -156,6 +166,8 @@ def lane_model(s: Scenario, onset_s: float) -> LaneModel:
         dense_rates=dense_rates,
         gbs=np.repeat(gbs_link.ravel() / c, c),
         freeze=np.repeat(freeze_link.ravel(), c),
+        gpu_alive=st.gpu_alive.copy(),
+        reroute="reroute" in st.features,
     )
 
 
@@ -183,12 +195,31 @@ def day_events(m: LaneModel, day: int, times: bool) -> list[tuple[int, np.ndarra
     out += [(FLIT, lanes[0], taus[0]), (DATA, lanes[1], taus[1])]
     if m.dense.size:
         rng = seeded_rng(m.key, "degrading", day)
-        counts = rng.poisson(m.dense_rates * EVENT_BUCKET_S)
+        # Recoveries follow the rising ramp (fields.FLAKY_RAMP_K): this day's share of it.
+        t1 = t0 + EVENT_BUCKET_S
+        ramp = (flaky_recoveries_by(t1) - flaky_recoveries_by(t0)) / FLAKY_RECOVERY_PER_S
+        scale = np.array([[EVENT_BUCKET_S], [EVENT_BUCKET_S], [ramp]])
+        counts = rng.poisson(m.dense_rates * scale)
         for proc in (FLIT, DATA, REC):
             n = counts[proc]
-            tau = t0 + rng.random(int(n.sum())) * EVENT_BUCKET_S if times else np.empty(0)
+            u = rng.random(int(n.sum()))
+            tau = (
+                (_ramp_times(t0, t1, u) if proc == REC else t0 + u * EVENT_BUCKET_S)
+                if times
+                else np.empty(0)
+            )
             out.append((proc, np.repeat(m.dense, n), tau))
     return out
+
+
+def _ramp_times(t0: float, t1: float, u: np.ndarray) -> np.ndarray:
+    """Event times in [t0, t1) drawn from the ramp's density (inverse of its integral)."""
+    hi = min(t1, FLAKY_TTF_S)
+    if hi <= t0:
+        return np.full(u.shape, t0)
+    k1 = FLAKY_RAMP_K + 1.0
+    a, b = (t0 / FLAKY_TTF_S) ** k1, (hi / FLAKY_TTF_S) ** k1
+    return FLAKY_TTF_S * (a + u * (b - a)) ** (1.0 / k1)
 
 
 def counts_at(m: LaneModel, end: np.ndarray, t: float) -> np.ndarray:

@@ -1,11 +1,14 @@
-"""Per-link telemetry: DCGM-named counters over a simulated clock, and fault attribution.
+"""Telemetry snapshots: what DCGM, NVML and the switch trays report about every link at a
+simulated time, one link's series, and the public windowed health rule.
 
-What it models (FACTS.md §3, "fine-grained link telemetry", and the paragraph after the table):
-every link and every cable (lane) of the fabric carries the counters DCGM names
-(NVLINK_BANDWIDTH_TOTAL, NVLINK_CRC_FLIT_ERROR_COUNT_TOTAL, NVLINK_CRC_DATA_ERROR_COUNT_TOTAL,
-NVLINK_REPLAY_ERROR_COUNT_TOTAL, NVLINK_RECOVERY_ERROR_COUNT_TOTAL), NVML's per-link BER and
-state (ACTIVE / INACTIVE). NMX-Telemetry on each switch tray's controller streams them
-(FACTS.md §2), so a silent controller leaves its tray's counters stale.
+Two sides, as the real stack has them (docs/TELEMETRY.md). The GPU side (NVML, read by DCGM on
+the compute tray: per-link DCGM_FI_DEV_NVLINK_*_PER_LINK_TOTAL fields, their per-GPU sums
+DCGM_FI_DEV_NVLINK_*_COUNT_TOTAL, the link state, the per-link effective BER and each GPU's
+fabric health mask) comes from the GPU driver: it never passes through a switch tray, so a
+silent tray controller leaves it fresh; it stops only with its GPU. The switch side (each
+NVSwitch port's DCGM_FI_DEV_NVSWITCH_LINK_* counters and status, and the per-lane CRC and BER
+that tell a cable from a port) is read by the switch tray's NVOS and streamed by NMX-Telemetry
+on the tray's controller (FACTS.md §2): a silent controller leaves it as last reported.
 
 The clock. `t_s` is simulated seconds since the counters were cleared. A flaky (degrading)
 link or cable degrades from t = 0, as the public GB200 link had when it was first seen, and
@@ -18,10 +21,8 @@ simulated day) from a numpy Generator seeded by sha256(scenario key, stream, buc
 same scenario shows the same numbers on every machine, and a counter read at t includes
 exactly the events up to t: counters are monotone and a time series agrees with a snapshot.
 
-Attribution reads a snapshot only (never the scenario's fail list) and names the smallest set
-of components that explains every down, stale or degrading link: a cable, a link (GPU port),
-a switch chip, a switch tray, a controller, a GPU, a compute tray, or a degrading link or
-cable. With telemetry off only link up/down is visible and no component is attributed.
+Attribution (model/telemetry/diagnosis.py) reads a snapshot only. With fine-grained link
+telemetry off only link up/down and the fabric health are visible.
 """
 
 from __future__ import annotations
@@ -44,22 +45,45 @@ from model.telemetry.fields import (
     CRC_FLIT,
     DATA,
     EVENT_BUCKET_S,
+    FABRIC_STATE_COMPLETED,
+    FABRIC_STATE_NOT_STARTED,
     FLAKY_TTF_S,
     FLIT,
+    GPU_TOTALS,
+    HEALTH_MASK,
+    HEALTH_SUMMARY,
     HEALTH_THRESHOLD,
     HEALTH_WINDOW_S,
     HEALTH_WINDOWS,
     IDLE,
     INACTIVE,
+    LANE_BER,
+    LANE_STATE,
+    MASK_FALSE,
+    MASK_SHIFTS,
+    MASK_TRUE,
     MAX_SERIES_POINTS,
     METRICS,
+    PORT_CRC,
+    PORT_FLIT,
+    PORT_RECOVERY,
+    PORT_REPLAY,
+    PORT_STATUS,
+    PORT_STATUS_ACTIVE,
+    PORT_STATUS_OFF,
+    PORT_TX,
     REC,
     RECOVERY,
     REPLAY,
     STATE_NAMES,
+    SUMMARY_HEALTHY,
+    SUMMARY_LIMITED,
+    SUMMARY_UNHEALTHY,
     UNITS,
+    lane_crc_name,
 )
 from model.telemetry.lanes import (
+    LaneModel,
     ber_at,
     check_t,
     counts_at,
@@ -78,12 +102,63 @@ def _jsonable(a: np.ndarray) -> list:
 
 
 @dataclass(frozen=True)
+class FabricHealth:
+    """Each GPU's NVML fabric info as nvidia-smi -q shows it: state, health mask, summary."""
+
+    state: np.ndarray  # int8[G]: NVML_GPU_FABRIC_STATE_* (3 COMPLETED, 1 NOT_STARTED)
+    mask: np.ndarray  # int64[G]: DCGM_FI_DEV_FABRIC_HEALTH_MASK (2 bits a condition)
+    summary: np.ndarray  # int8[G]: DCGM_FI_DEV_FABRIC_HEALTH_SUMMARY (0 n/a, 1, 2, 3)
+
+    def condition(self, name: str) -> np.ndarray:
+        """int[G]: one mask field (0 NOT_SUPPORTED, 1 TRUE, 2 FALSE), e.g. 'DEGRADED_BW'."""
+        return (self.mask >> MASK_SHIFTS[name]) & 3
+
+
+def fabric_health(m: LaneModel, state: np.ndarray) -> FabricHealth:
+    """Emulate each GPU's fabric health from its links (state int8[G, P]).
+
+    DEGRADED_BW is TRUE when some link of a live GPU is not ACTIVE (it runs below full
+    bandwidth). ROUTE_UNHEALTHY is TRUE for such a GPU when dynamic rerouting is off [A]: its
+    routes still point at the dead link until the fabric manager reprograms them. Route
+    recovery and access-timeout recovery are transient states the steady-state model never
+    shows: FALSE. A GPU that is gone reports nothing: state NOT_STARTED, mask 0, summary 0.
+    The summary follows the conditions: Healthy, Limited Capacity when the bandwidth alone is
+    degraded, Unhealthy otherwise.
+    """
+    alive = m.gpu_alive
+    degraded = alive & (state != ACTIVE).any(axis=1)
+    unhealthy = degraded & (not m.reroute)
+    cond = {
+        "DEGRADED_BW": np.where(degraded, MASK_TRUE, MASK_FALSE),
+        "ROUTE_RECOVERY": np.full(alive.shape, MASK_FALSE),
+        "ROUTE_UNHEALTHY": np.where(unhealthy, MASK_TRUE, MASK_FALSE),
+        "ACCESS_TIMEOUT_RECOVERY": np.full(alive.shape, MASK_FALSE),
+    }
+    mask = np.zeros(alive.shape, np.int64)
+    for name, v in cond.items():
+        mask |= v.astype(np.int64) << MASK_SHIFTS[name]
+    summary = np.where(
+        unhealthy, SUMMARY_UNHEALTHY, np.where(degraded, SUMMARY_LIMITED, SUMMARY_HEALTHY)
+    )
+    return FabricHealth(
+        state=np.where(alive, FABRIC_STATE_COMPLETED, FABRIC_STATE_NOT_STARTED).astype(np.int8),
+        mask=np.where(alive, mask, 0),
+        summary=np.where(alive, summary, 0).astype(np.int8),
+    )
+
+
+@dataclass(frozen=True)
 class Counters:
     """A telemetry snapshot at simulated time t_s: numpy arrays, link [G, P], cable [G, P, C].
 
-    `link` and `cable` map each name of METRICS to an array (None with telemetry off).
-    Counters are int64; BER and bandwidth_gbs float (BER NaN where the lane carries nothing).
-    `state` (link up/down) is always there: the GPU's host sees it, telemetry or not.
+    GPU side (fresh unless its GPU is gone): `link` maps each name of METRICS to [G, P];
+    `gpu` maps each per-GPU total (fields.GPU_TOTALS' values) to [G]; `state` (link up/down)
+    is always there, telemetry or not, as is `health` (the GPU's fabric health). Switch side
+    (as last reported while its tray's controller is silent, `stale`): `port` maps each
+    NVSwitch port counter to [G, P] (the port of chip p facing GPU g), `port_status` [G, P],
+    and `cable` maps the same names as `link` to [G, P, C]: each lane as the switch port's PHY
+    sees it, with `cable_state`. Counters are int64; BER and bandwidth_gbs float (BER NaN where
+    the lane carries nothing). None with telemetry off.
     """
 
     fabric: Fabric
@@ -91,13 +166,17 @@ class Counters:
     t_s: float
     onset_s: float
     telemetry: bool
-    state: np.ndarray  # int8[G, P]: ACTIVE / INACTIVE
+    state: np.ndarray  # int8[G, P]: ACTIVE / INACTIVE, as the GPU's driver sees it
     planned: np.ndarray  # bool[P]: planes drained on purpose (switch update, maintenance)
+    health: FabricHealth | None = None
     link: dict[str, np.ndarray] | None = None
+    gpu: dict[str, np.ndarray] | None = None
+    port: dict[str, np.ndarray] | None = None
+    port_status: np.ndarray | None = None  # int8[G, P]: DCGM_FI_DEV_NVSWITCH_LINK_STATUS
     cable: dict[str, np.ndarray] | None = None
     cable_state: np.ndarray | None = None  # int8[G, P, C]: ACTIVE / INACTIVE / IDLE
     stale: np.ndarray | None = None  # bool[P]: its tray's controller (NMX-Telemetry) is silent
-    last_seen_s: np.ndarray | None = None  # float[P]: time of the newest reading per plane
+    last_seen_s: np.ndarray | None = None  # float[P]: time of the newest switch-side reading
     projected_fail_s: np.ndarray | None = None  # float[G, P]: degrading links' failure, else NaN
 
     def heatmap(self, name: str) -> np.ndarray:
@@ -109,12 +188,14 @@ class Counters:
         return self.link[name].astype(float)
 
     def to_json(self, cables: bool = True) -> dict:
-        """JSON-ready dict: nested lists [G][P] and [G][P][C]; NaN becomes null.
+        """JSON-ready dict: nested lists [G][P] and [G][P][C]; NaN becomes null. Every
+        counter under its DCGM (or NVML, or project) name, the one /metrics uses.
 
-        cables=False leaves out the per-cable arrays (about two thirds of the ~0.5 MB).
+        cables=False leaves out the per-lane arrays (about two thirds of the ~0.5 MB).
         """
         f = self.fabric
         names = np.array(STATE_NAMES)
+        h = self.health
         out: dict = {
             "fabric": f.key,
             "key": self.scenario_key,
@@ -127,18 +208,30 @@ class Counters:
             "units": UNITS,
             "state": names[self.state].tolist(),
             "planned": [chip_id(f, int(p)) for p in np.flatnonzero(self.planned)],
+            "fabric_health": {
+                "state": h.state.tolist(),
+                HEALTH_MASK: h.mask.tolist(),
+                HEALTH_SUMMARY: h.summary.tolist(),
+            },
             "link": None,
-            "cable": None,
-            "cable_state": None,
+            "gpu": None,
+            "port": None,
+            "lane": None,
             "stale": None,
             "last_seen_s": None,
             "projected_fail_s": None,
         }
         if self.telemetry:
             out["link"] = {k: _jsonable(v) for k, v in self.link.items()}
+            out["gpu"] = {k: v.tolist() for k, v in self.gpu.items()}
+            out["port"] = {k: v.tolist() for k, v in self.port.items()}
+            out["port"][PORT_STATUS] = self.port_status.tolist()
             if cables:
-                out["cable"] = {k: _jsonable(v) for k, v in self.cable.items()}
-                out["cable_state"] = names[self.cable_state].tolist()
+                crc = self.cable[CRC_FLIT] + self.cable[CRC_DATA]
+                lane = {lane_crc_name(c): crc[:, :, c].tolist() for c in range(f.cables_per_link)}
+                lane[LANE_BER] = _jsonable(self.cable[BER])
+                lane[LANE_STATE] = names[self.cable_state].tolist()
+                out["lane"] = lane
             out["stale"] = [chip_id(f, int(p)) for p in np.flatnonzero(self.stale)]
             out["last_seen_s"] = self.last_seen_s.tolist()
             gs, ps = np.nonzero(~np.isnan(self.projected_fail_s))
@@ -147,6 +240,20 @@ class Counters:
                 for g, p in zip(gs, ps, strict=True)
             }
         return out
+
+
+def _lane_counters(m: LaneModel, ev: np.ndarray, end: np.ndarray, ber, active) -> dict:
+    g, p, c = m.shape
+    out = {
+        BANDWIDTH: np.floor(m.gbs * 1e9 * end).astype(np.int64),
+        CRC_FLIT: ev[FLIT],
+        CRC_DATA: ev[DATA],
+        REPLAY: ev[FLIT] + ev[DATA],
+        RECOVERY: ev[REC],
+        BER: ber,
+        BANDWIDTH_GBS: np.where(active, m.gbs, 0.0),
+    }
+    return {k: v.reshape(g, p, c) for k, v in out.items()}
 
 
 def counters(
@@ -168,32 +275,37 @@ def counters(
     link_state = lanes_now.reshape(g, p, c)[:, :, 0].copy()
     link_state[link_state == IDLE] = INACTIVE
     planned = m.planned & faults
+    health = fabric_health(m, link_state)
     if not m.telemetry:
-        return Counters(f, m.key, t, m.onset, False, link_state, planned)
+        return Counters(f, m.key, t, m.onset, False, link_state, planned, health)
 
-    stale = m.stale_planes(t)
-    stale_lane = np.tile(np.repeat(stale, c), g)
-    end = m.end_times(t)
-    ev = counts_at(m, end, t)
-    lanes = lanes_now
-    if stale.any():
-        lanes = np.where(stale_lane, lane_state(m, m.onset, False), lanes_now)
-    active = lanes == ACTIVE
+    # GPU side: the driver's counters, whatever the switch trays' controllers do.
+    end_gpu = m.end_times(t, switch_side=False)
+    ev_gpu = counts_at(m, end_gpu, t)
+    active = lanes_now == ACTIVE
     ber = ber_at(m, t, active)
-    if stale.any():
-        ber = np.where(stale_lane, ber_at(m, m.onset, active), ber)
-    cable = {
-        BANDWIDTH: np.floor(m.gbs * 1e9 * end).astype(np.int64),
-        CRC_FLIT: ev[FLIT],
-        CRC_DATA: ev[DATA],
-        REPLAY: ev[FLIT] + ev[DATA],
-        RECOVERY: ev[REC],
-        BER: ber,
-        BANDWIDTH_GBS: np.where(active, m.gbs, 0.0),
-    }
-    cable = {k: v.reshape(g, p, c) for k, v in cable.items()}
-    link = {k: lanes_sum(v) for k, v in cable.items()}
+    per_lane = _lane_counters(m, ev_gpu, end_gpu, ber, active)
+    link = {k: lanes_sum(v) for k, v in per_lane.items()}
     link[BER] = link[BER] / c
+    # Switch side: as the tray last reported it while its controller is silent.
+    stale = m.stale_planes(t)
+    if stale.any():
+        stale_lane = np.tile(np.repeat(stale, c), g)
+        end_sw = m.end_times(t)
+        lanes_sw = np.where(stale_lane, lane_state(m, m.onset, False), lanes_now)
+        active_sw = lanes_sw == ACTIVE
+        ber_sw = np.where(stale_lane, ber_at(m, m.onset, active_sw), ber)
+        cable = _lane_counters(m, counts_at(m, end_sw, t), end_sw, ber_sw, active_sw)
+    else:
+        lanes_sw, cable = lanes_now, per_lane
+    port = {
+        PORT_FLIT: lanes_sum(cable[CRC_FLIT]),
+        PORT_CRC: lanes_sum(cable[CRC_FLIT] + cable[CRC_DATA]),
+        PORT_REPLAY: lanes_sum(cable[REPLAY]),
+        PORT_RECOVERY: lanes_sum(cable[RECOVERY]),
+        PORT_TX: lanes_sum(cable[BANDWIDTH]) // 2,  # one direction of the bytes both ways
+    }
+    port_up = (lanes_sw.reshape(g, p, c) == ACTIVE).all(axis=2)
     visible = m.flaky_link.reshape(g, p) & ~(m.down.reshape(g, p) & faults)
     return Counters(
         fabric=f,
@@ -203,9 +315,13 @@ def counters(
         telemetry=True,
         state=link_state,
         planned=planned,
+        health=health,
         link=link,
+        gpu={name: link[k].sum(axis=1) for k, name in GPU_TOTALS.items()},
+        port=port,
+        port_status=np.where(port_up, PORT_STATUS_ACTIVE, PORT_STATUS_OFF).astype(np.int8),
         cable=cable,
-        cable_state=lanes.reshape(g, p, c),
+        cable_state=lanes_sw.reshape(g, p, c),
         stale=stale,
         last_seen_s=np.where(stale, min(t, m.onset), t),
         projected_fail_s=np.where(visible, FLAKY_TTF_S, np.nan),
@@ -270,7 +386,9 @@ def link_series(
         [np.sort(np.concatenate(x)) if x else np.empty(0) for x in per_lane] for per_lane in found
     ]
     before = lane_state(m, m.onset, False)[lanes]
-    stale_plane = bool(m.mc_down[plane // f.chips_per_tray])
+    # A link's series is the GPU side's (never stale); a cable's is the switch port's lane
+    # view, which stops while its tray's controller is silent.
+    stale_plane = bool(m.mc_down[plane // f.chips_per_tray]) and not is_link
     upto = int(lanes.max()) + 1
     cols: dict[str, list] = {k: [] for k in (*METRICS, "stale")}
     names = np.array(STATE_NAMES)
@@ -309,8 +427,8 @@ def health_rule(scenario: Scenario, t_s: float, *, onset_s: float = 0.0) -> dict
 
     A 60 s window is flagged for a link when its replay or recovery counter rose in it; the
     link is flagged at the end of a window when more than 15 of its last 30 windows were.
-    It reads the counters as telemetry sees them: a tray whose controller is silent stops at
-    its last report, and a link that went down stops counting.
+    It reads the GPU side's counters, as the rule does on the compute tray: a silent switch
+    tray controller does not stop them; a link that went down stops counting.
     """
     t = check_t(t_s)
     m = lane_model(scenario, check_t(onset_s))
@@ -321,13 +439,19 @@ def health_rule(scenario: Scenario, t_s: float, *, onset_s: float = 0.0) -> dict
         "threshold": HEALTH_THRESHOLD,
         "source": "FACTS.md §3 (nvidia-resiliency-ext PR #302)",
     }
-    out: dict = {"t_s": t, "rule": rule, "flagged": [], "first_flagged_s": {}}
+    out: dict = {
+        "t_s": t,
+        "rule": rule,
+        "flagged": [],
+        "recent_windows": {},
+        "first_flagged_s": {},
+    }
     if not m.telemetry:
         out["available"] = False
         out["reason"] = "fine-grained link telemetry is off: no replay or recovery counters"
         return out
     out["available"] = True
-    end = m.end_times(t)
+    end = m.end_times(t, switch_side=False)
     c = f.cables_per_link
     n_win = int(t // HEALTH_WINDOW_S)  # complete windows at t
     span = n_win + 1
@@ -360,6 +484,9 @@ def health_rule(scenario: Scenario, t_s: float, *, onset_s: float = 0.0) -> dict
     out["flagged"] = [
         link_id(f, int(x) // p, int(x) % p) for x in np.flatnonzero(recent > HEALTH_THRESHOLD)
     ]
+    out["recent_windows"] = {  # flagged windows among each link's last 30 (links with any)
+        link_id(f, int(x) // p, int(x) % p): int(recent[x]) for x in np.flatnonzero(recent)
+    }
     out["first_flagged_s"] = {
         link_id(f, int(x) // p, int(x) % p): float((w + 1) * HEALTH_WINDOW_S)
         for x, w in zip(first_links, first_w, strict=True)

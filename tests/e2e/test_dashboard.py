@@ -182,11 +182,11 @@ def test_phone_width(served, browser):
 def test_view_options_travel_in_the_fragment(served, page):
     link = (
         served + "/?fail=st3&flaky=gpu20-st5.sw1"
-        "#counter=NVLINK_RECOVERY_ERROR_COUNT_TOTAL&link=gpu20-st5.sw1&compare=fabric%3Dgb200-nvl72"
+        "#counter=DCGM_FI_DEV_NVLINK_RECOVERY_ERROR_PER_LINK_TOTAL&link=gpu20-st5.sw1&compare=fabric%3Dgb200-nvl72"
     )
     page.goto(link)
     _ready(page)
-    expect(page.locator("#counter")).to_contain_text("NVLINK_RECOVERY_ERROR_COUNT_TOTAL")
+    expect(page.locator("#counter")).to_contain_text("DCGM_FI_DEV_NVLINK_RECOVERY_ERROR_PER_LINK_TOTAL")
     expect(page.locator("#link-input")).to_have_value("gpu20-st5.sw1")
     expect(page.locator("#compare-table")).to_contain_text("fabric=gb200-nvl72")
     page.fill("#link-input", "gpu21-st5.sw1")

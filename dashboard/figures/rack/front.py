@@ -61,6 +61,9 @@ def _part_trace(
         "y": tuple(y),
         "customdata": ids_,
         "hovertext": tuple(hover),
+        # what each part is, kept for the browser: the scenario's labels (its state and what
+        # a click does) come as codes and are written after it (assets/rack_press.js)
+        "meta": {"hover": tuple(hover)},
         "hovertemplate": "%{hovertext}<extra></extra>",
         "marker": {
             "symbol": (symbol,) * len(ids_),

@@ -148,21 +148,28 @@ def _cable_codes(fabric_key: str, idx: dict[str, np.ndarray]) -> np.ndarray:
 
 def _part_labels(
     scenario: Scenario, trace: str, codes: np.ndarray, kinds: list[K], mode: str
-) -> list[str]:
-    """A front-view trace's hover text: what the part is (the base figure's), its state and
-    what a click does."""
+) -> dict[str, Any]:
+    """A front-view trace's hover labels, compact: {"codes": one character a part (48 + its
+    index in words), "words": each distinct label (its state and what a click does)}. The
+    browser writes each after what the part is (the trace's meta.hover, the base figure's)."""
     geo = geometry(scenario.fabric)
-    base = _base_hover(scenario.fabric, trace)
     names = geo.point_ids[TRACES[trace]]
-    return [
-        f"{what}<br>" + label(scenario, cid, kind, PART_STATE_WORDS[c], c == PART_FAILED, mode)
-        for what, cid, kind, c in zip(base, names, kinds, codes.tolist(), strict=True)
-    ]
+    words: list[str] = []
+    out = []
+    for cid, kind, c in zip(names, kinds, codes.tolist(), strict=True):
+        text = label(scenario, cid, kind, PART_STATE_WORDS[c], c == PART_FAILED, mode)
+        if text not in words:
+            words.append(text)
+        out.append(chr(48 + words.index(text)))
+    return {"codes": "".join(out), "words": words}
 
 
-@functools.lru_cache(maxsize=32)
-def _base_hover(fabric_key: str, trace: str) -> tuple[str, ...]:
-    return tuple(base_figure(fabric_key)["data"][TRACES[trace]]["hovertext"])
+def spell_part_labels(fabric_key: str, trace_index: int, part: dict[str, Any]) -> list[str]:
+    """What the browser writes from a trace's compact labels (rack.labels in
+    assets/rack_press.js): what each part is, then its label."""
+    base = base_figure(fabric_key)["data"][trace_index]["meta"]["hover"]
+    codes = part["codes"]
+    return [f"{what}<br>{part['words'][ord(c) - 48]}" for what, c in zip(base, codes, strict=True)]
 
 
 def overlay_data(scenario: Scenario) -> dict[int, dict[str, Any]]:

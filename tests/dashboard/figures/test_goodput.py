@@ -52,3 +52,20 @@ def test_goodput_figure_stacks_badput_by_cause_and_marks_the_current_configurati
 def test_goodput_figure_without_rows_is_empty():
     raw = charts.goodput_figure([], None)
     assert charts.is_empty(raw) and not as_go(raw).data
+
+
+def test_policy_figure_plots_goodput_against_rack_down_visits_and_rings_the_best():
+    from model.reliability.goodput import best_policy
+
+    best = best_policy(scenario(""))
+    fig = check_common(goodput_fig.policy_figure(best))
+    names = {t.name for t in fig.data}
+    assert {"repair at once", "planned window every N days", "best"} <= names
+    n = sum(len(t.x) for t in fig.data if t.name != "best")
+    assert n == len(best["tried"])
+    ring = next(t for t in fig.data if t.name == "best")
+    top = next(t for t in best["tried"] if t["policy"] == best["best"])
+    assert ring.x[0] == top["rack_down_visits_per_year"]
+    assert ring.y[0] == pytest.approx(top["fraction"] * 100)
+    empty = goodput_fig.policy_figure({"tried": []})
+    assert not empty["data"] and "No repair policy" in str(empty["layout"])

@@ -11,36 +11,68 @@ from prometheus_client.metrics_core import Metric
 from prometheus_client.parser import text_string_to_metric_families
 
 from dashboard.web.blueprint import web
-from dashboard.web.metrics import FAMILIES, LINK_FAMILIES, LINK_LABELS, SWITCH_FAMILIES
+from dashboard.web.metrics import (
+    GPU_FAMILIES,
+    LINK_FAMILIES,
+    LINK_LABELS,
+    PORT_FAMILIES,
+    SWITCH_FAMILIES,
+    families,
+)
 from dashboard.web.promtext import CONTENT_TYPE, escape_label_value, family_text, label_set
 from model import parse_query, telemetry
 from model.evaluate import TELEMETRY_READ_S
 from model.fabric.presets import FABRICS
 from model.ids import link_id
 
+# GPU side per link: DCGM's per-link fields (dcgm_fields.h, 1525-1529).
 DCGM_COUNTERS = (
+    "DCGM_FI_DEV_NVLINK_CRC_FLIT_ERROR_PER_LINK_TOTAL",
+    "DCGM_FI_DEV_NVLINK_CRC_DATA_ERROR_PER_LINK_TOTAL",
+    "DCGM_FI_DEV_NVLINK_REPLAY_ERROR_PER_LINK_TOTAL",
+    "DCGM_FI_DEV_NVLINK_RECOVERY_ERROR_PER_LINK_TOTAL",
+    "DCGM_FI_DEV_NVLINK_THROUGHPUT_PER_LINK",
+)
+# GPU side per GPU: the sums, under dcgm-exporter's names (etc/default-counters.csv).
+GPU_TOTALS = (
     "DCGM_FI_DEV_NVLINK_CRC_FLIT_ERROR_COUNT_TOTAL",
     "DCGM_FI_DEV_NVLINK_CRC_DATA_ERROR_COUNT_TOTAL",
     "DCGM_FI_DEV_NVLINK_REPLAY_ERROR_COUNT_TOTAL",
     "DCGM_FI_DEV_NVLINK_RECOVERY_ERROR_COUNT_TOTAL",
     "DCGM_FI_DEV_NVLINK_BANDWIDTH_TOTAL",
 )
-UP = "nvml_nvlink_up"
+PORT_COUNTERS = (
+    "DCGM_FI_DEV_NVSWITCH_LINK_FLIT_ERROR_TOTAL",
+    "DCGM_FI_DEV_NVSWITCH_LINK_CRC_ERROR_TOTAL",
+    "DCGM_FI_DEV_NVSWITCH_LINK_REPLAY_ERROR_TOTAL",
+    "DCGM_FI_DEV_NVSWITCH_LINK_RECOVERY_ERROR_TOTAL",
+    "DCGM_FI_DEV_NVSWITCH_LINK_THROUGHPUT_TX",
+)
+UP = "DCGM_FI_DEV_NVLINK_GET_STATE"
+BER = "NVML_FI_DEV_NVLINK_COUNT_EFFECTIVE_BER"
 PER_LINK = tuple(f.name for f in LINK_FAMILIES)
+PER_PORT = tuple(f.name for f in PORT_FAMILIES)
 TELEMETRY_ONLY = (
     *DCGM_COUNTERS,
-    "nvml_nvlink_ber",
-    "fabric_twin_nvlink_throughput_bytes_per_second",
+    *GPU_TOTALS,
+    *PORT_COUNTERS,
+    BER,
+    "fabric_twin_nvlink_throughput_gigabytes_per_second",
+    "fabric_twin_health_rule_flagged_windows",
     "nmx_telemetry_stale",
     "nmx_telemetry_last_seen_age_seconds",
 )
+# Visible with fine-grained telemetry off: the GPU's own view of its links and fabric.
+ALWAYS_DCGM = {UP, "DCGM_FI_DEV_FABRIC_HEALTH_MASK", "DCGM_FI_DEV_FABRIC_HEALTH_SUMMARY"}
 SWITCH_STATE = (
     "nmx_switch_chip_up",
     "nmx_switch_chip_drained",
     "nmx_switch_chip_links_up",
     "nmx_switch_tray_up",
     "nmx_controller_up",
+    "nmx_partition_health",
 )
+COUNTER_FAMILIES = {*DCGM_COUNTERS, *GPU_TOTALS, *PORT_COUNTERS}
 
 
 @pytest.fixture(scope="module")
@@ -91,8 +123,9 @@ def test_content_type_help_and_type(prom_client):
     samples = {ln.split("{")[0].split(" ")[0] for ln in lines if not ln.startswith("#")}
     assert samples <= set(types), "a sample without a TYPE line"
     assert helps == set(types)
+    lanes = {telemetry.lane_crc_name(c) for c in range(2)}
     for name, kind in types.items():
-        assert kind == ("counter" if name.endswith("_TOTAL") else "gauge"), name
+        assert kind == ("counter" if name in COUNTER_FAMILIES | lanes else "gauge"), name
     # HELP comes right before TYPE, and every family has a non-empty HELP with its unit.
     for i, ln in enumerate(lines):
         if ln.startswith("# TYPE "):
@@ -107,9 +140,10 @@ def test_content_type_help_and_type(prom_client):
 def test_every_family_is_a_row_of_the_tables(prom_client):
     """What a scrape has, in its order, with its type and HELP, is the tables' rows: the
     switch side as much as the links (a family written outside them would fail here)."""
+    rows_all = families(FABRICS["vr-nvl72"])
     for query, rows in (
-        ("flaky=gpu07-st3.sw2", FAMILIES),
-        ("flaky=gpu07-st3.sw2&off=telemetry", [f for f in FAMILIES if not f.needs_telemetry]),
+        ("flaky=gpu07-st3.sw2", rows_all),
+        ("flaky=gpu07-st3.sw2&off=telemetry", [f for f in rows_all if not f.needs_telemetry]),
     ):
         fams = scrape(prom_client, query)
         assert list(fams) == [f.name for f in rows], query
@@ -120,15 +154,23 @@ def test_every_family_is_a_row_of_the_tables(prom_client):
 
 def test_dcgm_names_and_families(prom_client):
     fams = scrape(prom_client)
-    for name in DCGM_COUNTERS:
-        assert fams[name].type == "counter"
-    assert set(PER_LINK) >= {*DCGM_COUNTERS, UP, "nvml_nvlink_ber"}
+    for name in (*DCGM_COUNTERS, *GPU_TOTALS, *PORT_COUNTERS):
+        assert fams[name].type == "counter", name
+    assert set(PER_LINK) >= {*DCGM_COUNTERS, UP, BER}
+    assert {f.name for f in GPU_FAMILIES} >= set(GPU_TOTALS)
+    assert set(PER_PORT) >= set(PORT_COUNTERS)
     for name in (*SWITCH_STATE, "nmx_telemetry_stale", "nmx_telemetry_last_seen_age_seconds"):
         assert fams[name].type == "gauge"
     assert fams["fabric_twin_simulated_time_seconds"].samples[0].value == TELEMETRY_READ_S
     assert fams["fabric_twin_link_counters_available"].samples[0].value == 1
     info = fams["fabric_twin_info"].samples[0].labels
     assert info == {"fabric": "vr-nvl72", "scenario": "fabric=vr-nvl72"}
+    # A name the JSON API uses is the name /metrics uses: one name per counter.
+    doc = telemetry.counters(parse_query("").scenario, TELEMETRY_READ_S).to_json()
+    assert set(doc["link"]) <= set(fams)
+    assert set(doc["gpu"]) <= set(fams) and set(doc["port"]) <= set(fams)
+    assert set(doc["lane"]) <= set(fams)
+    assert set(doc["fabric_health"]) - {"state"} <= set(fams)
 
 
 @pytest.mark.parametrize(
@@ -139,17 +181,20 @@ def test_every_link_in_every_per_link_family(prom_client, query, fabric, n):
     fams = scrape(prom_client, query)
     links = all_links(fabric)
     assert len(links) == n
-    for name in PER_LINK:
+    for name in (*PER_LINK, *PER_PORT):
         assert set(per_link(fams[name])) == links, name
         assert len(fams[name].samples) == n
+    for name in GPU_TOTALS:
+        assert len(fams[name].samples) == 72
 
 
 def test_link_labels(prom_client):
-    assert LINK_LABELS == ("gpu", "link", "chip", "tray", "compute_tray", "fabric")
+    assert LINK_LABELS == ("nvlink", "gpu", "link", "chip", "tray", "compute_tray", "fabric")
     fams = scrape(prom_client)
     one = [s for s in fams[UP].samples if s.labels["link"] == "gpu07-st3.sw2"]
     assert len(one) == 1
     assert one[0].labels == {
+        "nvlink": "10",  # the link's index on its GPU: its plane, (3 - 1) * 4 + 2
         "gpu": "7",
         "link": "gpu07-st3.sw2",
         "chip": "st3.sw2",
@@ -165,6 +210,23 @@ def test_link_labels(prom_client):
             assert lab["link"] == f"gpu{g:02d}-{lab['chip']}"
             assert lab["tray"] == lab["chip"].split(".")[0]
             assert lab["compute_tray"] == f"ct{g // 4 + 1:02d}"
+    port = [s for s in fams[PORT_COUNTERS[3]].samples if s.labels["link"] == "gpu07-st3.sw2"]
+    assert port[0].labels == {
+        "nvswitch": "nvswitch2",
+        "nvlink": "7",  # the port of st3.sw2 that faces gpu07
+        "hostname": "st3",
+        "link": "gpu07-st3.sw2",
+        "chip": "st3.sw2",
+        "fabric": "vr-nvl72",
+    }
+    gpu7 = [s for s in fams[GPU_TOTALS[3]].samples if s.labels["gpu"] == "7"]
+    assert gpu7[0].labels == {
+        "gpu": "7",
+        "Hostname": "ct02",
+        "device": "nvidia3",
+        "compute_tray": "ct02",
+        "fabric": "vr-nvl72",
+    }
     chips = fams["nmx_switch_chip_up"].samples
     assert len(chips) == 36
     assert all(set(s.labels) == {"chip", "tray", "fabric"} for s in chips)
@@ -200,7 +262,7 @@ def test_fail_one_cable_takes_its_link_down(prom_client):
     assert sum(up.values()) == 2591
     assert by_label(fams["nmx_switch_chip_links_up"], "chip")["st3.sw2"] == 71
     assert all(v == 1 for v in by_label(fams["nmx_switch_chip_up"], "chip").values())
-    ber = per_link(fams["nvml_nvlink_ber"])
+    ber = per_link(fams[BER])
     assert math.isnan(ber["gpu07-st3.sw2"])  # carries nothing: NaN, as the format spells it
     assert 0 < ber["gpu07-st3.sw1"] < 1e-15
 
@@ -227,7 +289,7 @@ def test_counters_non_negative_and_monotone_for_a_flaky_link(prom_client):
             if prev is not None:
                 bad = [k for k, v in vals.items() if v < prev[name][k]]
                 assert not bad, (name, t, bad[:3])
-        seen.append((now["DCGM_FI_DEV_NVLINK_RECOVERY_ERROR_COUNT_TOTAL"][flaky], fams))
+        seen.append((now["DCGM_FI_DEV_NVLINK_RECOVERY_ERROR_PER_LINK_TOTAL"][flaky], fams))
         prev = now
     recoveries = [r for r, _ in seen]
     assert recoveries[0] == 0
@@ -244,17 +306,25 @@ def test_values_match_the_model(prom_client):
     snap = telemetry.counters(parse_query(q).scenario, t)
     f = snap.fabric
     names = {
-        "DCGM_FI_DEV_NVLINK_CRC_FLIT_ERROR_COUNT_TOTAL": telemetry.CRC_FLIT,
-        "DCGM_FI_DEV_NVLINK_CRC_DATA_ERROR_COUNT_TOTAL": telemetry.CRC_DATA,
-        "DCGM_FI_DEV_NVLINK_REPLAY_ERROR_COUNT_TOTAL": telemetry.REPLAY,
-        "DCGM_FI_DEV_NVLINK_RECOVERY_ERROR_COUNT_TOTAL": telemetry.RECOVERY,
-        "DCGM_FI_DEV_NVLINK_BANDWIDTH_TOTAL": telemetry.BANDWIDTH,
-        "nvml_nvlink_ber": telemetry.BER,
+        "DCGM_FI_DEV_NVLINK_CRC_FLIT_ERROR_PER_LINK_TOTAL": telemetry.CRC_FLIT,
+        "DCGM_FI_DEV_NVLINK_CRC_DATA_ERROR_PER_LINK_TOTAL": telemetry.CRC_DATA,
+        "DCGM_FI_DEV_NVLINK_REPLAY_ERROR_PER_LINK_TOTAL": telemetry.REPLAY,
+        "DCGM_FI_DEV_NVLINK_RECOVERY_ERROR_PER_LINK_TOTAL": telemetry.RECOVERY,
+        "DCGM_FI_DEV_NVLINK_THROUGHPUT_PER_LINK": telemetry.BANDWIDTH,
+        BER: telemetry.BER,
     }
     for prom_name, metric in names.items():
         vals = per_link(fams[prom_name])
         got = np.array([[vals[link_id(f, g, p)] for p in range(f.planes)] for g in range(f.gpus)])
         np.testing.assert_array_equal(got, snap.link[metric].astype(float), err_msg=prom_name)
+    for metric, prom_name in telemetry.GPU_TOTALS.items():  # a GPU's total: its links' sum
+        vals = by_label(fams[prom_name], "gpu")
+        got = np.array([vals[str(g)] for g in range(f.gpus)])
+        np.testing.assert_array_equal(got, snap.link[metric].sum(axis=1).astype(float))
+    rec = by_label(fams["DCGM_FI_DEV_NVLINK_RECOVERY_ERROR_COUNT_TOTAL"], "gpu")
+    assert rec["9"] > 0 and sum(rec.values()) == rec["9"]  # only the flaky link recovers
+    mask = by_label(fams["DCGM_FI_DEV_FABRIC_HEALTH_MASK"], "gpu")
+    assert mask["3"] == 0 and mask["4"] == 0xAA  # gpu03 is gone; gpu04 is healthy
     up = per_link(fams[UP])
     assert sum(1 for v in up.values() if v == 0) == 36  # gpu03's links
 
@@ -264,7 +334,7 @@ def test_telemetry_off_exports_no_counters(prom_client):
         fams = scrape(prom_client, query)
         for name in TELEMETRY_ONLY:
             assert name not in fams, (query, name)
-        assert not any(name.startswith("DCGM_") for name in fams)
+        assert {name for name in fams if name.startswith("DCGM_")} == ALWAYS_DCGM
         assert fams["fabric_twin_link_counters_available"].samples[0].value == 0
         assert "off" in fams["fabric_twin_link_counters_available"].documentation
         assert len(per_link(fams[UP])) == n
@@ -291,9 +361,34 @@ def test_controller_down_marks_its_chips_stale(prom_client):
     for name in PER_LINK:
         vals = per_link(fams[name])
         assert st3 <= set(vals), name
-    bw = per_link(fams["DCGM_FI_DEV_NVLINK_BANDWIDTH_TOTAL"])
-    assert all(bw[k] == 0 for k in st3)
-    assert bw["gpu00-st4.sw0"] > 0
+    # The GPU side comes from the GPU driver: fresh on st3's planes too. The switch side of
+    # st3 (its ports) holds what st3 last reported, at t = 0: nothing yet.
+    bw = per_link(fams["DCGM_FI_DEV_NVLINK_THROUGHPUT_PER_LINK"])
+    assert all(bw[k] > 0 for k in st3) and bw["gpu00-st4.sw0"] > 0
+    tx = per_link(fams["DCGM_FI_DEV_NVSWITCH_LINK_THROUGHPUT_TX"])
+    assert all(tx[k] == 0 for k in st3) and tx["gpu00-st4.sw0"] > 0
+    status = per_link(fams["DCGM_FI_DEV_NVSWITCH_LINK_STATUS"])
+    assert set(status.values()) == {2.0}  # ACTIVE, as last reported and as it is
+
+
+def test_partition_fabric_health_and_the_health_rule(prom_client):
+    """nmx_partition_health has one series per NMX state, 1 on the partition's; a GPU with
+    a link down reports DEGRADED_BW (mask 0xA9, Limited Capacity); a degrading link has more
+    than 15 of its last 30 windows flagged days before it fails."""
+    fams = scrape(prom_client, "")
+    part = by_label(fams["nmx_partition_health"], "state")
+    assert part == {"HEALTHY": 1, "BANDWIDTH": 0, "DEGRADED": 0, "UNHEALTHY": 0}
+    fams = scrape(prom_client, "fail=gpu07-st3.sw2")
+    part = by_label(fams["nmx_partition_health"], "state")
+    assert part["HEALTHY"] == 0 and sum(part.values()) == 1
+    mask = by_label(fams["DCGM_FI_DEV_FABRIC_HEALTH_MASK"], "gpu")
+    assert mask["7"] == 0xA9 and mask["8"] == 0xAA
+    assert by_label(fams["DCGM_FI_DEV_FABRIC_HEALTH_SUMMARY"], "gpu")["7"] == 3
+    fams = scrape(prom_client, f"flaky=gpu07-st3.sw2&t_s={4 * 86400}")
+    win = per_link(fams["fabric_twin_health_rule_flagged_windows"])
+    assert win["gpu07-st3.sw2"] > 15
+    # A healthy link's rare CRC error flags a window now and then, far below the threshold.
+    assert max(v for k, v in win.items() if k != "gpu07-st3.sw2") <= 2
 
 
 # --- bad input -------------------------------------------------------------------------------

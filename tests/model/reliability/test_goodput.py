@@ -205,7 +205,7 @@ def test_sdr_fallback_matters_when_the_leader_is_often_lost():
     At default rates the leader is lost ~0.1 times a year, so coincidences are rare; with
     resilience off and a leader lost every ~2,000 h, fallback off is visibly worse.
     """
-    r = DEFAULT_RATES.with_overrides(controller_per_h=5e-4, link_per_h=7.8e-5)
+    r = DEFAULT_RATES.with_overrides(controller_per_h=5e-4, link_end_per_h=3.9e-5)
     with_fb = G.closed_form(sc("off=cp-resilience"), r)["fraction"]
     without = G.closed_form(sc("off=cp-resilience,sdr-fallback"), r)["fraction"]
     assert with_fb - without > 1e-5
@@ -225,7 +225,10 @@ def test_feature_mechanisms_come_from_the_model():
     assert off["issu"]["update"].state == "stopped"
     assert off["cp-resilience"]["leader-tray"].restart == "after-controller"
     kinds = {e.name for e in X.effects(sc("off=telemetry"))}
-    assert "link, flaky then failed" in kinds and "link, flagged by telemetry" not in kinds
+    for part in ("cable", "link end"):  # issue 14 item 3: link faults by what fails
+        assert (
+            f"{part}, flaky then failed" in kinds and f"{part}, flagged by telemetry" not in kinds
+        )
 
 
 def test_gb200_below_vr():

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from model.fabric.features import FEATURE_KEYS
 from model.reliability import goodput as G
+from model.reliability.accounting import job_scale
 from model.reliability.rates import DEFAULT_RATES, FAILURE_RATE_FIELDS
 from model.scenario import parse_query
 
@@ -102,3 +103,22 @@ def test_more_faults_never_raise_goodput(field, factor, job_racks):
     base = G.closed_form(VR, job_racks=job_racks)["fraction"]
     more = DEFAULT_RATES.with_overrides(**{field: getattr(DEFAULT_RATES, field) * factor})
     assert G.closed_form(VR, more, job_racks=job_racks)["fraction"] <= base + 1e-12
+
+
+@pytest.mark.parametrize("workload", ["", "workload=train"])
+def test_with_spares_no_feature_is_worth_less_than_nothing_at_scale(workload):
+    """At 2,000 racks a dark link in one rack gates every rack's collectives; with spare
+    racks the operator swaps that rack out (a planned stop) when it costs less than running
+    slower until the repair, so rerouting, or any feature, never makes the job worse."""
+    from model.reliability import compare
+
+    w = workload.partition("=")[2] or None
+    values = compare.feature_values(scales=((2_000, True), (128, True)), workload=w)
+    for row in values["rows"]:
+        for a in row["at"]:
+            assert a["value_pp"] >= -1e-9, (row["label"], a["job_racks"])
+    s = parse_query(workload).scenario
+    eff = {e.name: e for e in job_scale(s, DEFAULT_RATES, 2_000, True)}
+    link = eff["link end"]
+    if workload:  # training slows on a dark link: swapped for a spare, not run degraded
+        assert link.degraded_h == 0.0 and link.stops[0].planned and link.stops[0].offset_h == 0

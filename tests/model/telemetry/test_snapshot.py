@@ -17,33 +17,49 @@ from model.errors import ScenarioError
 from model.ids import parse_id, plane_of
 from model.params import OFFERED_LOAD
 from model.scenario import Scenario
-from model.telemetry.fields import FLAKY_RECOVERY_PER_S
+from model.telemetry.fields import (
+    FLAKY_RECOVERY_PER_S,
+    GB200_CASE_RECOVERIES,
+    PORT_RECOVERY,
+    PORT_TX,
+    flaky_recoveries_by,
+)
 from tests.model.telemetry.helpers import READ_AT, ROOT, sc
 
 
 # --- counters --------------------------------------------------------------------------------
-def test_flaky_recoveries_rise_at_three_per_21_minutes():
-    """40 degrading links over 4.9 simulated days: the public GB200 rate, within 4 sigma."""
+def test_flaky_recoveries_follow_the_public_gb200_case():
+    """40 degrading links: ~505 recoveries over the five-day life (the public case's lifetime
+    count) and ~3 per 21 minutes at its end, within 4-5 sigma; healthy links have none."""
     links = [f"gpu{g:02d}-st{g % 9 + 1}.sw{g % 4}" for g in range(40)]
     s = sc("flaky=" + ",".join(links))
-    t = T.FLAKY_TTF_S - 0.1 * 86400
+    t = T.FLAKY_TTF_S - 1.0
     rec = T.counters(s, t).link[T.RECOVERY]
     per_link = np.array([rec[parse_id(x, s.spec()).nums[0], _plane(s, x)] for x in links])
-    mu = FLAKY_RECOVERY_PER_S * t  # ~1,008 per link
-    assert mu == pytest.approx(3 / 1260 * t)
+    mu = flaky_recoveries_by(t)
+    assert mu == pytest.approx(GB200_CASE_RECOVERIES, rel=1e-3)
     assert np.all(np.abs(per_link - mu) < 5 * math.sqrt(mu))
     assert abs(per_link.sum() - mu * len(links)) < 4 * math.sqrt(mu * len(links))
     assert rec.sum() == per_link.sum()  # healthy links: no recoveries at all
+    # The rate at the end of life: 3 per 21 minutes (the ramp's derivative at TTF).
+    dt = 60.0
+    end_rate = (flaky_recoveries_by(T.FLAKY_TTF_S) - flaky_recoveries_by(T.FLAKY_TTF_S - dt)) / dt
+    assert end_rate * 21 * 60 == pytest.approx(3.0, rel=0.01)
+    assert FLAKY_RECOVERY_PER_S == pytest.approx(3 / 1260)
 
 
 def test_flaky_recoveries_are_a_poisson_process():
-    """Counts per 21-minute window: mean ~3 and variance ~3 (index of dispersion ~1)."""
+    """Counts per 21-minute window over the last two days: the ramp's expectation each
+    window, with Poisson scatter (index of dispersion ~1)."""
     s = sc("flaky=gpu07-st3.sw2")
-    ser = T.link_series(s, "gpu07-st3.sw2", 0, 4 * 86400, 21 * 60)
-    per_window = np.diff(ser[T.RECOVERY])
-    n = per_window.size  # 274 windows
-    assert abs(per_window.mean() - 3.0) < 4 * math.sqrt(3.0 / n)
-    assert 0.7 < per_window.var() / per_window.mean() < 1.4
+    t0 = T.FLAKY_TTF_S - 2 * 86400
+    ser = T.link_series(s, "gpu07-st3.sw2", t0, T.FLAKY_TTF_S - 60, 21 * 60)
+    ts = np.array(ser["t_s"])
+    got = np.diff(ser[T.RECOVERY])
+    want = np.diff([flaky_recoveries_by(x) for x in ts])
+    n = got.size  # 137 windows
+    assert 2.2 < want.mean() < 3.0 and abs(got.mean() - want.mean()) < 4 * math.sqrt(3.0 / n)
+    assert 0.7 < ((got - want) ** 2 / want).mean() < 1.4
 
 
 def _plane(s: Scenario, lid: str) -> int:
@@ -194,6 +210,8 @@ def test_failed_components_are_inactive_and_frozen():
 
 
 def test_a_silent_controller_makes_its_tray_stale_not_down():
+    """The switch side (ports, lanes) of the tray stops at its last report; the GPU side, read
+    from the GPU driver, keeps counting on every plane."""
     s = sc("fail=st3.mc")
     onset = 600.0
     a = T.counters(s, 86400.0, onset_s=onset)
@@ -203,10 +221,45 @@ def test_a_silent_controller_makes_its_tray_stale_not_down():
     assert (a.last_seen_s[stale] == onset).all() and (a.last_seen_s[~stale] == 86400.0).all()
     assert (a.state == T.ACTIVE).all()  # the data plane is untouched
     for name in T.COUNTERS:
-        assert np.array_equal(a.link[name][:, stale], b.link[name][:, stale])
-    assert (b.link[T.BANDWIDTH][:, ~stale] > a.link[T.BANDWIDTH][:, ~stale]).all()
+        assert np.array_equal(a.cable[name][:, stale], b.cable[name][:, stale])
+    for name in (PORT_RECOVERY, PORT_TX):
+        assert np.array_equal(a.port[name][:, stale], b.port[name][:, stale])
+    assert (b.port[PORT_TX][:, ~stale] > a.port[PORT_TX][:, ~stale]).all()
+    assert (b.link[T.BANDWIDTH] > a.link[T.BANDWIDTH]).all()  # every plane, stale or not
     assert (a.link[T.BANDWIDTH_GBS] > 0).all()
     assert T.attribute(a) == ["st3.mc"]
+
+
+def test_gpu_side_counters_stay_fresh_under_a_silent_controller():
+    """The issue's case: st3's controller down, a degrading cable on st3. The link's GPU-side
+    replays rise over the two hours (they used to stay at 0), the per-GPU total is the sum of
+    the GPU's links, and attribution names the link, not a cable from a frozen reading."""
+    s = sc("fail=st3.mc&flaky=gpu07-st3.sw2.c1")
+    ser = T.link_series(s, "gpu07-st3.sw2", 0, 7200, 600)
+    assert ser[T.REPLAY][-1] > 50 and not any(ser["stale"])
+    assert np.all(np.diff(ser[T.REPLAY]) >= 0) and ser[T.REPLAY][-1] > ser[T.REPLAY][6]
+    cab = T.link_series(s, "gpu07-st3.sw2.c1", 0, 7200, 600)
+    assert all(cab["stale"]) and cab[T.REPLAY][-1] == 0  # the lane view: as last reported
+    snap = T.counters(s, 7200)
+    for k, name in T.GPU_TOTALS.items():
+        assert np.array_equal(snap.gpu[name], snap.link[k].sum(axis=1))
+    a = T.attribution(snap)
+    assert a.components == ("st3.mc", "gpu07-st3.sw2")
+    assert any("cannot be told" in m for m in a.masked)
+
+
+def test_fabric_health_mask():
+    """NVML's mask: 0xAA healthy (every condition FALSE); DEGRADED_BW TRUE on a GPU with a
+    link down (Limited Capacity); ROUTE_UNHEALTHY too when rerouting is off (Unhealthy); a
+    GPU that is gone reports nothing."""
+    h = T.counters(sc(""), READ_AT).health
+    assert (h.mask == 0xAA).all() and (h.summary == 1).all() and (h.state == 3).all()
+    h = T.counters(sc("fail=gpu07-st3.sw2.c0,gpu09"), READ_AT).health
+    assert h.mask[7] == 0xA9 and h.summary[7] == 3 and h.condition("DEGRADED_BW")[7] == 1
+    assert h.mask[8] == 0xAA and h.mask[9] == 0 and h.summary[9] == 0 and h.state[9] == 1
+    h = T.counters(sc("fail=gpu07-st3.sw2&off=reroute"), READ_AT).health
+    assert h.condition("ROUTE_UNHEALTHY")[7] == 1 and h.summary[7] == 2
+    assert h.mask[7] == 0x99  # DEGRADED_BW and ROUTE_UNHEALTHY TRUE, the others FALSE
 
 
 def test_planned_updates_are_not_faults():
@@ -251,13 +304,19 @@ def test_snapshot_json_and_heatmap():
     assert doc["shape"] == {"gpus": 72, "planes": 36, "cables_per_link": 2}
     assert set(doc["link"]) == set(T.METRICS) == set(doc["units"])
     assert len(doc["link"][T.CRC_FLIT]) == 72 and len(doc["link"][T.CRC_FLIT][0]) == 36
-    assert len(doc["cable"][T.BER][0][0]) == 2
+    assert len(doc["lane"][T.LANE_BER][0][0]) == 2
+    lane_names = {T.LANE_BER, T.LANE_STATE, *(T.lane_crc_name(c) for c in range(2))}
+    assert set(doc["lane"]) == lane_names
+    assert (
+        set(doc["gpu"]) == set(T.GPU_TOTALS.values())
+        and len(doc["gpu"][T.GPU_TOTALS[T.REPLAY]]) == 72
+    )
     assert doc["stale"] == ["st3.sw0", "st3.sw1", "st3.sw2", "st3.sw3"]
     assert doc["projected_fail_s"] == {"gpu09-st4.sw2": T.FLAKY_TTF_S}
     assert doc["state"][7][_plane(s, "gpu07-st2.sw1")] == "INACTIVE"
     assert snap.heatmap(T.BER).shape == (72, 36) and snap.heatmap("state").sum() == 72 * 36 - 1
     light = snap.to_json(cables=False)
-    assert light["cable"] is None and light["link"] == doc["link"]
+    assert light["lane"] is None and light["link"] == doc["link"]
 
 
 def test_bad_clock_and_ids_are_refused():

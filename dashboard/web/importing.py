@@ -1,0 +1,28 @@
+"""POST /api/v1/import: a file a rack reports (the request body) in, the scenario it
+describes out, as {"format", "scenario", "confidence", "components", "messages",
+"attribution"} (model/telemetry/importers). A file that cannot be read at all is HTTP 400
+{"error", "token"} with the token "line N"; a body over the size limit is refused before it
+is read (413); the model does the rest."""
+
+from __future__ import annotations
+
+from flask import Response, jsonify, request
+
+from model.telemetry.importers import MAX_BYTES, ImportRefused, import_text
+
+
+def answer() -> tuple[Response, int] | Response:
+    """The import's JSON for this request's body."""
+    if request.method != "POST":
+        msg = "send the file as the body of a POST to /api/v1/import"
+        return jsonify({"error": msg, "token": request.method}), 405
+    size = request.content_length
+    if size is not None and size > MAX_BYTES:
+        msg = f"the body is {size:,} bytes; at most {MAX_BYTES:,} are read"
+        return jsonify({"error": msg, "token": "body"}), 413
+    data = request.stream.read(MAX_BYTES + 1)
+    try:
+        out = import_text(data)
+    except ImportRefused as e:
+        return jsonify({"error": e.message, "token": f"line {e.line}"}), 400
+    return jsonify(out.to_json())

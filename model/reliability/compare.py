@@ -1,0 +1,219 @@
+"""What each feature buys (issue 14, Must show): the side-by-side of the seven features off
+one at a time, gb200-nvl72 and eth-x72, at a job's scales, in goodput points, GPU-hours a
+year and money at a price per GPU-hour, each with a sentence on why it is large or small.
+
+The numbers are goodput.comparison()'s (the closed form); this module only takes the
+differences, prices them and says where they come from (the event kinds whose cost moves
+most). `python scripts/goodput_table.py docs/GOODPUT.md` rewrites the table docs/GOODPUT.md
+carries (between its compare markers) from these functions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from model.errors import ScenarioError
+from model.fabric.features import FEATURE_KEYS
+from model.reliability.goodput import comparison
+from model.reliability.rates import DEFAULT_RATES, HOURS_PER_YEAR, Rates, rate_facts
+
+GPUS_PER_RACK = 72  # every preset in the comparison (FACTS.md §1)
+# The scales the Must-show names: one rack, and a job over 2,000 racks with spare racks
+# (without spares such a job waits for every repair of every rack, and is almost never up).
+DEFAULT_SCALES: tuple[tuple[int, bool], ...] = ((1, False), (2_000, True))
+SMALL_PP = 0.01  # below this a feature's value is called small
+
+# What a cause's change in hours means, {h} hours {more} a year.
+_CAUSE_WORDS = {
+    "detection": "hangs wait {h} h {more} a year to be detected",
+    "restarts": "restarts take {h} h {more} a year",
+    "lost_work": "{h} h {more} a year of work is lost since the last checkpoint",
+    "checkpoints": "checkpoint writes take {h} h {more} a year",
+    "degraded": "the job runs slower, {h} full-rate hours {more} a year",
+    "maintenance": "update windows hold the rack {h} h {more} a year",
+    "repair_wait": "the rack stands idle {h} h {more} a year for repairs and swaps",
+}
+# When each row's difference can be felt at all (FACTS.md §3): said after a small value.
+_WHEN = {
+    "cp-resilience": "it acts only while a management controller is down",
+    "partial-rack": "it acts on GPU and compute-tray faults, the most frequent",
+    "hot-swap": "it acts only on switch chip and tray faults, a few a decade",
+    "sdr-fallback": "it acts only while the rack has no central fabric controller",
+    "reroute": "it acts on every link, chip and tray fault",
+    "issu": "it acts on every switch software update",
+    "telemetry": "it shortens detection and diagnosis of link faults and drains flaky links "
+    "ahead: worth what a dark link costs the job",
+    "gb200-nvl72": "NVLink 5 without the NVLink 6 features it lacks, on half the links",
+    "eth-x72": "every feature [A]; Ethernet's cost is in throughput, not in faults",
+}
+
+
+def _kind_hours(r: dict) -> dict[str, float]:
+    """Expected hours a year each event kind costs: its down time, degraded running and the
+    work lost at its aborts (about half a checkpoint segment each)."""
+    seg_h = (r["checkpoint_interval_s"] + DEFAULT_RATES.checkpoint_write_s) / 3600.0
+    return {
+        k["kind"]: k["per_rack_year"]
+        * (k["down_h_per_event"] + k["degraded_h_per_event"] + k["unplanned_stops"] * seg_h / 2)
+        for k in r["kinds"]
+    }
+
+
+def why(key: str, value_pp: float, ref: dict, row: dict, spares: bool) -> str:
+    """Why a row's value is large or small: the cause of badput that moves most its way, and
+    the event kinds whose cost moves most."""
+    if abs(value_pp) < SMALL_PP:
+        out = f"small ({value_pp:+.3f} pp): {_WHEN.get(key, 'little here depends on it')}"
+        if spares and key == "partial-rack":
+            out += "; with spare racks a job restarts on a whole spare rack instead"
+        return out
+    sign = 1.0 if value_pp > 0 else -1.0
+    hr, hx = ref["badput_hours_per_rack_year"], row["badput_hours_per_rack_year"]
+    cause = max(hr, key=lambda c: sign * (hx[c] - hr[c]))
+    kr, kx = _kind_hours(ref), _kind_hours(row)
+    moved = sorted(((kx.get(k, 0.0) - kr.get(k, 0.0), k) for k in set(kr) | set(kx)), reverse=True)
+    rate = {k["kind"]: k["per_rack_year"] for k in row["kinds"]}
+    top = [f"{k} ({rate.get(k, 0.0):.3g} a year)" for d, k in moved[:2] if sign * d > 1e-3]
+    size = "large" if abs(value_pp) >= 1.0 else "modest"
+    where = "without it" if key in FEATURE_KEYS else f"on {key}"
+    words = _CAUSE_WORDS[cause].format(
+        h=f"{abs(hx[cause] - hr[cause]):,.1f}", more="more" if sign > 0 else "less"
+    )
+    out = f"{size} ({value_pp:+.2f} pp): {where} {words}"
+    return out + (f", mostly from {' and '.join(top)}" if top else "")
+
+
+def scales_for(job_racks: int, spares: bool) -> tuple[tuple[int, bool], ...]:
+    """The Must-show's scales (1 rack; 2,000 racks with spares) and the job's own."""
+    own = (job_racks, spares)
+    return DEFAULT_SCALES if own in DEFAULT_SCALES else (*DEFAULT_SCALES, own)
+
+
+def _row_key(row: dict) -> str:
+    """The feature a row turns off, or the fabric it is."""
+    return row["off"][0] if row["off"] else row["fabric"]
+
+
+def feature_values(
+    rates: Rates = DEFAULT_RATES,
+    *,
+    scales: Sequence[tuple[int, bool]] = DEFAULT_SCALES,
+    repair: str = "now",
+    checkpoint_interval_s: float | None = None,
+    price_per_gpu_h: float | None = None,
+    workload: str | None = None,
+) -> dict:
+    """Each comparison row's value at each (job racks, spare racks) scale.
+
+    A feature's value is the goodput of vr-nvl72 with all seven less the goodput with that
+    feature off; a fabric row's is vr-nvl72's over it. In GPU-hours a year: value x the
+    job's GPUs x 8,766 h; in money: x price_per_gpu_h (rates.price_per_gpu_h by default).
+    """
+    price = rates.price_per_gpu_h if price_per_gpu_h is None else price_per_gpu_h
+    if not isinstance(price, int | float) or not 0.0 <= price <= 1000.0:
+        raise ScenarioError("price must be from 0 to 1,000 $ per GPU-hour", token="price")
+    if not scales:
+        raise ScenarioError("no job scale to compare at", token="job_racks")
+    cols = []
+    for job_racks, spares in scales:
+        rows = comparison(
+            rates,
+            job_racks=job_racks,
+            spares=spares,
+            repair=repair,
+            checkpoint_interval_s=checkpoint_interval_s,
+            workload=workload,
+        )
+        cols.append((job_racks, spares, rows))
+    out_rows = []
+    for i, first in enumerate(cols[0][2]):
+        key = _row_key(first)
+        at = []
+        for job_racks, spares, rows in cols:
+            ref, row = rows[0], rows[i]
+            value = ref["fraction"] - row["fraction"]
+            gpu_h = value * job_racks * GPUS_PER_RACK * HOURS_PER_YEAR
+            at.append(
+                {
+                    "job_racks": job_racks,
+                    "spares": spares,
+                    "fraction": row["fraction"],
+                    "value_pp": value * 100.0,
+                    "gpu_hours_per_year": gpu_h,
+                    "money_per_year": gpu_h * price,
+                    "badput_hours_per_year": row["badput_hours_per_rack_year"],
+                    "why": "the reference row"
+                    if i == 0
+                    else why(key, value * 100, ref, row, spares),
+                }
+            )
+        out_rows.append({"label": first["label"], "query": first["query"], "key": key, "at": at})
+    return {
+        "price_per_gpu_h": price,
+        "price_source": next(f.source for f in rate_facts(rates) if f.name == "price_per_gpu_h"),
+        "repair": repair,
+        "workload": cols[0][2][0]["workload"],
+        "scales": [{"job_racks": j, "spares": s, "gpus": j * GPUS_PER_RACK} for j, s, _ in cols],
+        "rows": out_rows,
+    }
+
+
+def records(values: dict) -> list[dict]:
+    """The table flat, one record a row and scale: what a CSV export writes."""
+    out = []
+    for row in values["rows"]:
+        for a in row["at"]:
+            out.append(
+                {
+                    "configuration": row["label"],
+                    "job racks": a["job_racks"],
+                    "spare racks": "yes" if a["spares"] else "no",
+                    "goodput %": round(a["fraction"] * 100, 4),
+                    "value, pp": round(a["value_pp"], 4),
+                    "GPU-hours a year": round(a["gpu_hours_per_year"], 1),
+                    f"$ a year at ${values['price_per_gpu_h']:g}/GPU-h": round(a["money_per_year"]),
+                    "why": a["why"],
+                }
+            )
+    return out
+
+
+def markdown(values: dict) -> str:
+    """The side-by-side as a Markdown table (docs/GOODPUT.md), then the sentences."""
+    scales = values["scales"]
+    head = ["configuration"]
+    for sc in scales:
+        tag = f"{sc['job_racks']:,} rack{'s' if sc['job_racks'] > 1 else ''}"
+        tag += ", spares" if sc["spares"] else ""
+        head += [f"{tag}: goodput", "value (pp)", "GPU-h a year", "$ a year"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for row in values["rows"]:
+        cells = [row["label"]]
+        for a in row["at"]:
+            cells += [
+                f"{a['fraction']:.3%}",
+                f"{a['value_pp']:+.3f}",
+                f"{a['gpu_hours_per_year']:,.0f}",
+                f"{a['money_per_year']:,.0f}",
+            ]
+        lines.append("| " + " | ".join(cells) + " |")
+    lines.append("")
+    for row in values["rows"][1:]:
+        parts = "; at ".join(
+            f"{a['job_racks']:,} rack{'s' if a['job_racks'] > 1 else ''}, {a['why']}"
+            for a in row["at"]
+        )
+        lines.append(f"- **{row['label']}**: at {parts}.")
+    return "\n".join(lines)
+
+
+BEGIN, END = "<!-- compare:begin -->", "<!-- compare:end -->"
+
+
+def rewrite(text: str, table: str) -> str:
+    """A document with the text between its BEGIN and END markers replaced by `table`."""
+    head, sep, rest = text.partition(BEGIN)
+    _, sep2, tail = rest.partition(END)
+    if not sep or not sep2:
+        raise ValueError(f"the document has no {BEGIN} ... {END} section")
+    return f"{head}{BEGIN}\n{table}\n{END}{tail}"

@@ -1,0 +1,187 @@
+"""Your rack's telemetry in: a file a real rack reports, read into the scenario it describes.
+
+`import_text(data)` takes the file's bytes (or text), tells its format, reads it, runs the
+same attribution the twin runs on its own counters (model/telemetry/diagnosis.py), and
+answers with the scenario's query string, how sure it is, and a message for everything it
+could not read, each naming the line and what was expected. What was understood is still
+used. Limits: MAX_BYTES and MAX_LINES; past them the file is refused, naming the line.
+
+Formats (docs/TELEMETRY.md cites the definition each is written from):
+- dcgm-exporter's scrape, the Prometheus text format (model/telemetry/importers/dcgm.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from model.errors import ScenarioError
+from model.fabric.features import default_features
+from model.ids import chip_id, gpu_id, link_id
+from model.scenario import parse_query, to_query
+from model.telemetry.diagnosis import attribution
+from model.telemetry.fields import ACTIVE
+from model.telemetry.importers import dcgm, promtext
+from model.telemetry.snapshot import Counters
+
+MAX_BYTES = 16 * 2**20  # [A] a whole rack's own scrape is ~8 MB (72 GPUs x 36 links, both sides)
+MAX_LINES = 300_000  # [A] that scrape is ~56,000 lines
+MAX_MESSAGES = 50  # the first ones in full, then a count
+FORMATS = ("dcgm-exporter",)
+
+
+@dataclass(frozen=True)
+class Imported:
+    """What a file said: the scenario it describes and how sure the twin is of it."""
+
+    format: str
+    scenario: str  # the canonical query string
+    confidence: str  # high / medium / low, and why
+    components: dict[str, str]  # each named component -> what it was read from
+    messages: tuple[str, ...] = ()
+    attribution: dict = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        return {
+            "format": self.format,
+            "scenario": self.scenario,
+            "confidence": self.confidence,
+            "components": self.components,
+            "messages": list(self.messages),
+            "attribution": self.attribution,
+        }
+
+
+class ImportRefused(ValueError):
+    """The file cannot be read at all; message names the line and what was expected."""
+
+    def __init__(self, message: str, line: int = 0) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+
+
+def _lines(data: bytes | str) -> list[str]:
+    if isinstance(data, str):
+        data = data.encode("utf-8", "surrogatepass")
+    if len(data) > MAX_BYTES:
+        line = data[:MAX_BYTES].count(b"\n") + 1
+        raise ImportRefused(
+            f"line {line}: the file is over {MAX_BYTES:,} bytes, the most that is read (one "
+            "rack's scrape fits well inside): expected a smaller file",
+            line,
+        )
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data[: e.start].count(b"\n") + 1
+        raise ImportRefused(
+            f"line {line}: byte {e.start} is not UTF-8: expected text (a scrape, or "
+            "nvidia-smi's output)",
+            line,
+        ) from None
+    lines = text.splitlines()
+    if len(lines) > MAX_LINES:
+        raise ImportRefused(
+            f"line {MAX_LINES + 1}: more than {MAX_LINES:,} lines; expected at most that many",
+            MAX_LINES + 1,
+        )
+    if not any(x.strip() for x in lines):
+        raise ImportRefused("line 1: the file is empty: expected a rack's telemetry", 1)
+    return lines
+
+
+def _capped(messages: list[str]) -> tuple[str, ...]:
+    if len(messages) <= MAX_MESSAGES:
+        return tuple(messages)
+    return (*messages[:MAX_MESSAGES], f"... and {len(messages) - MAX_MESSAGES} more")
+
+
+def scenario_of(snap: Counters, messages: list[str]) -> tuple[str, dict[str, str], dict]:
+    """The query string of the scenario a snapshot describes, each component's basis, and
+    the attribution it came from."""
+    f = snap.fabric
+    a = attribution(snap)
+    basis: dict[str, str] = {}
+    if a.possible:
+        for x in a.failed:
+            basis[x] = "link states (and lane states to narrow a cable)"
+        for x in a.silent:
+            basis[x] = "its tray's switch-side telemetry is stale"
+        for x in a.degrading:
+            basis[x] = "recovery counter or BER of an ACTIVE link"
+        fail, flaky = [*a.failed, *a.silent], list(a.degrading)
+    else:
+        down = snap.state != ACTIVE
+        rows, cols = down.all(axis=1), down.all(axis=0)
+        fail = [gpu_id(int(g)) for g in np.flatnonzero(rows)]
+        fail += [chip_id(f, int(p)) for p in np.flatnonzero(cols & ~rows.all())]
+        rest = down & ~rows[:, None] & ~cols[None, :]
+        fail += [link_id(f, int(g), int(p)) for g, p in zip(*np.nonzero(rest), strict=True)]
+        for x in fail:
+            basis[x] = "link states only"
+        flaky = []
+    parts = [f"fabric={f.key}"]
+    if fail:
+        parts.append("fail=" + ",".join(fail))
+    if flaky:
+        parts.append("flaky=" + ",".join(flaky))
+    k = f.chips_per_tray
+    trays = snap.planned.reshape(-1, k).all(axis=1)
+    defaults = default_features(f.key)
+    on, off = [], []
+    # A switch update: a tray drained at a time is in-service (ISSU on); every plane drained
+    # at once is a maintenance window (ISSU off).
+    if trays.all():
+        parts.append("update=all")
+        off += ["issu"] if "issu" in defaults else []
+    elif trays.any():
+        parts.append("update=" + ",".join(f"st{int(t) + 1}" for t in np.flatnonzero(trays)))
+        on += [] if "issu" in defaults else ["issu"]
+    if (snap.planned.reshape(-1, k).any(axis=1) & ~trays).any():
+        messages.append("some chips are drained but not their whole tray: not imported")
+    if snap.telemetry and "telemetry" not in defaults:
+        on.append("telemetry")
+    elif not snap.telemetry and "telemetry" in defaults:
+        off.append("telemetry")
+    parts += [f"on={','.join(on)}"] if on else []
+    parts += [f"off={','.join(off)}"] if off else []
+    s = parse_query("&".join(parts)).scenario
+    return to_query(s, include_fabric=True), basis, a.to_json()
+
+
+def import_text(data: bytes | str) -> Imported:
+    """Read a file a rack reports into the scenario it describes.
+
+    Raises ImportRefused when nothing can be read (too big, not text, not a known format,
+    no fabric to tell); every lesser problem is a message naming its line.
+    """
+    lines = _lines(data)
+    samples, problems = promtext.parse(lines)
+    messages = [p.text() for p in problems]
+    if not samples:
+        first = problems[0].line if problems else 1
+        raise ImportRefused(
+            f"line {first}: no sample of a known format; expected a dcgm-exporter scrape "
+            '(Prometheus text: \'DCGM_FI_DEV_NVLINK_GET_STATE{gpu="0",nvlink="0"} 1\')'
+            + (f" ({problems[0].text()})" if problems else ""),
+            first,
+        )
+    try:
+        reading = dcgm.read(samples)
+    except ScenarioError as e:
+        raise ImportRefused(f"line {samples[0].line}: {e.message}", samples[0].line) from None
+    messages += reading.messages
+    query, basis, attr = scenario_of(reading.snap, messages)
+    snap = reading.snap
+    if snap.telemetry and reading.lanes_seen:
+        confidence = "high: link states, per-link counters and the switch tray's lane view"
+    elif snap.telemetry:
+        confidence = "medium: link states and per-link counters, no lane view (no cables)"
+    else:
+        confidence = "low: link states only (no counters: no degrading links, no cables)"
+    return Imported("dcgm-exporter", query, confidence, basis, _capped(messages), attr)
+
+
+__all__ = ["FORMATS", "MAX_BYTES", "MAX_LINES", "ImportRefused", "Imported", "import_text"]

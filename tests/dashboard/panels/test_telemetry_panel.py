@@ -1,0 +1,56 @@
+"""The telemetry panel's forecast and import box (dashboard/panels/telemetry.py): thin, text
+only, the model's numbers."""
+
+import base64
+from pathlib import Path
+
+from dash import dcc, html
+
+from dashboard.panels import telemetry as panel
+from model import telemetry
+
+SAMPLE = Path(__file__).resolve().parents[2] / "data" / "telemetry"
+SAMPLE = SAMPLE / "dcgm-exporter-gb200-two-trays.prom"
+
+
+def _texts(node) -> list[str]:
+    out = []
+    if isinstance(node, str):
+        return [node]
+    if isinstance(node, list | tuple):
+        for x in node:
+            out += _texts(x)
+        return out
+    children = getattr(node, "children", None)
+    return out + (_texts(children) if children is not None else [])
+
+
+def test_pasted_file_is_read_and_linked():
+    res = panel.read_file(1, None, SAMPLE.read_text())
+    links = [x for x in res if isinstance(x, dcc.Link)]
+    assert links and links[0].href.startswith("/?fabric=gb200-nvl72&fail=gpu02-st3.sw1")
+    assert any("gpu01-st2.sw1" in t for t in _texts(res))
+
+
+def test_uploaded_file_and_a_refused_one():
+    enc = base64.b64encode(SAMPLE.read_bytes()).decode()
+    res = panel.read_file(0, f"data:text/plain;base64,{enc}", None)
+    assert any(isinstance(x, dcc.Link) for x in res)
+    bad = panel.read_file(1, None, "<b>not a scrape</b>")
+    assert isinstance(bad, html.P) and bad.children.startswith("Not imported: line 1:")
+    assert "<b>" in bad.children  # shown as text, never parsed as HTML
+    assert panel.read_file(0, "data:text/plain;base64,@@@", None).children.startswith("The upload")
+
+
+def test_the_worked_example_is_the_models_forecast():
+    text = panel._worked_example()
+    f = panel._case_forecast()
+    assert f["action"] == "drain now" and "drain now" in text
+    assert f"{f['recoveries']} recoveries" in text
+
+
+def test_the_charts_carry_the_links_forecast():
+    out = panel.telemetry_charts(
+        "?flaky=gpu07-st3.sw2", telemetry.RECOVERY, "gpu07-st3.sw2", 3 * 86400.0
+    )
+    assert any("drain now" in t for t in _texts(out["forecast"]))

@@ -1,0 +1,233 @@
+"""POST /api/v1/import and `python -m model import`: a rack's telemetry file in, its scenario
+out (model/telemetry/importers). The twin's own /metrics scrape of a random scenario,
+imported, gives back the same failed, degrading and silent components; garbage never gets a
+500, and every line it cannot read is named."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import flask
+import pytest
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+
+from dashboard.web.blueprint import web
+from dashboard.web.metrics import render_scenario
+from model import telemetry
+from model.evaluate import TELEMETRY_READ_S
+from model.scenario import parse_query
+from model.telemetry.importers import MAX_BYTES, MAX_LINES, ImportRefused, import_text
+from model.telemetry.importers.promtext import parse_line
+from tests.strategies import scenarios
+
+ROOT = Path(__file__).resolve().parents[3]
+SAMPLE = ROOT / "tests" / "data" / "telemetry" / "dcgm-exporter-gb200-two-trays.prom"
+ATTRIBUTED = ("failed", "degrading", "silent", "planned")
+
+
+@pytest.fixture(scope="module")
+def client() -> flask.testing.FlaskClient:
+    app = flask.Flask(__name__)
+    app.register_blueprint(web)
+    return app.test_client()
+
+
+def _post(client, body: bytes | str):
+    data = body.encode() if isinstance(body, str) else body
+    return client.post("/api/v1/import", data=data, content_type="text/plain")
+
+
+# --- the round trip --------------------------------------------------------------------------
+@settings(
+    max_examples=50,
+    deadline=None,
+    derandomize=True,
+    phases=[Phase.explicit, Phase.generate],  # a failure is reported as drawn: shrinking a
+    # whole-rack scrape takes minutes
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(st.sampled_from(["vr-nvl72", "gb200-nvl72"]).flatmap(lambda f: scenarios(fabric=f)))
+def test_the_twins_own_scrape_round_trips(s):
+    """The scrape of s, imported: the attribution it makes is the twin's own attribution of s,
+    and the scenario it builds is attributed the same again."""
+    want = telemetry.attribution(telemetry.counters(s, TELEMETRY_READ_S)).to_json()
+    got = import_text(render_scenario(s, TELEMETRY_READ_S))
+    for key in (*ATTRIBUTED, "possible"):
+        assert got.attribution[key] == want[key], (key, s.key())
+    again = parse_query(got.scenario).scenario
+    twice = telemetry.attribution(telemetry.counters(again, TELEMETRY_READ_S)).to_json()
+    if want["possible"]:
+        for key in ("failed", "degrading", "silent"):
+            assert twice[key] == want[key], (key, s.key(), got.scenario)
+    else:  # up/down only: the same links down
+        assert twice["updown"] == want["updown"]
+    assert got.confidence.startswith("high" if want["possible"] else "low")
+
+
+def test_the_issue_case_round_trips_with_its_link_named(client):
+    """A silent controller and a degrading cable behind it: the file names the controller and
+    the link (not the cable: the lane view of that tray is stale)."""
+    s = parse_query("fail=st3.mc&flaky=gpu07-st3.sw2.c1").scenario
+    r = _post(client, render_scenario(s, 7200.0))
+    assert r.status_code == 200
+    body = r.get_json()
+    assert body["scenario"] == "fabric=vr-nvl72&fail=st3.mc&flaky=gpu07-st3.sw2"
+    assert body["format"] == "dcgm-exporter"
+    assert set(body) == {
+        "format",
+        "scenario",
+        "confidence",
+        "components",
+        "messages",
+        "attribution",
+    }
+
+
+def test_a_real_format_sample_from_two_hosts():
+    """dcgm-exporter's own labels (gpu per host, hostname, nvlink): hosts in name order are
+    the compute trays; 18 links a GPU is gb200-nvl72."""
+    got = import_text(SAMPLE.read_bytes())
+    assert got.scenario == "fabric=gb200-nvl72&fail=gpu02-st3.sw1&flaky=gpu01-st2.sw1&on=telemetry"
+    assert got.confidence.startswith("medium")
+    assert any("no nmx_nvlink_lane_state" in m for m in got.messages)
+    assert any("have no DCGM_FI_DEV_NVLINK_GET_STATE" in m for m in got.messages)  # 8 of 72 GPUs
+
+
+# --- bad input -------------------------------------------------------------------------------
+def _line_numbers(messages: list[str]) -> set[int]:
+    out = set()
+    for m in messages:
+        if m.startswith("line "):
+            out.add(int(m.split(":")[0].split()[1]))
+    return out
+
+
+BASE = SAMPLE.read_text().splitlines()
+
+
+@settings(max_examples=120, deadline=None, derandomize=True)
+@given(
+    st.integers(min_value=0, max_value=len(BASE) - 1),
+    st.integers(min_value=0, max_value=200),
+    st.text(alphabet=st.sampled_from('{}",=\\ \t#x9.-+eNaI\n\x00é'), min_size=1, max_size=6),
+)
+def test_a_mutated_file_names_the_bad_line_and_keeps_the_rest(i, pos, junk):
+    """One line of a good file mangled: never a crash; if that line no longer reads, the
+    answer names it (its number, from 1), and the good lines are still used."""
+    lines = list(BASE)
+    j = min(pos, len(lines[i]))
+    lines[i] = lines[i][:j] + junk + lines[i][j:]
+    text = "\n".join(lines)
+    try:
+        got = import_text(text)
+    except ImportRefused as e:
+        assert e.message.startswith(f"line {e.line}:") and e.line >= 1
+        return
+    broken = []
+    for n, ln in enumerate(text.splitlines(), start=1):
+        try:
+            parse_line(ln, n)
+        except ValueError:
+            broken.append(n)
+    assert set(broken) <= _line_numbers(list(got.messages)), broken
+    assert got.scenario.startswith("fabric=")
+
+
+@settings(max_examples=100, deadline=None, derandomize=True)
+@given(st.one_of(st.binary(max_size=3000), st.text(max_size=3000)))
+def test_garbage_is_never_a_500(client, body):
+    """Anything at all as the body: 200 with the scenario, or 400 naming the line."""
+    r = _post(client, body)
+    assert r.status_code in (200, 400), r.get_data()[:300]
+    out = r.get_json()
+    if r.status_code == 400:
+        assert out["token"].startswith("line ") and out["error"].startswith(out["token"] + ":")
+    else:
+        assert "scenario" in out and "messages" in out
+
+
+@pytest.mark.parametrize(
+    "body, line, words",
+    [
+        (b"", 1, "empty"),
+        (b"\n\n  \n", 1, "empty"),
+        (b"hello world\n", 1, "no sample of a known format"),
+        (b'# only a comment\nfoo{a="1"} 2\n', 2, "cannot tell the fabric"),
+        ('DCGM_FI_DEV_NVLINK_GET_STATE{gpu="0",nvlink="0"} 1\n\xff'.encode("latin-1"), 2, "UTF-8"),
+        (
+            (
+                b'DCGM_FI_DEV_NVLINK_GET_STATE{gpu="0",nvlink="0",fabric="vr-nvl72"} 1\n'
+                b'DCGM_FI_DEV_NVLINK_GET_STATE{gpu="0",nvlink="1",fabric="gb200-nvl72"} 1\n'
+            ),
+            1,
+            "mixes fabrics",
+        ),
+    ],
+)
+def test_what_cannot_be_read_is_refused_naming_the_line(client, body, line, words):
+    r = _post(client, body)
+    assert r.status_code == 400
+    out = r.get_json()
+    assert out["token"] == f"line {line}" and words in out["error"], out
+
+
+def test_size_and_line_limits(client):
+    big = b"#" * (MAX_BYTES + 1)
+    r = _post(client, big)
+    assert r.status_code == 413 and r.get_json()["token"] == "body"
+    with pytest.raises(ImportRefused, match=r"^line 1: the file is over"):
+        import_text(big)
+    many = "\n".join(["# x"] * (MAX_LINES + 1))
+    with pytest.raises(ImportRefused, match=rf"^line {MAX_LINES + 1}: more than"):
+        import_text(many)
+
+
+def test_get_is_405_saying_post(client):
+    r = client.get("/api/v1/import")
+    assert r.status_code == 405 and "POST" in r.get_json()["error"]
+
+
+def test_bad_lines_are_reported_and_the_rest_used():
+    text = SAMPLE.read_text().splitlines()
+    text[10] = 'DCGM_FI_DEV_NVLINK_GET_STATE{gpu="0",nvlink="8" 1'  # no closing brace
+    text[20] = 'DCGM_FI_DEV_NVLINK_GET_STATE{gpu="0",nvlink="99",hostname="gb200-node-a"} 1'
+    got = import_text("\n".join(text))
+    assert any(m.startswith("line 11: expected ',' or '}'") for m in got.messages)
+    assert any(m.startswith("line 21: DCGM_FI_DEV_NVLINK_GET_STATE") for m in got.messages)
+    assert "fail=gpu02-st3.sw1" in got.scenario  # the rest still says what it said
+
+
+def test_nothing_from_a_file_is_html(client):
+    """Label values travel as JSON strings; the page writes them as text (never as HTML)."""
+    body = 'DCGM_FI_DEV_NVLINK_GET_STATE{gpu="<script>",nvlink="0",fabric="vr-nvl72"} 0\n'
+    r = _post(client, body)
+    assert r.status_code == 200
+    assert r.headers["Content-Type"].startswith("application/json")
+    assert any("<script>" not in m or m.startswith("line 1:") for m in r.get_json()["messages"])
+
+
+# --- the command line --------------------------------------------------------------------------
+def test_the_command_line(tmp_path):
+    r = subprocess.run(
+        [sys.executable, "-m", "model", "import", str(SAMPLE)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["scenario"].startswith("fabric=gb200-nvl72&fail=gpu02-st3.sw1")
+    bad = tmp_path / "bad.prom"
+    bad.write_bytes(b"not a scrape\n")
+    r = subprocess.run(
+        [sys.executable, "-m", "model", "import", str(bad)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
+    assert r.returncode == 2 and json.loads(r.stderr)["token"] == "line 1"

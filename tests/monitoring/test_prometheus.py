@@ -1,0 +1,207 @@
+"""A real Prometheus (Debian's `prometheus` package, scripts/system-packages.sh) scraping the
+app's /metrics from a real HTTP server, with the shipped alert rules loaded: each alert fires
+for the scenarios that should fire it and stays quiet for the others, a healthy rack above
+all; and every panel query of the shipped Grafana dashboard returns data.
+
+One Prometheus serves the whole module: one scrape job per scenario (the scenario is the
+scrape's query string, as `params:` in prometheus.yml), scraped and evaluated every second so
+the module takes seconds, not minutes.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import socket
+import subprocess
+import threading
+import time
+import urllib.parse
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import yaml
+from werkzeug.serving import make_server
+
+from monitoring import grafana_dashboard
+
+ROOT = Path(__file__).resolve().parents[2]
+RULES = ROOT / "monitoring" / "prometheus" / "alerts.yml"
+DASHBOARD = ROOT / "monitoring" / "grafana" / "nvlink-fabric.json"
+
+# Scrape jobs: the scenario of each, as the query string of its scrape.
+SCENARIOS: dict[str, dict[str, str]] = {
+    "healthy": {},
+    "link_down": {"fail": "gpu07-st3.sw2"},
+    # Four days into a degrading link's five: the windowed rule trips, nothing is down yet.
+    "flaky": {"flaky": "gpu07-st3.sw2", "t_s": "345600"},
+    # An in-service update drains st2's chips: links INACTIVE on purpose, not a fault.
+    "update": {"update": "st2"},
+    # A silent tray controller: the data plane and the GPUs' health are untouched.
+    "controller": {"fail": "st3.mc"},
+    # Full-bandwidth mode (rerouting off): the GPU with a dead link is parked (DEGRADED) and
+    # its routes are unhealthy (fabric health Unhealthy).
+    "no_reroute": {"fail": "gpu07-st3.sw2", "off": "reroute"},
+}
+# Which scrape jobs each alert must fire for; it must stay quiet for every other job.
+EXPECT: dict[str, set[str]] = {
+    "NVLinkDown": {"link_down", "no_reroute"},
+    "NVLinkRecoveriesOverThreshold": {"flaky"},
+    "NVLinkPartitionNotHealthy": {"link_down", "update", "no_reroute"},
+    "GPUFabricHealthDegraded": {"link_down", "update", "no_reroute"},
+}
+DEADLINE_S = 120.0
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _get(url: str) -> dict:
+    with urllib.request.urlopen(url, timeout=10) as r:
+        return json.loads(r.read())
+
+
+@pytest.fixture(scope="module")
+def app_url() -> Iterator[str]:
+    """The real app (app.server, Dash and all) behind a threaded werkzeug server."""
+    from app import server as app
+
+    srv = make_server("127.0.0.1", 0, app, threaded=True)
+    t = threading.Thread(target=srv.serve_forever, daemon=True)
+    t.start()
+    yield f"127.0.0.1:{srv.server_port}"
+    srv.shutdown()
+
+
+@pytest.fixture(scope="module")
+def prom(app_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A real Prometheus on a free loopback port, scraping app_url once per scenario."""
+    binary = shutil.which("prometheus")
+    assert binary, "prometheus is not installed: run scripts/system-packages.sh"
+    work = tmp_path_factory.mktemp("prometheus")
+    config = {
+        "global": {"scrape_interval": "1s", "evaluation_interval": "1s", "scrape_timeout": "1s"},
+        "rule_files": [str(RULES)],
+        "scrape_configs": [
+            {
+                "job_name": job,
+                "metrics_path": "/metrics",
+                "params": {k: [v] for k, v in params.items()},
+                "static_configs": [{"targets": [app_url]}],
+            }
+            for job, params in SCENARIOS.items()
+        ],
+    }
+    (work / "prometheus.yml").write_text(yaml.safe_dump(config))
+    port = _free_port()
+    log = (work / "prometheus.log").open("w")
+    proc = subprocess.Popen(
+        [
+            binary,
+            f"--config.file={work / 'prometheus.yml'}",
+            f"--storage.tsdb.path={work / 'data'}",
+            f"--web.listen-address=127.0.0.1:{port}",
+        ],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_for_scrapes(url, proc, work / "prometheus.log")
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+def _wait_for_scrapes(url: str, proc: subprocess.Popen, log: Path) -> None:
+    """Until every job's target is up and has been scraped at least three times."""
+    end = time.monotonic() + DEADLINE_S
+    while time.monotonic() < end:
+        assert proc.poll() is None, f"prometheus exited: {log.read_text()[-2000:]}"
+        try:
+            q = urllib.parse.quote("count by (job) (count_over_time(fabric_twin_info[1m]) >= 3)")
+            got = _get(f"{url}/api/v1/query?query={q}")["data"]["result"]
+            if {r["metric"]["job"] for r in got} == set(SCENARIOS):
+                return
+        except OSError:
+            pass
+        time.sleep(0.5)
+    targets = _get(f"{url}/api/v1/targets")["data"]["activeTargets"]
+    pytest.fail(f"targets never all scraped: {[(t['labels'], t['lastError']) for t in targets]}")
+
+
+def _firing(url: str) -> dict[str, set[str]]:
+    """{alert name: the jobs it fires for} from Prometheus's own alert API."""
+    out: dict[str, set[str]] = {name: set() for name in EXPECT}
+    for a in _get(f"{url}/api/v1/alerts")["data"]["alerts"]:
+        if a["state"] == "firing":
+            out.setdefault(a["labels"]["alertname"], set()).add(a["labels"]["job"])
+    return out
+
+
+def test_the_rules_file_is_valid():
+    promtool = shutil.which("promtool")
+    assert promtool, "promtool (Debian's prometheus package) is not installed"
+    cmd = [promtool, "check", "rules", str(RULES)]
+    r = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    assert r.returncode == 0, r.stdout + r.stderr
+    names = [
+        rule["alert"] for g in yaml.safe_load(RULES.read_text())["groups"] for rule in g["rules"]
+    ]
+    assert sorted(names) == sorted(EXPECT)
+
+
+def test_each_alert_fires_where_it_should_and_only_there(prom: str):
+    """Wait for the rules to settle (every alert's expected jobs firing), then three more
+    evaluations, and compare the whole picture: nothing fires for the healthy rack, the silent
+    controller or anywhere it should not."""
+    end = time.monotonic() + DEADLINE_S
+    got = _firing(prom)
+    while time.monotonic() < end and any(not want <= got[k] for k, want in EXPECT.items()):
+        time.sleep(0.5)
+        got = _firing(prom)
+    time.sleep(3.0)
+    got = _firing(prom)
+    assert got == EXPECT
+    for name, jobs in got.items():
+        assert "healthy" not in jobs and "controller" not in jobs, name
+
+
+def test_the_alerts_name_what_is_wrong(prom: str):
+    """The link-down alert names the link; the recovery alert the degrading link."""
+    alerts = [a for a in _get(f"{prom}/api/v1/alerts")["data"]["alerts"] if a["state"] == "firing"]
+    down = {a["labels"]["link"] for a in alerts if a["labels"]["alertname"] == "NVLinkDown"}
+    assert down == {"gpu07-st3.sw2"}
+    rec = [a for a in alerts if a["labels"]["alertname"] == "NVLinkRecoveriesOverThreshold"]
+    assert {a["labels"]["link"] for a in rec} == {"gpu07-st3.sw2"}
+    assert all(15 < float(a["value"]) <= 30 for a in rec)
+
+
+def test_the_dashboard_file_is_what_the_builder_builds():
+    assert DASHBOARD.read_text() == grafana_dashboard.text()
+
+
+def test_every_dashboard_panel_query_returns_data(prom: str):
+    """Each panel's PromQL, run by this Prometheus, returns at least one series, with a number
+    for every sample (rate() needs two scrapes inside its window: they are there)."""
+    board = json.loads(DASHBOARD.read_text())
+    exprs = [t["expr"] for p in board["panels"] for t in p["targets"]]
+    assert len(exprs) == len(grafana_dashboard.PANELS) >= 8
+    for expr in exprs:
+        q = urllib.parse.quote(expr)
+        res = _get(f"{prom}/api/v1/query?query={q}")
+        assert res["status"] == "success", (expr, res)
+        data = res["data"]["result"]
+        assert data, f"no data: {expr}"
+        for r in data:
+            float(r["value"][1])
