@@ -186,7 +186,9 @@ def test_view_options_travel_in_the_fragment(served, page):
     )
     page.goto(link)
     _ready(page)
-    expect(page.locator("#counter")).to_contain_text("DCGM_FI_DEV_NVLINK_RECOVERY_ERROR_PER_LINK_TOTAL")
+    expect(page.locator("#counter")).to_contain_text(
+        "DCGM_FI_DEV_NVLINK_RECOVERY_ERROR_PER_LINK_TOTAL"
+    )
     expect(page.locator("#link-input")).to_have_value("gpu20-st5.sw1")
     expect(page.locator("#compare-table")).to_contain_text("fabric=gb200-nvl72")
     page.fill("#link-input", "gpu21-st5.sw1")
