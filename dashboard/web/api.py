@@ -28,6 +28,7 @@ from model.reliability.accounting import MAX_JOB_RACKS
 from model.reliability.rates import DEFAULT_RATES, RELIABILITY_FACTS, rate_facts
 from model.reliability.timeline import timeline
 from model.workloads import comm, moe_a2a
+from model.workloads.throughput import decode_breakdowns
 
 api = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -47,10 +48,18 @@ def calibration_route() -> Response:
     return jsonify(results.calibration())
 
 
+DECODE_PARAMS = declare(at=Number(2.0, 600.0))
+
+
 @api.get("/decode")
 def decode_route() -> Response:
-    """GET /api/v1/decode?<scenario>: throughput-vs-interactivity curves and the ratio."""
-    return jsonify(results.decode(scenario_request().scenario))
+    """GET /api/v1/decode?<scenario>[&at=<tokens/s per user>]: the frontiers, the ratio along
+    them, and the step's breakdown at 50 tokens/s per user or at `at` (any operating point)."""
+    q = scenario_request(DECODE_PARAMS)
+    out = results.decode(q.scenario)
+    if q.params.get("at") is not None:
+        out["at"] = decode_breakdowns(q.scenario, float(q.params["at"]))
+    return jsonify(out)
 
 
 # Every reliability input is a parameter (rates.Rates checks each against its own range and

@@ -328,6 +328,23 @@ def decode_curves(s: Scenario) -> dict:
     }
 
 
+def decode_breakdowns(s: Scenario, x: float) -> dict:
+    """The step's breakdown at interactivity x (the frontier's nearest point, 2 tokens/s per
+    user apart) for the scenario, its healthy rack and its baseline: any operating point."""
+    fs = work(s).curves
+    i = _index(fs["scenario"], x)
+    return {
+        "tokens_per_s_per_user": float(fs["scenario"].x[i]),
+        **{
+            k: {
+                "tokens_per_s_per_gpu": _r(float(fs[k].tokens_per_s_per_gpu[i])),
+                "breakdown": breakdown_at(fs[k], x),
+            }
+            for k in ("scenario", "healthy", "baseline")
+        },
+    }
+
+
 @lru_cache(maxsize=32)
 def baseline_bandwidth_for_ratio(workload: str, target: float, x: float) -> float | None:
     """The per-GPU bandwidth (TB/s both ways) eth-x72 would need for vr-nvl72 to beat it by

@@ -26,6 +26,22 @@ def test_decode_curves(client):
     assert client.get("/api/v1/decode?fail=st99").status_code == 400
 
 
+def test_decode_breakdown_at_any_operating_point(client):
+    d = client.get("/api/v1/decode?fail=st1,st2,st3,st4&at=152.6").get_json()
+    at = d["at"]
+    assert at["tokens_per_s_per_user"] == 152.0  # the frontier's nearest point, 2 apart
+    for key in ("scenario", "healthy", "baseline"):
+        bd = at[key]["breakdown"]
+        assert sum(bd["parts_us"].values()) == pytest.approx(bd["step_us"], rel=1e-3)
+        assert {"dispatch_us", "combine_us", "hbm_bound_us", "exposed_share"} <= set(bd)
+    # where the fabric matters: losing 4 of 9 trays exposes more communication here
+    assert (
+        at["scenario"]["breakdown"]["exposed_share"] > at["healthy"]["breakdown"]["exposed_share"]
+    )
+    bad = client.get("/api/v1/decode?at=9000")
+    assert bad.status_code == 400 and "at" in bad.get_json()["error"]
+
+
 def test_evaluate_has_decode_and_training(client):
     d = client.get("/api/v1/evaluate?workload=train&fail=st3").get_json()
     for key in (
