@@ -50,7 +50,7 @@ class Terms:
 FITTED = Terms()
 TERM_NAMES = {
     "step_overhead_us": "per-step overhead (us)",
-    "token_overhead_us": "per-token host overhead (us a token a step)",
+    "token_overhead_us": "per-token overhead on B200 (us a token a step)",
     "attention_spread": "data-parallel attention spread (x Poisson)",
 }
 
@@ -285,8 +285,8 @@ BREAKDOWN_NAMES = {
     "mtp_draft": "MTP drafting (one MoE layer and the head per draft; its all-to-all is in exposed)",
     "exposed": "dispatch and combine left exposed after the overlap",
     "overhead": (
-        "per-step and per-token overhead outside the kernels modelled (host loop, sampling, "
-        "small kernels), fitted on B200 and [A] the same on Rubin"
+        "per-step and per-token overhead outside the kernels modelled (launch gaps; routing, "
+        "permute, sampling), fitted on B200; [A] the per-token part scales with HBM bandwidth"
     ),
 }
 
@@ -302,7 +302,10 @@ def _prepare(m, gpu, w, ep, mtp, kv_scale, overlap, b, terms) -> dict:
         "head": head,
         "head_hbm": head_hbm,
         "overhead": terms.step_overhead_us
-        + terms.token_overhead_us * busiest(b, ep, terms.attention_spread) * q,
+        + terms.token_overhead_us
+        * (D.TOKEN_OVERHEAD_HBM_TBS / gpu.hbm_tbs)
+        * busiest(b, ep, terms.attention_spread)
+        * q,
         "mtp": mtp,
         "b": b,
         "q": q,
@@ -648,7 +651,7 @@ ASSUMPTIONS: tuple[dict, ...] = (
     },
     {
         "name": "per-token overhead",
-        "value": f"{D.TOKEN_OVERHEAD_US:g} us a token a step",
+        "value": f"{D.TOKEN_OVERHEAD_US:g} us a token a step on B200 (x 8 TB/s / HBM elsewhere)",
         "tag": "A",
         "source": "fitted on the GB200 NVL72 InferenceX rows",
     },

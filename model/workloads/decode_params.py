@@ -65,12 +65,16 @@ COMBINE_PRECISION = "bf16"
 ISL, OSL = 1024, 1024
 
 # --- fitted on the named GB200 NVL72 points (docs/CALIBRATION.md) ------------------------------
-# Per-step overhead: scheduling, sampling, MTP bookkeeping, the launch gaps of one step (us).
+# Per-step overhead: the launch gaps and synchronisation of one step's ~500 kernels, the
+# same on any GPU [A] (us).
 STEP_OVERHEAD_US = 706.25
-# Per-token host overhead: what each token of a step costs the serving runtime's host loop
-# (scheduling, input preparation, sampling and MTP acceptance), us per token on the busiest
-# GPU; not hidden behind the GPU's work.
+# Per-token overhead: the GPU work a token costs outside the kernels modelled above (routing,
+# top-k, permute and un-permute, quantise, sampling and MTP acceptance), us per token on the
+# busiest GPU, as fitted on B200. Not host time: the runtime's overlap scheduler hides the
+# host loop behind the GPU's step. [A] these small kernels are memory-bound, so on another
+# GPU the term scales with HBM bandwidth (B200's 8 TB/s over the GPU's).
 TOKEN_OVERHEAD_US = 19.844
+TOKEN_OVERHEAD_HBM_TBS = 8.0  # the GPU it was fitted on (B200)
 # Data-parallel attention spread: the busiest of ep ranks holds b + spread x sqrt(2 b ln ep)
 # requests (1 = Poisson counts alone).
 ATTENTION_SPREAD = 4.547
