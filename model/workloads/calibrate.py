@@ -29,7 +29,7 @@ from model.workloads import decode as Dm
 from model.workloads import decode_params as D
 from model.workloads.collectives import deepseek_decode_bound
 from model.workloads.decode import Deployment, Terms, Workload, frontier, step
-from model.workloads.hardware import B200_ROCE, island_hardware, preset_hardware
+from model.workloads.hardware import B200_ROCE, H800_IB, island_hardware, preset_hardware
 from model.workloads.models import B200, DEEPSEEK_R1
 
 
@@ -107,6 +107,15 @@ SGLANG_WHY = {
     7583: "part 1 ran June 2025's kernels; the same recipe measured 9,087 in part 2 (Sept 2025)",
     9087: "not established: the FP8 expert GEMMs run at DeepGEMM's H800 efficiency on B200 [A]",
 }
+# FACTS.md §5 [M]: DeepSeek's production decode (research/perf_models.md §8, S25): 14.8k
+# output tok/s per H800 node (1,850 a GPU) at 20-22 tok/s per user, mean KV length 4,989.
+DEEPSEEK_TOK_S_USER = 21.0
+DEEPSEEK_ISL, DEEPSEEK_OSL = 3995, 1988  # [A] a mean context of 4,989
+DEEPSEEK_WHY = (
+    "attention is most of this step (5k contexts) and the spread fitted on TensorRT-LLM's runs "
+    "puts 2.5x the mean requests on the busiest rank; DeepSeek's decode load balancer evens "
+    "core-attention load across ranks (S25), which the fitted deployments evidently did not"
+)
 # Why a frontier check can miss by more than 25%: InferenceX's curve between two measured
 # deployments is an interpolation; the model's frontier is the envelope over deployments
 # (EP sizes, batches) that were not run.
@@ -279,6 +288,23 @@ def table(terms: Terms = Dm.FITTED) -> list[dict]:
                 + (f"; {SGLANG_WHY[pub]}" if pub in SGLANG_WHY else ""),
             }
         )
+    w = Workload(DEEPSEEK_R1, "fp8", isl=DEEPSEEK_ISL, osl=DEEPSEEK_OSL)
+    hw = island_hardware(H800_IB)
+    fr = frontier(DEEPSEEK_R1, hw, w, np.array([DEEPSEEK_TOK_S_USER]), terms)
+    model = float(fr.tokens_per_s_per_gpu[0])
+    dep = fr.deployment_at(0)
+    rows.append(
+        {
+            "point": "DeepSeek production decode, H800 on InfiniBand, at 20-22 tok/s/user",
+            "published": 1850,
+            "unit": "tok/s/GPU, decode GPUs",
+            "model": round(model),
+            "error_pct": round(_err(model, 1850), 1),
+            "fitted": False,
+            "note": f"h800-ib (18 nodes), mean KV 4,989, FP8 experts; {dep.label() if dep else '-'}"
+            + (f"; {DEEPSEEK_WHY}" if abs(_err(model, 1850)) > 25 else ""),
+        }
+    )
     for name, bw, pub in (
         ("DeepSeek bound, 400 Gb/s InfiniBand", 50e9, 67),
         ("DeepSeek bound, GB200 NVL72", 900e9, 1200),

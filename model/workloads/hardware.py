@@ -104,7 +104,23 @@ B200_ROCE = IslandFabric(
         Fact("scale-out latency", 3.0, "us one way", "A", "NIC + PCIe + one switch"),
     ),
 )
-ISLAND_FABRICS = {B200_ROCE.key: B200_ROCE}
+# A check only (docs/CALIBRATION.md): DeepSeek's production decode, 18 H800 nodes on 400 Gb/s
+# InfiniBand (research/perf_models.md S25), NVLink inside a node at 200 GB/s one way [V].
+H800_IB = IslandFabric(
+    key="h800-ib",
+    name="144 H800 as eighteen 8-GPU nodes on 400 Gb/s InfiniBand",
+    gpu="H800",
+    islands=18,
+    gpus_per_island=8,
+    island_gbs_one_way=200.0,  # [V] H800 NVLink: 400 GB/s bidirectional
+    island_packet_bytes=128,
+    nic_gbs_one_way=50.0,  # [V] one ConnectX-7 400 Gb/s per GPU
+    nic_mpps=330.0,  # [A] as b200-roce's
+    nic_mtu_bytes=4096,
+    nic_latency_us=3.0,  # [A] as b200-roce's
+    facts=(),
+)
+ISLAND_FABRICS = {B200_ROCE.key: B200_ROCE, H800_IB.key: H800_IB}
 
 
 def island_view(f: IslandFabric, ep: int) -> EPFabric:

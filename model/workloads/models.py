@@ -171,4 +171,7 @@ RUBIN = GPU(
 B200 = GPU(
     "b200", "Blackwell B200", 10.0, 8.0, 192.0, "FACTS.md §5: ~10 PFLOPS dense FP4", 5.0, 2.5
 )
-GPUS: dict[str, GPU] = {"Rubin": RUBIN, "Blackwell B200": B200}
+# [V] H800 SXM (DeepSeek's production GPU, a check only): 1,979 TFLOPS dense FP8, 989 BF16, no
+# FP4 (FP8 stands in, as DeepSeek serves FP8 experts), 3.35 TB/s HBM3, 80 GB.
+H800 = GPU("h800", "H800", 1.979, 3.35, 80.0, "NVIDIA H800 SXM datasheet", 1.979, 0.989)
+GPUS: dict[str, GPU] = {"Rubin": RUBIN, "Blackwell B200": B200, "H800": H800}
