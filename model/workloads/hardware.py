@@ -17,23 +17,15 @@ from model.fabric.presets import FABRICS, NVLINK_LATENCY_US, Fabric, Fact
 from model.workloads import decode_params as D
 from model.workloads.decode import Hardware, healthy_groups, leftover
 from model.workloads.models import GPUS
-from model.workloads.moe_a2a import EPFabric, Tier
-
-
-def _view(f: Fabric, ep: int, share: float) -> EPFabric:
-    return EPFabric(
-        ep,
-        f.gpu_tbs_bidir * share / 2 * 1e12,
-        f.packet_rate_gpps_per_gpu * 1e9 * share,
-        f.packet_bytes,
-        f.latency_one_way_us,
-    )
+from model.workloads.moe_a2a import EPFabric, Tier, share_view
 
 
 @lru_cache(maxsize=16)
 def preset_hardware(f: Fabric) -> Hardware:
     """A healthy preset: every EP size's groups at full bandwidth."""
-    return Hardware(f.key, GPUS[f.gpu], f.gpus, healthy_groups(f.gpus, lambda e: _view(f, e, 1.0)))
+    return Hardware(
+        f.key, GPUS[f.gpu], f.gpus, healthy_groups(f.gpus, lambda e: share_view(f, e, 1.0))
+    )
 
 
 def scenario_hardware(a: Assessment) -> Hardware:
@@ -51,9 +43,9 @@ def scenario_hardware(a: Assessment) -> Hardware:
             continue
         worst = tbs[: k * e].reshape(k, e).min(axis=1)
         shares, counts = np.unique(np.round(worst / f.gpu_tbs_bidir, 9), return_counts=True)
-        groups = [(_view(f, e, float(s)), int(c)) for s, c in zip(shares, counts, strict=True)]
+        groups = [(share_view(f, e, float(s)), int(c)) for s, c in zip(shares, counts, strict=True)]
         if r := leftover(len(idx), e):
-            groups.append((_view(f, r, float(tbs[k * e :].min() / f.gpu_tbs_bidir)), 1))
+            groups.append((share_view(f, r, float(tbs[k * e :].min() / f.gpu_tbs_bidir)), 1))
         out.append((e, tuple(g for g in groups if g[0].line_bytes_s > 0)))
     return Hardware(f.key, GPUS[f.gpu], f.gpus, tuple(out))
 

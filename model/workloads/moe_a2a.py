@@ -68,7 +68,8 @@ class EPFabric:
         return self.ep - 1 - self.peers_near
 
 
-def _view(f: Fabric, ep: int, share: float) -> EPFabric:
+def share_view(f: Fabric, ep: int, share: float) -> EPFabric:
+    """An EP group on fabric f whose slowest rank keeps `share` of a healthy GPU's links."""
     return EPFabric(
         ep,
         f.gpu_tbs_bidir * share / 2 * 1e12,
@@ -79,7 +80,7 @@ def _view(f: Fabric, ep: int, share: float) -> EPFabric:
 
 
 def healthy_ep(f: Fabric, ep: int) -> EPFabric:
-    return _view(f, ep, 1.0)
+    return share_view(f, ep, 1.0)
 
 
 def ep_fabric(a: Assessment, ep: int) -> EPFabric:
@@ -94,7 +95,7 @@ def ep_fabric(a: Assessment, ep: int) -> EPFabric:
         raise ScenarioError(f"ep {ep}: {why}", token="ep")
     f = a.fabric
     worst = float(a.per_gpu_tbs[in_service[:ep]].min())
-    return _view(f, ep, worst / f.gpu_tbs_bidir if f.gpu_tbs_bidir else 0.0)
+    return share_view(f, ep, worst / f.gpu_tbs_bidir if f.gpu_tbs_bidir else 0.0)
 
 
 def bytes_per_token(m: MoEModel, kind: str, precision: str) -> float:

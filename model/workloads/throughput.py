@@ -352,7 +352,6 @@ def baseline_bandwidth_for_ratio(workload: str, target: float, x: float) -> floa
     where a vendor's ratio would come from if not from latency and packet rate."""
     from model.fabric.presets import VR_NVL72, eth_with_bandwidth
     from model.workloads.decode import Hardware, frontier, healthy_groups
-    from model.workloads.hardware import _view
 
     m = moe_model(workload)
     w = Workload(m)
@@ -366,7 +365,10 @@ def baseline_bandwidth_for_ratio(workload: str, target: float, x: float) -> floa
     def ratio(tbs: float) -> float:
         f = eth_with_bandwidth(tbs)
         hw = Hardware(
-            f.key, GPUS[f.gpu], f.gpus, healthy_groups(f.gpus, lambda e: _view(f, e, 1.0))
+            f.key,
+            GPUS[f.gpu],
+            f.gpus,
+            healthy_groups(f.gpus, lambda e: moe_a2a.share_view(f, e, 1.0)),
         )
         g = float(frontier(m, hw, w, xs).tokens_per_s_per_gpu[0])
         return vr / g if np.isfinite(g) and g > 0 else float("inf")
