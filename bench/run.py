@@ -535,6 +535,19 @@ def bench_decode() -> None:
         return (time.perf_counter() - t) * 1e3
 
     report("decode frontier, one scenario, cold", statistics.median(map(cold, hws)), "ms", 50.0)
+    from model.multirack.domains import DOMAINS
+    from model.workloads.hardware import domain_hardware
+
+    dom = [
+        domain_hardware(DOMAINS["vr-nvl1152"], (f"r{r:02d}.st3", f"l2.p{r:02d}.s1"))
+        for r in range(1, 9)
+    ]
+    report(
+        "decode frontier, a 1,152-GPU domain with faults, cold (issue 16: 200)",
+        statistics.median(map(cold, dom)),
+        "ms",
+        200.0,
+    )
     D.frontier(m, hws[0], w)
     report(
         "decode frontier, a new scenario (preparation warm)",

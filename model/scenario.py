@@ -88,7 +88,7 @@ class Scenario:
 # What a multi-rack domain's model does not cover yet (docs/MULTIRACK.md), said once.
 DOMAIN_UNMODELLED = (
     "feature switches, control plane, partition and job fate",
-    "decode, training, goodput, telemetry and timeline",
+    "training, goodput, telemetry and timeline",
     "flaky links and switch updates",
 )
 
@@ -98,8 +98,8 @@ def require_single_rack(s: Scenario) -> None:
     place every endpoint and panel learns what a domain does not model."""
     if s.multirack:
         raise ScenarioError(
-            f"{s.fabric} is a multi-rack domain: only its data plane is modelled so far "
-            "(GET /api/v1/evaluate)",
+            f"{s.fabric} is a multi-rack domain: only its data plane and decode are modelled "
+            "so far (GET /api/v1/evaluate, /api/v1/decode)",
             token=s.fabric,
         )
 

@@ -55,7 +55,7 @@ DECODE_PARAMS = declare(at=Number(2.0, 600.0))
 def decode_route() -> Response:
     """GET /api/v1/decode?<scenario>[&at=<tokens/s per user>]: the frontiers, the ratio along
     them, and the step's breakdown at 50 tokens/s per user or at `at` (any operating point)."""
-    q = scenario_request(DECODE_PARAMS)
+    q = scenario_request(DECODE_PARAMS, multirack=True)
     out = results.decode(q.scenario)
     if q.params.get("at") is not None:
         out["at"] = decode_breakdowns(q.scenario, float(q.params["at"]))

@@ -186,6 +186,9 @@ def evaluate_result(s) -> dict:
         "gpu_tbs_bidir": d.rack.gpu_tbs_bidir,
     }
     r["not_modelled_yet"] = list(DOMAIN_UNMODELLED)
+    from model.workloads.throughput import domain_decode
+
+    r["decode"] = domain_decode(s)
     r["gpus_in_service"] = r["counts"]["gpus_active"]  # no partition model: every live GPU
     r["assumptions"] = [
         {

@@ -43,7 +43,8 @@ ACTIVATION_PASSES = 12
 # EP sizes tried (8 to 72 on one rack; a group never spans more GPUs than are in service). EP 72
 # keeps ceil(256/72) = 4 experts a GPU with 32 redundant slots, as DeepSeek keeps 32 redundant
 # experts (research/perf_models.md S25) [D].
-EP_SIZES = (4, 8, 16, 32, 64, 72, 144)  # 144: domains of more GPUs (DeepSeek's EP144)
+# 144 to 1,152: groups of whole racks on a multi-rack domain (and DeepSeek's EP144).
+EP_SIZES = (4, 8, 16, 32, 64, 72, 144, 288, 576, 1152)
 # [M] MTP: DeepSeek-V3's technical report: the second token's acceptance rate is 85-90%
 # (research/perf_models.md S9); 0.85 is used. One draft token a step; verifying it costs the
 # main model a second token per request, and drafting costs one pass of the MTP module (one

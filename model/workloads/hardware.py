@@ -7,7 +7,7 @@ groups the GPUs in service form, each as the view of its slowest rank (moe_a2a.E
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import numpy as np
@@ -48,6 +48,53 @@ def scenario_hardware(a: Assessment) -> Hardware:
             groups.append((share_view(f, r, float(tbs[k * e :].min() / f.gpu_tbs_bidir)), 1))
         out.append((e, tuple(g for g in groups if g[0].line_bytes_s > 0)))
     return Hardware(f.key, GPUS[f.gpu], f.gpus, tuple(out))
+
+
+def domain_hardware(domain, fail: tuple[str, ...]) -> Hardware:
+    """A multi-rack domain in its state (model.multirack.tiers): EP groups up to one rack form
+    inside a rack on its own links; wider groups take whole racks, every byte to another rack
+    crossing L1, L2, L1 (two more switch hops) at the domain's all-to-all rate under the trunk
+    limit (tiers.plane_rates, the uniform all-to-all over the domain [A]: a group of fewer
+    racks sends no more across racks than that)."""
+    from model.multirack.tiers import EXTRA_HOP_US, build, plane_rates
+
+    st = build(domain, list(fail))
+    f = domain.rack
+    link = f.link_gbs_bidir / 1000.0
+    alive = np.flatnonzero(st.gpu_alive)
+    injection = st.up.sum(axis=1) * link  # TB/s both ways, inside the rack
+    a2a = plane_rates(st).sum(axis=1) * link  # across racks, under the trunk limit
+    racks = st.rack_of
+    out = []
+    for e in D.EP_SIZES:
+        groups: list[tuple[EPFabric, int]] = []
+        if e <= f.gpus:
+            for r in range(domain.racks):
+                idx = alive[racks[alive] == r]
+                k = len(idx) // e
+                if k:
+                    worst = injection[idx[: k * e]].reshape(k, e).min(axis=1)
+                    groups += [(share_view(f, e, float(w) / f.gpu_tbs_bidir), 1) for w in worst]
+                if r_left := leftover(len(idx), e):
+                    w = injection[idx[k * e :]].min()
+                    groups.append((share_view(f, r_left, float(w) / f.gpu_tbs_bidir), 1))
+        else:
+            k = len(alive) // e
+            if k == 0:
+                continue
+            worst = a2a[alive[: k * e]].reshape(k, e).min(axis=1)
+            for w in worst:
+                v = share_view(f, e, float(w) / f.gpu_tbs_bidir)
+                groups.append(
+                    (replace(v, latency_one_way_us=v.latency_one_way_us + 2 * EXTRA_HOP_US), 1)
+                )
+        merged: dict[EPFabric, int] = {}
+        for v, c in groups:
+            if v.line_bytes_s > 0:
+                merged[v] = merged.get(v, 0) + c
+        if merged:
+            out.append((e, tuple(merged.items())))
+    return Hardware(domain.key, GPUS[f.gpu], domain.gpus, tuple(out))
 
 
 # --- b200-roce: the comparison buyers make (issue 12 item 6) -----------------------------------
@@ -146,9 +193,17 @@ def comparison_hardware(key: str) -> Hardware:
 
 
 # Like for like: each fabric is held against the other fabric with the same GPU.
-BASELINE = {"vr-nvl72": "eth-x72", "eth-x72": "vr-nvl72", "gb200-nvl72": "b200-roce"}
+BASELINE = {
+    "vr-nvl72": "eth-x72",
+    "eth-x72": "vr-nvl72",
+    "gb200-nvl72": "b200-roce",
+    "vr-nvl576": "vr-nvl72",
+    "vr-nvl1152": "vr-nvl72",
+}
 BASELINE_WHY = {
     "vr-nvl72": "the same Rubin GPUs on off-the-shelf Ethernet scale-up",
     "eth-x72": "the same Rubin GPUs on NVLink 6",
     "gb200-nvl72": "the same B200 GPUs as nine 8-GPU HGX islands on 400 Gb/s RoCE",
+    "vr-nvl576": "the same Rubin GPUs as single NVL72 racks",
+    "vr-nvl1152": "the same Rubin GPUs as single NVL72 racks",
 }

@@ -26,6 +26,7 @@ from model.workloads.hardware import (
     BASELINE,
     BASELINE_WHY,
     comparison_hardware,
+    domain_hardware,
     preset_hardware,
     scenario_hardware,
 )
@@ -57,6 +58,42 @@ def frontiers(a: Assessment) -> dict:
         "baseline_key": base,
         "fabric_key": f.key,
     }
+
+
+@lru_cache(maxsize=256)
+def domain_frontiers(s: Scenario) -> dict:
+    """frontiers() for a multi-rack domain (hardware.domain_hardware): EP up to the domain, the
+    all-to-all across racks through the L2 tier; held against one healthy NVL72 rack."""
+    from model.multirack.domains import DOMAINS
+
+    d = DOMAINS[s.fabric]
+    m = moe_model(s.workload)
+    w = _workload(s)
+    hw = domain_hardware(d, s.fail)
+    return {
+        "model": m,
+        "gpu": GPUS[d.rack.gpu],
+        "hardware": hw,
+        "scenario": decode.cached_frontier(m, hw, w),
+        "healthy": decode.cached_frontier(m, domain_hardware(d, ()), w),
+        "baseline": decode.cached_frontier(m, preset_hardware(d.rack), w),
+        "baseline_key": BASELINE[d.key],
+        "fabric_key": d.key,
+    }
+
+
+def domain_decode(s: Scenario) -> dict:
+    """evaluate()'s decode block for a multi-rack domain: the same keys as one rack's."""
+    fs = domain_frontiers(s)
+    return decode_result(fs, "when the domain has a GPU in service", fs["hardware"])
+
+
+def _frontiers_of(s: Scenario) -> tuple[dict, bool]:
+    """The frontiers behind /api/v1/decode for any scenario, and whether the job runs."""
+    if s.multirack:
+        fs = domain_frontiers(s)
+        return fs, bool(fs["hardware"].groups)
+    return work(s).curves, assess(s).job_runs
 
 
 def _r(x: float | None, nd: int = 1) -> float | None:
@@ -292,8 +329,8 @@ def ratio_along(a: Frontier, b: Frontier, lo: float = 20.0, hi: float = 200.0) -
 def decode_curves(s: Scenario) -> dict:
     """The /api/v1/decode answer: three frontiers, the ratio to the baseline along them, and
     the deployment and time breakdown at every point."""
-    a = assess(s)
-    fs = work(s).curves
+    fs, runs = _frontiers_of(s)
+    block = domain_decode(s) if s.multirack else work(s).decode
     base = fs["baseline_key"]
     vs_base = ratio_along(fs["scenario"], fs["baseline"])
     vs_healthy = ratio_along(fs["scenario"], fs["healthy"])
@@ -301,9 +338,9 @@ def decode_curves(s: Scenario) -> dict:
         "scenario": s.key(),
         "model": fs["model"].name,
         "gpu": fs["gpu"].name,
-        "job_runs": a.job_runs,
+        "job_runs": runs,
         "baseline": base,
-        "baseline_why": BASELINE_WHY[a.fabric.key],
+        "baseline_why": BASELINE_WHY[fs["fabric_key"]],
         "curves": {
             "scenario": _points(fs["scenario"]),
             "healthy": _points(fs["healthy"]),
@@ -315,11 +352,11 @@ def decode_curves(s: Scenario) -> dict:
         "vs_healthy": vs_healthy["points"],
         "tokens_per_s_per_user": REFERENCE_TOKENS_PER_S_PER_USER,
         "breakdown": breakdown_at(fs["scenario"], REFERENCE_TOKENS_PER_S_PER_USER)
-        if a.job_runs
+        if runs
         else None,
         "healthy_breakdown": breakdown_at(fs["healthy"], REFERENCE_TOKENS_PER_S_PER_USER),
-        "held": work(s).decode["held"],
-        "vs_healthy_at_reference": work(s).decode["vs_healthy"],
+        "held": block["held"],
+        "vs_healthy_at_reference": block["vs_healthy"],
         "units": (
             "tokens/s per user (interactivity) and tokens/s per installed GPU; breakdowns in us "
             "per decode step on the chosen deployment's slowest EP group"
@@ -331,7 +368,7 @@ def decode_curves(s: Scenario) -> dict:
 def decode_breakdowns(s: Scenario, x: float) -> dict:
     """The step's breakdown at interactivity x (the frontier's nearest point, 2 tokens/s per
     user apart) for the scenario, its healthy rack and its baseline: any operating point."""
-    fs = work(s).curves
+    fs, _ = _frontiers_of(s)
     i = _index(fs["scenario"], x)
     return {
         "tokens_per_s_per_user": float(fs["scenario"].x[i]),

@@ -100,7 +100,8 @@ def test_multirack_scenarios_parse_canonically_and_evaluate_through_the_model():
     r = evaluate(p.scenario)
     assert r["counts"]["gpus_active"] == 504
     assert r["bandwidth"]["per_gpu_tbs"]["min"] == 3.2
-    assert "decode, training, goodput, telemetry and timeline" in r["not_modelled_yet"]
+    assert "training, goodput, telemetry and timeline" in r["not_modelled_yet"]
+    assert r["decode"]["running"] and r["decode"]["baseline"] == "vr-nvl72"
 
 
 @pytest.mark.parametrize(
@@ -122,8 +123,26 @@ def test_what_is_not_modelled_yet_is_refused_by_name(q, token):
 
 def test_the_api_serves_evaluate_and_refuses_the_rest_by_name(client):
     assert client.get("/api/v1/evaluate?fabric=vr-nvl1152&fail=r16.ct18").status_code == 200
-    for ep in ("decode", "goodput", "telemetry", "timeline"):
+    for ep in ("goodput", "telemetry", "timeline"):
         r = client.get(f"/api/v1/{ep}?fabric=vr-nvl576")
         assert r.status_code == 400 and r.get_json()["token"] == "vr-nvl576"
     topo = client.get("/api/v1/topology?fabric=vr-nvl576").get_json()
     assert topo["counts"]["l2-chip"] == 144 and topo["counts"]["gpu"] == 576
+
+
+def test_decode_on_a_domain_takes_ep_up_to_the_domain_through_l2(client):
+    d = client.get("/api/v1/decode?fabric=vr-nvl1152&workload=moe-2t").get_json()
+    assert d["baseline"] == "vr-nvl72" and d["job_runs"]
+    wide = [p for p in d["curves"]["scenario"] if p["deployment"].startswith(("EP576", "EP1152"))]
+    assert wide  # the domain serves what one rack cannot: EP over 72, across racks
+    # per GPU, the domain beats one rack where wide EP pays (few experts a GPU at speed), and
+    # never falls behind it (one rack's deployments are the domain's too)
+    ratios = [p["ratio"] for p in d["ratio_vs_baseline"]]
+    assert min(ratios) >= 1 - 1e-9 and max(ratios) > 1.5
+    r = client.get("/api/v1/evaluate?fabric=vr-nvl1152&workload=moe-2t").get_json()
+    at_50 = next(p for p in d["curves"]["scenario"] if p["tokens_per_s_per_user"] == 50.0)
+    assert r["decode"]["tokens_per_s_per_gpu"] == at_50["tokens_per_s_per_gpu"]  # one answer
+    # a whole rack lost costs its GPUs (per installed GPU) and never gains
+    lost = client.get("/api/v1/decode?fabric=vr-nvl1152&workload=moe-2t&fail=r03").get_json()
+    for a, b in zip(lost["vs_healthy"], lost["vs_healthy"][1:], strict=False):
+        assert a["ratio"] <= 1 + 1e-9 and b["ratio"] <= 1 + 1e-9
