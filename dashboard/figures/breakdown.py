@@ -5,7 +5,7 @@ and `healthy_breakdown`)."""
 
 from __future__ import annotations
 
-from dashboard.figures.base import MUTED, empty_figure, header
+from dashboard.figures.base import empty_figure, header
 
 # One colour a part, the same on both bars (Okabe-Ito and greys; exposed communication in the
 # scenario's vermilion so it stands out).
@@ -39,7 +39,10 @@ def breakdown_figure(decode: dict) -> dict:
             "The job is down in this scenario: there is no decode step to break down.",
             "Decode step breakdown",
         )
-    rows = [("healthy rack", healthy), ("this scenario", here)]
+    rows = [
+        (f"healthy rack<br>{healthy['deployment']['label']}", healthy),
+        (f"this scenario<br>{here['deployment']['label']}", here),
+    ]
     names = here.get("names", {})
     data = []
     for key, color in PART_COLORS.items():
@@ -51,41 +54,29 @@ def breakdown_figure(decode: dict) -> dict:
                 "y": [label for label, _ in rows],
                 "x": [b["parts_us"][key] / 1000 for _, b in rows],
                 "customdata": [
-                    [100 * b["parts_share"][key], b["deployment"]["label"]] for _, b in rows
+                    [100 * b["parts_share"][key], b["deployment"]["label"], b["batch_per_gpu"]]
+                    for _, b in rows
                 ],
                 "marker": {"color": color},
                 "hovertemplate": (
                     f"{names.get(key, SHORT[key])}<br>%{{x:.2f}} ms a step "
-                    "(%{customdata[0]:.1f}%)<br>%{customdata[1]}<extra>%{y}</extra>"
+                    "(%{customdata[0]:.1f}%)<br>%{customdata[1]}, %{customdata[2]:.3g} "
+                    "requests a GPU<extra></extra>"
                 ),
             }
         )
     ref = decode.get("tokens_per_s_per_user", 0)
     sub = (
-        f"at {ref:g} tokens/s per user, the best deployment for each<br>exposed communication "
-        f"{100 * healthy['exposed_share']:.1f}% of the healthy step, "
+        f"at {ref:g} tokens/s per user, the best deployment for each<br>exposed "
+        f"communication: {100 * healthy['exposed_share']:.1f}% of the healthy step,<br>"
         f"{100 * here['exposed_share']:.1f}% of this one"
     )
     lay = header("Where a decode step's time goes", sub, "breakdown")
     lay |= {
         "barmode": "stack",
         "xaxis": {"title": {"text": "ms per decode step (the slowest EP group's GPU)"}},
-        "yaxis": {"autorange": "reversed"},
+        "yaxis": {"autorange": "reversed", "title": {"text": "configuration"}},
         "legend": {"orientation": "h", "y": -0.35, "font": {"size": 10}},
-        "annotations": [
-            {
-                "text": f"{b['deployment']['label']}, {b['batch_per_gpu']:g} requests a GPU",
-                "x": 1.0,
-                "xref": "paper",
-                "y": label,
-                "yref": "y",
-                "xanchor": "right",
-                "yanchor": "bottom",
-                "yshift": 14,
-                "showarrow": False,
-                "font": {"size": 10, "color": MUTED},
-            }
-            for label, b in rows
-        ],
+        "margin": {"t": 96},
     }
     return {"data": data, "layout": lay}

@@ -43,7 +43,7 @@ SCENARIOS = [
 SVG_TYPES = {"scatter", "bar", "heatmap"}
 # Quantitative axes must name a unit; categorical ones (configuration, GPU, plane) a quantity.
 UNITS = ("tokens/s", "×", "hours", "µs", "%", "GB/s", "count", "bytes", "errors/bit", "days")
-UNITS += ("minutes", "time since", "link state", "configuration", "GPU", "plane")
+UNITS += ("minutes", "time since", "link state", "configuration", "GPU", "plane", "ms per")
 
 
 def scenario(q: str):
