@@ -39,10 +39,12 @@ def breakdown_figure(decode: dict) -> dict:
             "The job is down in this scenario: there is no decode step to break down.",
             "Decode step breakdown",
         )
-    rows = [
-        (f"healthy rack<br>{healthy['deployment']['label']}", healthy),
-        (f"this scenario<br>{here['deployment']['label']}", here),
-    ]
+
+    def label(name: str, b: dict) -> str:
+        head, _, tail = b["deployment"]["label"].partition(", FP8")  # two short lines
+        return f"{name}<br>{head}<br>FP8{tail}" if tail else f"{name}<br>{head}"
+
+    rows = [(label("healthy rack", healthy), healthy), (label("this scenario", here), here)]
     names = here.get("names", {})
     data = []
     for key, color in PART_COLORS.items():

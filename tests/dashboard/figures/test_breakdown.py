@@ -19,7 +19,10 @@ def test_the_bars_are_the_models_parts_and_sum_to_its_step(q):
         bd = d[key]
         total = sum(t.x[row] for t in fig.data) * 1000  # ms back to us
         assert total == pytest.approx(bd["step_us"], rel=1e-3)
-        assert bd["deployment"]["label"] in fig.data[0].y[row]  # each bar names its deployment
+        # each bar names its deployment (on two lines)
+        assert bd["deployment"]["label"] == fig.data[0].y[row].split("<br>", 1)[1].replace(
+            "<br>", ", "
+        )
     sub = fig.layout.title.subtitle.text
     assert f"{100 * d['breakdown']['exposed_share']:.1f}% of this one" in sub
 
