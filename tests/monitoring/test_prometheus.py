@@ -4,8 +4,8 @@ for the scenarios that should fire it and stays quiet for the others, a healthy 
 all; and every panel query of the shipped Grafana dashboard returns data.
 
 One Prometheus serves the whole module: one scrape job per scenario (the scenario is the
-scrape's query string, as `params:` in prometheus.yml), scraped and evaluated every second so
-the module takes seconds, not minutes.
+scrape's query string, as `params:` in prometheus.yml), scraped every 3 s and evaluated every
+second, so the module takes well under a minute, not the minutes of default intervals.
 """
 
 from __future__ import annotations
@@ -44,12 +44,16 @@ SCENARIOS: dict[str, dict[str, str]] = {
     # Full-bandwidth mode (rerouting off): the GPU with a dead link is parked (DEGRADED) and
     # its routes are unhealthy (fabric health Unhealthy).
     "no_reroute": {"fail": "gpu07-st3.sw2", "off": "reroute"},
+    # A GPU gone without partial-rack operation: the partition is UNHEALTHY; the GPU reports
+    # no fabric health at all (it is not there), its links are down.
+    "gpu_gone": {"fail": "gpu07", "off": "partial-rack"},
 }
 # Which scrape jobs each alert must fire for; it must stay quiet for every other job.
 EXPECT: dict[str, set[str]] = {
-    "NVLinkDown": {"link_down", "no_reroute"},
+    "NVLinkDown": {"link_down", "no_reroute", "gpu_gone"},
     "NVLinkRecoveriesOverThreshold": {"flaky"},
-    "NVLinkPartitionNotHealthy": {"link_down", "update", "no_reroute"},
+    # One rack short of GPU links stays HEALTHY in adaptive mode (docs/TELEMETRY.md).
+    "NVLinkPartitionNotHealthy": {"no_reroute", "gpu_gone"},
     "GPUFabricHealthDegraded": {"link_down", "update", "no_reroute"},
 }
 DEADLINE_S = 120.0
@@ -85,7 +89,9 @@ def prom(app_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str
     assert binary, "prometheus is not installed: run scripts/system-packages.sh"
     work = tmp_path_factory.mktemp("prometheus")
     config = {
-        "global": {"scrape_interval": "1s", "evaluation_interval": "1s", "scrape_timeout": "1s"},
+        # A scrape is ~8 MB (every link, port and lane of the rack) and seven jobs share two
+        # cores with the app: every 3 s, with as long to answer; rules every second.
+        "global": {"scrape_interval": "3s", "evaluation_interval": "1s", "scrape_timeout": "3s"},
         "rule_files": [str(RULES)],
         "scrape_configs": [
             {
@@ -124,12 +130,12 @@ def prom(app_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str
 
 
 def _wait_for_scrapes(url: str, proc: subprocess.Popen, log: Path) -> None:
-    """Until every job's target is up and has been scraped at least three times."""
+    """Until every job's target is up and has been scraped at least twice (rate() needs two)."""
     end = time.monotonic() + DEADLINE_S
     while time.monotonic() < end:
         assert proc.poll() is None, f"prometheus exited: {log.read_text()[-2000:]}"
         try:
-            q = urllib.parse.quote("count by (job) (count_over_time(fabric_twin_info[1m]) >= 3)")
+            q = urllib.parse.quote("count by (job) (count_over_time(fabric_twin_info[1m]) >= 2)")
             got = _get(f"{url}/api/v1/query?query={q}")["data"]["result"]
             if {r["metric"]["job"] for r in got} == set(SCENARIOS):
                 return
@@ -180,8 +186,13 @@ def test_each_alert_fires_where_it_should_and_only_there(prom: str):
 def test_the_alerts_name_what_is_wrong(prom: str):
     """The link-down alert names the link; the recovery alert the degrading link."""
     alerts = [a for a in _get(f"{prom}/api/v1/alerts")["data"]["alerts"] if a["state"] == "firing"]
-    down = {a["labels"]["link"] for a in alerts if a["labels"]["alertname"] == "NVLinkDown"}
-    assert down == {"gpu07-st3.sw2"}
+    down = {
+        (a["labels"]["job"], a["labels"]["link"])
+        for a in alerts
+        if a["labels"]["alertname"] == "NVLinkDown"
+    }
+    assert {link for job, link in down if job != "gpu_gone"} == {"gpu07-st3.sw2"}
+    assert len([1 for job, _ in down if job == "gpu_gone"]) == 36  # every link of gpu07
     rec = [a for a in alerts if a["labels"]["alertname"] == "NVLinkRecoveriesOverThreshold"]
     assert {a["labels"]["link"] for a in rec} == {"gpu07-st3.sw2"}
     assert all(15 < float(a["value"]) <= 30 for a in rec)
@@ -202,6 +213,9 @@ def test_every_dashboard_panel_query_returns_data(prom: str):
         res = _get(f"{prom}/api/v1/query?query={q}")
         assert res["status"] == "success", (expr, res)
         data = res["data"]["result"]
-        assert data, f"no data: {expr}"
+        if not data:
+            targets = _get(f"{prom}/api/v1/targets")["data"]["activeTargets"]
+            health = [(t["labels"]["job"], t["health"], t["lastError"]) for t in targets]
+            pytest.fail(f"no data: {expr}; targets: {health}")
         for r in data:
             float(r["value"][1])
