@@ -77,7 +77,9 @@ def layout() -> list[html.Div]:
                 html.H2("Your rack's telemetry in"),
                 html.P(
                     "Paste or upload what your rack reports: a dcgm-exporter scrape (the "
-                    "Prometheus text of its /metrics). The twin reads it into the scenario it "
+                    "Prometheus text of its /metrics), or nvidia-smi nvlink --status, nvlink -e "
+                    "and the Fabric section of nvidia-smi -q, one host after another. The twin "
+                    "reads it into the scenario it "
                     f"describes and says how sure it is. At most {MAX_BYTES // 2**20} MiB; "
                     "every line it cannot read is named.",
                     className="note",
@@ -220,7 +222,7 @@ def read_file(n_clicks: int, upload: str | None, pasted: str | None) -> Any:
     items = [html.Li(m) for m in got.messages] or [html.Li("every line was read")]
     comps = ", ".join(got.components) or "nothing: a healthy rack"
     return [
-        html.P(f"Read as a {got.format} scrape. Found: {comps}."),
+        html.P(f"Read as {got.format} output. Found: {comps}."),
         html.P(f"How sure: {got.confidence}."),
         dcc.Link("Open this scenario", href=f"/?{got.scenario}", className="open-scenario"),
         html.Span(f" ({got.scenario})"),
