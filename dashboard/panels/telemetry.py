@@ -26,6 +26,14 @@ from model.telemetry.importers import MAX_BYTES, ImportRefused, import_text
 GB200_CASE = "fabric=gb200-nvl72&on=telemetry&flaky=gpu07-st3.sw1"
 GB200_LINK = "gpu07-st3.sw1"
 GB200_READ_S = telemetry.FLAKY_TTF_S - 86400.0
+UPLOAD_STYLE = {
+    "border": "1px dashed currentColor",
+    "borderRadius": "6px",
+    "padding": "0.8em",
+    "textAlign": "center",
+    "cursor": "pointer",
+    "margin": "0.4em 0",
+}
 
 
 def layout() -> list[html.Div]:
@@ -89,11 +97,13 @@ def layout() -> list[html.Div]:
                     children=html.Div("Drop a file here, or click to choose one"),
                     className="upload",
                     max_size=MAX_BYTES,
+                    style=UPLOAD_STYLE,
                 ),
                 dcc.Textarea(
                     id=ids.IMPORT_TEXT,
-                    placeholder='DCGM_FI_DEV_NVLINK_GET_STATE{gpu="0",nvlink="0"} 1',
+                    placeholder='or paste it: DCGM_FI_DEV_NVLINK_GET_STATE{gpu="0",nvlink="0"} 1',
                     className="import-text",
+                    style={"width": "100%", "height": "6em", "boxSizing": "border-box"},
                 ),
                 html.Button("Read it", id=ids.IMPORT_BUTTON, n_clicks=0),
                 html.Div(id=ids.IMPORT_RESULT, className="import-result"),
@@ -224,7 +234,12 @@ def read_file(n_clicks: int, upload: str | None, pasted: str | None) -> Any:
     return [
         html.P(f"Read as {got.format} output. Found: {comps}."),
         html.P(f"How sure: {got.confidence}."),
-        dcc.Link("Open this scenario", href=f"/?{got.scenario}", className="open-scenario"),
+        dcc.Link(
+            "Open this scenario",
+            href=f"/?{got.scenario}",
+            className="open-scenario",
+            style={"color": "inherit", "fontWeight": "bold", "textDecoration": "underline"},
+        ),
         html.Span(f" ({got.scenario})"),
         html.Details([html.Summary(f"What was not read ({len(got.messages)})"), html.Ul(items)]),
     ]
