@@ -16,6 +16,8 @@ import sys
 import time
 from collections.abc import Callable
 
+from bench import scaleout
+
 os.environ.setdefault("LOG_LEVEL", "WARNING")
 
 ROWS: list[tuple[str, float, str, float, bool]] = []
@@ -556,6 +558,8 @@ BENCHES = {
     "scale": bench_scale,
     "collectives": bench_collectives,
     "policy": bench_policy,
+    "workers": lambda: scaleout.bench_workers(report),  # issue 17
+    "router": lambda: scaleout.bench_router(report),  # issue 17
 }
 
 
