@@ -182,13 +182,16 @@ def import_text(data: bytes | str) -> Imported:
     messages += reading.messages
     query, basis, attr = scenario_of(reading.snap, messages)
     snap = reading.snap
-    if snap.telemetry and reading.lanes_seen:
+    if not reading.states_seen and not snap.telemetry:
+        confidence = "none: no per-link states or counters (the messages say what the file has)"
+    elif snap.telemetry and reading.lanes_seen:
         confidence = "high: link states, per-link counters and the switch tray's lane view"
     elif snap.telemetry:
         confidence = "medium: link states and per-link counters, no lane view (no cables)"
     else:
         confidence = "low: link states only (no counters: no degrading links, no cables)"
-    return Imported("dcgm-exporter", query, confidence, basis, _capped(messages), attr)
+    health = {gpu_id(g): v for g, v in sorted(reading.health.items()) if g < snap.fabric.gpus}
+    return Imported("dcgm-exporter", query, confidence, basis, _capped(messages), attr, health)
 
 
 def _health_json(snap: Counters, gpus: list[int]) -> dict:
