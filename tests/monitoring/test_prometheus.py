@@ -25,6 +25,8 @@ import pytest
 import yaml
 from werkzeug.serving import make_server
 
+from model import telemetry
+from model.scenario import parse_query
 from monitoring import grafana_dashboard
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -52,6 +54,10 @@ SCENARIOS: dict[str, dict[str, str]] = {
 EXPECT: dict[str, set[str]] = {
     "NVLinkDown": {"link_down", "no_reroute", "gpu_gone"},
     "NVLinkRecoveriesOverThreshold": {"flaky"},
+    # The live-counter form of the same rule: a scrape is one simulated instant, so the
+    # twin's counters do not move between scrapes and it stays quiet here; it is checked on
+    # the twin's counters minute by minute with promtool (test_the_windowed_rule_in_promql).
+    "NVLinkWindowedHealthRule": set(),
     # One rack short of GPU links stays HEALTHY in adaptive mode (docs/TELEMETRY.md).
     "NVLinkPartitionNotHealthy": {"no_reroute", "gpu_gone"},
     "GPUFabricHealthDegraded": {"link_down", "update", "no_reroute"},
@@ -181,6 +187,58 @@ def test_each_alert_fires_where_it_should_and_only_there(prom: str):
     assert got == EXPECT
     for name, jobs in got.items():
         assert "healthy" not in jobs and "controller" not in jobs, name
+
+
+def test_the_windowed_rule_in_promql(tmp_path: Path):
+    """The PromQL form of the windowed rule, run by promtool's rule engine on the twin's own
+    per-link counters a minute apart (45 minutes of a degrading link and a healthy one, three
+    days in): it fires for the degrading link once 30 minutes of windows are in, and not for
+    the healthy link, as the twin's own count says."""
+    promtool = shutil.which("promtool")
+    assert promtool, "promtool (Debian's prometheus package) is not installed"
+    s = parse_query("flaky=gpu07-st3.sw2").scenario
+    t0, minutes = 3 * 86400.0, 45
+    series = []
+    for link in ("gpu07-st3.sw2", "gpu08-st3.sw2"):
+        ser = telemetry.link_series(s, link, t0, t0 + minutes * 60, 60.0)
+        for name in (telemetry.RECOVERY, telemetry.REPLAY):
+            vals = " ".join(str(v) for v in ser[name])
+            series.append({"series": f'{name}{{link="{link}",job="rack"}}', "values": vals})
+    summary = (
+        "NVLink gpu07-st3.sw2 fails the windowed health rule: replays or recoveries in more "
+        "than 15 of its last 30 minutes"
+    )
+    action = "Degrading: drain the link on purpose before it fails (see the failure forecast)."
+    flaky = {
+        "exp_labels": {"severity": "warning", "link": "gpu07-st3.sw2", "job": "rack"},
+        "exp_annotations": {"summary": summary, "action": action},
+    }
+    tests = {
+        "rule_files": [str(RULES)],
+        "evaluation_interval": "1m",
+        "tests": [
+            {
+                "interval": "1m",
+                "input_series": series,
+                "alert_rule_test": [
+                    {"eval_time": "10m", "alertname": "NVLinkWindowedHealthRule", "exp_alerts": []},
+                    {
+                        "eval_time": "40m",
+                        "alertname": "NVLinkWindowedHealthRule",
+                        "exp_alerts": [flaky],
+                    },
+                ],
+            }
+        ],
+    }
+    rec = telemetry.health_rule(s, t0 + 40 * 60)["recent_windows"]
+    assert rec.get("gpu07-st3.sw2", 0) > 15 and rec.get("gpu08-st3.sw2", 0) <= 15
+    path = tmp_path / "windowed.test.yml"
+    path.write_text(yaml.safe_dump(tests))
+    r = subprocess.run(
+        [promtool, "test", "rules", str(path)], capture_output=True, text=True, check=False
+    )
+    assert r.returncode == 0, r.stdout + r.stderr
 
 
 def test_the_alerts_name_what_is_wrong(prom: str):
