@@ -34,7 +34,7 @@ the first has redrawn the rack). */
   document.addEventListener(
     "mousedown",
     function (e) {
-      if (!(e.target.closest && e.target.closest("#rack"))) return;
+      if (!(e.target.closest && e.target.closest("#rack, #cable-map"))) return;
       if (e.detail >= 2) {
         doubled = e.timeStamp;
         if (last && !last.undone && e.timeStamp - last.at <= delay()) {
@@ -65,9 +65,9 @@ the first has redrawn the rack). */
     has already set: never from the drawn plot in the page, which lags it (until plotly.js
     has loaded and drawn, or after a change of fabric, it holds no names or another
     fabric's). A trace whose names do not match the codes in number keeps its text. */
-    labels: function (d, fig) {
+    labels: function (d, fig, map) {
       const none = window.dash_clientside.no_update;
-      if (!d || !d.codes || !fig || !fig.data) return [none];
+      if (!d || !d.codes || !fig || !fig.data) return [none, none];
       const out = new Array(d.codes.length);
       for (let i = 0; i < out.length; i++) out[i] = d.words[d.codes.charCodeAt(i) - 48];
       for (const i in d.named) out[+i] = d.named[i];
@@ -84,7 +84,123 @@ the first has redrawn the rack). */
         }
         patch.assign(["data", +t, "hovertext"], text);
       }
-      return [patch.build()];
+      link();
+      return [patch.build(), mapPatch(d, out, map)];
+    },
+    /* A press on the cable map is a press on the drawing's marker of the same cable, so
+    the server reads one kind of press (and a double-click on either is told apart alike). */
+    pressMap: function (click, map) {
+      const none = window.dash_clientside.no_update;
+      const meta = map && map.layout && map.layout.meta;
+      if (!meta || !click || !click.points || !click.points.length) return [none];
+      // Dash's clickData keeps a heatmap point's x and y (the names), not its [row, column]
+      const p = click.points[0];
+      const t = map.data && map.data[0];
+      const k = t ? cell({ pointNumber: [t.y.indexOf(p.y), t.x.indexOf(p.x)] }, meta) : null;
+      if (k === null) return [none];
+      return window.dash_clientside.rack.press({
+        points: [{ curveNumber: meta.hits, pointNumber: k }],
+      });
     },
   };
+
+  /* The map's statuses (z, STATUSES' index, as the drawing's codes) and hover text, from the
+  same codes: a row a GPU, `cols` cables to a row (cablemap.py). */
+  function mapPatch(d, labels, map) {
+    const meta = map && map.layout && map.layout.meta;
+    if (!meta || !meta.cols || d.codes.length % meta.cols) {
+      return window.dash_clientside.no_update;
+    }
+    const rows = d.codes.length / meta.cols;
+    const z = new Array(rows);
+    const text = new Array(rows);
+    for (let r = 0; r < rows; r++) {
+      z[r] = new Array(meta.cols);
+      text[r] = new Array(meta.cols);
+      for (let c = 0; c < meta.cols; c++) {
+        const k = r * meta.cols + c;
+        z[r][c] = d.codes.charCodeAt(k) - 48;
+        text[r][c] = labels[k];
+      }
+    }
+    const patch = new window.dash_clientside.Patch();
+    patch.assign(["data", 0, "z"], z);
+    patch.assign(["data", 0, "text"], text);
+    return patch.build();
+  }
+
+  /* The cable index of a map cell (a hovered or clicked heatmap point), or null. */
+  function cell(p, meta) {
+    const n = p.pointNumber || p.pointIndex;
+    if (!Array.isArray(n) || n.length !== 2) return null;
+    const r = n[0];
+    const c = n[1];
+    if (!Number.isInteger(r) || !Number.isInteger(c) || r < 0 || c < 0 || c >= meta.cols) {
+      return null;
+    }
+    return r * meta.cols + c;
+  }
+
+  /* Hovering a cable on either the drawing or the map lights it on the other: plotly's own
+  hover label, at the cable's marker on the drawing, at its cell on the map (and so the line
+  under the rack reads it too). Bound once a plot, whenever labels are written. Plotly's
+  Fx.hover is given a place (xval, yval), the form it honours on every trace type. */
+  function graphs() {
+    const rack = document.querySelector("#rack .js-plotly-plot");
+    const map = document.querySelector("#cable-map .js-plotly-plot");
+    const meta = map && map._fullLayout && map._fullLayout.meta;
+    return rack && map && meta && window.Plotly ? { rack, map, meta } : null;
+  }
+  function mirror(to, place, subplot) {
+    // a target, so plotly emits plotly_hover (dcc.Graph's hoverData: the line under the
+    // rack); `mirrored` marks it, so it is not passed back
+    const evt = Object.assign({ target: to, mirrored: true }, place);
+    window.Plotly.Fx.hover(to, evt, subplot);
+  }
+  function unmirror(to) {
+    // with a target, so plotly emits plotly_unhover (the line under the rack clears)
+    window.Plotly.Fx.unhover(to, { target: to, mirrored: true });
+  }
+  function mirrored(e) {
+    return !!(e && e.event && e.event.mirrored);
+  }
+  function onRackHover(e) {
+    const g = graphs();
+    if (mirrored(e) || !g || !e.points || !e.points.length) return;
+    const p = e.points[0];
+    if (p.curveNumber !== g.meta.hits) return unmirror(g.map);
+    // plotly hovers a place (a cell's column and row), not a point number, on a heatmap
+    const r = Math.floor(p.pointNumber / g.meta.cols);
+    mirror(g.map, { xval: p.pointNumber % g.meta.cols, yval: r });
+  }
+  function onMapHover(e) {
+    const g = graphs();
+    if (mirrored(e) || !g || !e.points || !e.points.length) return;
+    const k = cell(e.points[0], g.meta);
+    const t = g.rack._fullData && g.rack._fullData[g.meta.hits];
+    // at the cable's marker: the nearest point there is that cable
+    if (k !== null && t) mirror(g.rack, { xval: t.x[k], yval: t.y[k] }, "x2y");
+  }
+  function onUnhover(other) {
+    return function (e) {
+      const g = graphs();
+      if (!mirrored(e) && g) unmirror(g[other]);
+    };
+  }
+  function link() {
+    setTimeout(function () {
+      const g = graphs();
+      if (!g) return setTimeout(link, 200);  // not drawn yet
+      if (!g.rack._linkedHover && g.rack.on) {
+        g.rack.on("plotly_hover", onRackHover);
+        g.rack.on("plotly_unhover", onUnhover("map"));
+        g.rack._linkedHover = true;
+      }
+      if (!g.map._linkedHover && g.map.on) {
+        g.map.on("plotly_hover", onMapHover);
+        g.map.on("plotly_unhover", onUnhover("rack"));
+        g.map._linkedHover = true;
+      }
+    }, 0);
+  }
 })();

@@ -50,7 +50,7 @@ def page_calls(
         "ready.data": search,
         "rack-fabric.data": drawn_fabric,
         "clock.data": clock,
-        "counter.value": "NVLINK_REPLAY_ERROR_COUNT_TOTAL",
+        "counter.value": "DCGM_FI_DEV_NVLINK_REPLAY_ERROR_PER_LINK_TOTAL",
         "link-input.value": "gpu07-st3.sw2",
         "compare-input.value": "fabric=eth-x72",
     }

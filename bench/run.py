@@ -16,6 +16,8 @@ import sys
 import time
 from collections.abc import Callable
 
+from bench import scaleout
+
 os.environ.setdefault("LOG_LEVEL", "WARNING")
 
 ROWS: list[tuple[str, float, str, float, bool]] = []
@@ -608,6 +610,8 @@ BENCHES = {
     "collectives": bench_collectives,
     "decode": bench_decode,
     "policy": bench_policy,
+    "workers": lambda: scaleout.bench_workers(report),  # issue 17
+    "router": lambda: scaleout.bench_router(report),  # issue 17
 }
 
 

@@ -5,6 +5,8 @@ Grouped by the panel (dashboard/panels/<panel>.py) whose layout holds the compon
 """
 
 # the page (dashboard/layout.py) and the scenario's owner (panels/scenario.py)
+PAGE = "page"  # the page's root: presentation mode is a class on it (assets/present.js)
+PRESENT = "present-btn"  # presentation mode on and off (Esc leaves it)
 URL = "url"
 MESSAGES = "messages"
 ACTION = "action-message"
@@ -26,6 +28,13 @@ REPAIR_ALL = "repair-all"
 COPY_LINK = "copy-link"  # copies the page's URL (query and #fragment) to the clipboard
 COPY_STATUS = "copy-status"
 
+# panels/faults.py: the faults as removable chips, undo and redo
+FAULT_CHIPS = "fault-chips"
+CHIP_PICK = "chip-pick"  # the chip whose x was pressed (assets/faults.js)
+UNDO = "undo-btn"
+REDO = "redo-btn"
+HISTORY = "scenario-history"  # this tab's scenarios, for undo and redo
+
 # panels/cards.py: headline cards, what happened, the readers' questions, counts
 CARDS = "cards"
 COUNTS = "counts"
@@ -39,6 +48,9 @@ RACK_FABRIC = "rack-fabric"
 RACK_SELECT = "rack-select"
 RACK_SELECT_BOX = "rack-select-box"
 RACK_LABELS = "rack-labels"  # the hover labels, compact; the browser patches them in
+CABLE_MAP = "cable-map"  # every cable a cell, beside the drawing (figures/rack/cablemap.py)
+RACK_KEYS = "rack-keys"  # the drawing, focusable: the arrow keys walk its parts
+MAP_KEYS = "map-keys"  # the cable map, focusable: the arrow keys walk its cells
 RACK_PRESS = "rack-press"  # a single press on the rack (assets/rack_press.js), never a double
 L2 = "l2-chart"
 HOVER = "hover-details"

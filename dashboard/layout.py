@@ -15,6 +15,7 @@ from dashboard.panels import (
     compare,
     costs,
     export,
+    faults,
     fleet,
     rack,
     scenario,
@@ -23,15 +24,43 @@ from dashboard.panels import (
 
 
 def header() -> html.Header:
-    """The title and how to use the page."""
+    """The title and how to use the page, on one line where it fits."""
     return html.Header(
         className="header",
         children=[
             html.H1("NVLink fabric twin"),
             html.P(
                 "Click any cable, GPU, chip, controller or tray to fail it; click again "
-                "to repair. Everything you do is in the URL: share it and the same view "
-                "opens anywhere. Numbers cite FACTS.md; [A] marks assumptions."
+                "to repair. The URL is the whole view: share it and it opens the same "
+                "anywhere. Numbers cite FACTS.md; [A] marks assumptions."
+            ),
+            html.Button(
+                "Present",
+                id=ids.PRESENT,
+                title="Presentation mode: the rack and the headline cards only, large type "
+                "(Esc leaves it)",
+            ),
+        ],
+    )
+
+
+def first_screen() -> html.Section:
+    """What a person sees without scrolling (issue 13): the rack (its drawing and cable map)
+    and, beside it, what a click did, the headline cards, the controls and what happened.
+    On a phone the rack comes first, the rest under it (assets/style.css)."""
+    return html.Section(
+        className="top",
+        children=[
+            html.Div(className="top-rack", children=[rack.layout()]),
+            html.Div(
+                className="top-side",
+                children=[
+                    *scenario.messages(),
+                    faults.layout(),
+                    cards.layout(),
+                    scenario.layout(),
+                    cards.side(),
+                ],
             ),
         ],
     )
@@ -41,16 +70,14 @@ def layout() -> html.Div:
     """The page shell; the URL fills it."""
     return html.Div(
         className="page",
+        id=ids.PAGE,
         children=[
             dcc.Location(id=ids.URL, refresh=False),
             dcc.Store(id=ids.RACK_FABRIC),
             dcc.Store(id=ids.READY),
             *clock.stores(),
             header(),
-            scenario.layout(),
-            *scenario.messages(),
-            cards.layout(),
-            html.Section(className="main", children=[rack.layout(), cards.side()]),
+            first_screen(),
             html.Section(
                 className="charts",
                 children=[

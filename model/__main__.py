@@ -20,7 +20,9 @@ def main(argv: list[str] | None = None) -> int:
     ev = sub.add_parser("evaluate", help="evaluate one scenario")
     ev.add_argument("query", nargs="?", default="", help="scenario query string")
     im = sub.add_parser("import", help="read a rack's telemetry file into its scenario")
-    im.add_argument("file", help="a dcgm-exporter scrape (Prometheus text); - for stdin")
+    im.add_argument(
+        "file", help="a dcgm-exporter scrape or nvidia-smi's NVLink output; - for stdin"
+    )
     args = ap.parse_args(argv)
     if args.cmd == "import":
         return _import(args.file)

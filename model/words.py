@@ -36,15 +36,21 @@ def partition_parked(n_out: int, gpus: int) -> str:
     )
 
 
-def partition_bandwidth(short: int, lost: int) -> str:
-    why = (
-        f"links missing on {short} GPU(s); every GPU still reaches every other at reduced bandwidth"
+def partition_links_missing(short: int) -> str:
+    return (
+        f"links missing on {short} GPU(s): every GPU still reaches every other, those at reduced "
+        "bandwidth (each reports DEGRADED_BW in its fabric health); BANDWIDTH is NMX's state "
+        "for missing trunk links between racks, and one rack has none"
     )
-    return why + (f"; {lost} GPU(s) out of the domain" if lost else "")
 
 
-def partition_shrunk(lost: int, gpus: int) -> str:
-    return f"{lost} GPU(s) out; the domain shrinks to {gpus - lost} GPUs, all at full bandwidth"
+def partition_shrunk(lost: int, gpus: int, short: int = 0) -> str:
+    rest = (
+        f"; {short} GPU(s) short of links (DEGRADED_BW in their fabric health)"
+        if short
+        else ", all at full bandwidth"
+    )
+    return f"{lost} GPU(s) out; the domain shrinks to {gpus - lost} GPUs{rest}"
 
 
 # --- control plane ---------------------------------------------------------------------------

@@ -2,7 +2,9 @@
 # Debian packages: Python with venv (for .venv), and for the tests Chromium (the browser
 # tests drive it through Playwright; never a downloaded browser) and redis-server (the
 # scale-out tests start and stop it themselves) and prometheus (the monitoring test starts the
-# real binary against the app's /metrics, with promtool to check the rules). Usage: system-packages.sh [python]
+# real binary against the app's /metrics, with promtool to check the rules) and nginx (the
+# router test and bench put four web processes behind it, its config in a temp directory).
+# Usage: system-packages.sh [python]
 set -euo pipefail
 PY=${PYTHON:-python3}
 need=()
@@ -15,6 +17,7 @@ if [ "${1:-}" != python ]; then
   command -v chromium >/dev/null 2>&1 || need+=(chromium)
   command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
   command -v prometheus >/dev/null 2>&1 || need+=(prometheus)
+  command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || need+=(nginx)
 fi
 [ ${#need[@]} -eq 0 ] && exit 0
 SUDO=""

@@ -1,7 +1,9 @@
 """Panels of the page: each one's layout, callbacks and component IDs (dashboard/ids.py)
 together, one module a panel.
 
-    scenario     the controls and the one callback that writes the URL (and its #fragment)
+    scenario     the controls and the one callback that writes the URL's query
+    fragment     the URL's #fragment: the view options that are not the scenario
+    faults       the faults as removable chips, undo and redo
     cards        the headline cards, what happened, the readers' questions, the counts
     rack         the rack and its spine (a Patch a click), a domain's L2 tier, the hover line
     costs        decode, goodput, latency, the newest fault's timeline
@@ -29,7 +31,9 @@ from dashboard.panels import (
     compare,
     costs,
     export,
+    faults,
     fleet,
+    fragment,
     rack,
     scenario,
     telemetry,
@@ -41,6 +45,8 @@ __all__ = ["register"]
 def register(app: Dash, background_manager: Any) -> None:
     """Every panel's callbacks on `app`; the fleet study's on the background manager."""
     scenario.register(app)
+    fragment.register(app)
+    faults.register(app)
     cards.register(app)
     rack.register(app)
     costs.register(app)

@@ -1,7 +1,9 @@
 """The fleet study: lifetime goodput of many racks over years for every feature set, by seeded
 Monte Carlo. Heavy enough to run as a Dash background callback, with progress and cancel:
-on diskcache by default, on Celery workers when REDIS_URL is set. The results are a pandas
-DataFrame (a row a configuration), shown as a table.
+on diskcache by default, on Celery workers when REDIS_URL is set. The study is split into
+seeded chunks (model/reliability/chunks.py): with Celery, every chunk is a task any worker
+takes (dashboard/web/tasks.py), so more workers finish it sooner, with the same answer as one
+process. The results are a pandas DataFrame (a row a configuration), shown as a table.
 
 Its watchdog (a study whose worker dies is reported on the page within a bound) is
 fleet_watchdog.py; the IDs of both are in dashboard/ids.py.
@@ -14,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pandas as pd
-from dash import Dash, Input, Output, State, dcc, html
+from dash import CeleryManager, Dash, Input, Output, State, dcc, html
 from dash.exceptions import PreventUpdate
 
 from dashboard import ids
@@ -30,8 +32,9 @@ from dashboard.panels.fleet_watchdog import (
     watch_outputs,
 )
 from dashboard.panels.tables import html_table
+from dashboard.web.tasks import run_chunks
 from model.errors import ScenarioError
-from model.reliability import goodput
+from model.reliability import chunks, goodput
 
 __all__ = [
     "BEAT_S",
@@ -164,31 +167,44 @@ def study_size(racks: object, years: object) -> tuple[int, float]:
 
 
 def study(
-    set_progress: Callable[[tuple], None], n: int | None, racks: object, years: object
+    set_progress: Callable[[tuple], None],
+    n: int | None,
+    racks: object,
+    years: object,
+    capp: Any | None = None,
 ) -> dict[str, Any]:
-    """Run every comparison row's Monte Carlo, reporting progress after each and beating
-    in between; returns the table (or the refusal) and the run it answers (fleet-done)."""
+    """Run every comparison row's Monte Carlo as chunks (on Celery app capp's workers, or
+    here when None), reporting the chunks done and beating in between; returns the table
+    (or the refusal) and the run it answers (fleet-done)."""
     if revoked_before_start():
         raise PreventUpdate
     try:
         racks, years = study_size(racks, years)
-        rows = goodput.comparison_scenarios()
-        done = []
+        plan = chunks.fleet_study_plan(racks, years)
         with Heartbeat(set_progress) as beat:
-            for i, (label, sc) in enumerate(rows):
-                beat.report(str(i), str(len(rows)), f"{label}…")
-                done.append((label, _fleet_row(sc, racks, years)))
-            beat.report(str(len(rows)), str(len(rows)), "done")
+
+            def progress(done: int, total: int) -> None:
+                row = plan[min(done, total - 1)]["label"]
+                beat.report(str(done), str(total), f"{done} of {total} chunks; {row}…")
+
+            progress(0, len(plan))
+            answers = run_chunks(plan, capp, progress, help=True, study=_job_id(capp))
+            done = chunks.fleet_study_combine(plan, answers)
+            beat.report(str(len(plan)), str(len(plan)), "done")
     except ScenarioError as e:
         refused = html.Div(f"Fleet study refused: {e.message}", className="msg error")
         return {"result": refused, "done": n}
     return {"result": _table(racks, years, done), "done": n}
 
 
-def _fleet_row(sc: Any, racks: int, years: float) -> dict:
-    """One row's Monte Carlo over `racks` x `years` (goodput.fleet: chunked within the
-    model's bound a call; the p5/p95 rack exact over every rack)."""
-    return goodput.fleet(sc, racks=racks, years=years, key="fleet-study")
+def _job_id(capp: Any | None) -> str | None:
+    """The Celery task id of the job running this study (its study's name, so a job handed
+    out again after its worker died resumes the same chunks), or None off Celery."""
+    if capp is None:
+        return None
+    from celery import current_task
+
+    return getattr(current_task.request, "id", None) if current_task else None
 
 
 def racks_shown(racks: object) -> dict[str, str]:
@@ -202,7 +218,12 @@ def racks_shown(racks: object) -> dict[str, str]:
 
 def register(app: Dash, manager: Any) -> None:
     """The study as a background callback on `manager`, the racks box's format, and its
-    watchdog."""
+    watchdog. With a Celery manager the study's chunks go to its app's workers."""
+    capp = manager.handle if isinstance(manager, CeleryManager) else None
+
+    def fleet_study(set_progress, n, racks, years):  # Dash passes these positionally
+        return study(set_progress, n, racks, years, capp)
+
     app.callback(
         output={"racks": Output(ids.FLEET_RACKS, "value")},
         inputs={"racks": Input(ids.FLEET_RACKS, "value")},
@@ -230,7 +251,7 @@ def register(app: Dash, manager: Any) -> None:
             Output(ids.FLEET_BEAT, "data"),
         ],
         prevent_initial_call=True,
-    )(study)
+    )(fleet_study)
     # Cancel's clicks are a State, not an Input: the renderer sends a running job's handle
     # with every request of a callback that has one of the job's cancel inputs as an Input.
     app.callback(

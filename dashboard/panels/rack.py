@@ -16,6 +16,7 @@ from dash.development.base_component import Component
 from dashboard import ids, state, view
 from dashboard.figures import l2_figure
 from dashboard.figures import rack as rack_figure
+from dashboard.figures.rack import cablemap
 from dashboard.panels.clock import CLOCK_START_S
 from dashboard.panels.common import changes, clicked_id, graph, graph_config, series_of
 from model import telemetry
@@ -28,6 +29,32 @@ def _rack_graph() -> dcc.Graph:
     g = graph(ids.RACK, 680, "rack", rack_figure.graph_config())
     g.clear_on_unhover = True  # the hover line clears when the pointer leaves
     return g
+
+
+def _keys(box_id: str, what: str, child: Component) -> html.Div:
+    """A view the keyboard can reach (Tab), whose parts the arrow keys walk and Enter presses
+    (assets/present.js)."""
+    return html.Div(
+        id=box_id,
+        className="keys",
+        tabIndex="0",
+        title=f"Arrow keys walk the {what}; Enter or Space does what a click does",
+        **{"aria-label": f"{what}: arrow keys to walk, Enter to press"},
+        children=[child],
+    )
+
+
+def _views() -> html.Div:
+    """The physical drawing and, beside it, the cable map (a cell a cable), linked: hovering
+    a cable on either lights it on both (assets/rack_press.js)."""
+    cable_map = graph(ids.CABLE_MAP, 680, "cable-map", cablemap.graph_config())
+    return html.Div(
+        className="rack-views",
+        children=[
+            _keys(ids.RACK_KEYS, "rack's parts, tray by tray", _rack_graph()),
+            _keys(ids.MAP_KEYS, "cable map's cables", cable_map),
+        ],
+    )
 
 
 def layout() -> html.Div:
@@ -50,7 +77,7 @@ def layout() -> html.Div:
                     ),
                 ],
             ),
-            _rack_graph(),
+            _views(),
             dcc.Store(id=ids.RACK_PRESS),
             dcc.Store(id=ids.RACK_LABELS),
             dcc.Graph(
@@ -67,6 +94,7 @@ def layout() -> html.Div:
 def _rack_outputs() -> dict[str, Output]:
     return {
         "figure": Output(ids.RACK, "figure"),
+        "map": Output(ids.CABLE_MAP, "figure"),
         "drawn": Output(ids.RACK_FABRIC, "data"),
         "labels": Output(ids.RACK_LABELS, "data"),
     }
@@ -91,7 +119,13 @@ def rack(
     labels = rack_figure.label_data(s, mode)
     if drawn_fabric != s.fabric:
         figure = rack_figure.full_figure(s, selected)
-        return changes(RACK_OUTPUTS, figure=figure, drawn=s.fabric, labels=labels)
+        return changes(
+            RACK_OUTPUTS,
+            figure=figure,
+            map=cablemap.cable_map_figure(s.fabric),
+            drawn=s.fabric,
+            labels=labels,
+        )
     return changes(RACK_OUTPUTS, figure=rack_figure.overlay_patch(s, selected), labels=labels)
 
 
@@ -124,7 +158,10 @@ def l2_chart(search: str | None) -> dict[str, Any]:
     return changes(L2_OUTPUTS, figure=figure, style=visible, picker=visible)
 
 
-HOVER_HINT = "Hover a cable or a part to read it; what a click does follows the click mode."
+HOVER_HINT = (
+    "Hover a cable or a part to read it (or Tab, then the arrow keys); a click follows the "
+    "click mode."
+)
 # the counters the hover line shows, in people's words (model/telemetry/fields.py: UNITS)
 _SHOWN = ((telemetry.REPLAY, "replays"), (telemetry.RECOVERY, "recoveries"))
 _DOWN = ("failed", "idle (its link is down)", "drained (switch update)")
@@ -184,13 +221,26 @@ def register(app: Dash) -> None:
         },
         state={"drawn_fabric": State(ids.RACK_FABRIC, "data")},
     )(rack)
-    # the hover labels, spelled out and patched in by the browser (assets/rack_press.js),
-    # after the parts' names in the figure Dash holds (a State: set by the same response)
+    # the hover labels (and the cable map's cells), spelled out and patched in by the browser
+    # (assets/rack_press.js), after the parts' names in the figure Dash holds: a State, set
+    # by the same response, read in the browser (nothing travels to the server)
     app.clientside_callback(
         ClientsideFunction(namespace="rack", function_name="labels"),
-        [Output(ids.RACK, "figure", allow_duplicate=True)],
+        [
+            Output(ids.RACK, "figure", allow_duplicate=True),
+            Output(ids.CABLE_MAP, "figure", allow_duplicate=True),
+        ],
         Input(ids.RACK_LABELS, "data"),
         State(ids.RACK, "figure"),
+        State(ids.CABLE_MAP, "figure"),
+        prevent_initial_call=True,
+    )
+    # a press on the cable map is a press on the drawing's marker of that cable
+    app.clientside_callback(
+        ClientsideFunction(namespace="rack", function_name="pressMap"),
+        [Output(ids.RACK_PRESS, "data", allow_duplicate=True)],
+        Input(ids.CABLE_MAP, "clickData"),
+        State(ids.CABLE_MAP, "figure"),
         prevent_initial_call=True,
     )
     # a press is a click the double-click window closed on (assets/rack_press.js)

@@ -1,8 +1,8 @@
-"""The scenario's owner: the controls, and the one callback that writes the URL.
+"""The scenario's owner: the controls, and the one callback that writes the URL's query.
 
 Every click and control becomes a new URL (the query is the scenario), and the controls
 follow the URL. The view options that are not the scenario (counter, link, compare, click
-mode, the rack on show) live in the URL's #fragment, written by `on_view`. Every other
+mode, the rack on show) live in the URL's #fragment, written by fragment.py. Every other
 callback only reads the URL, so the view is always the link.
 """
 
@@ -12,9 +12,9 @@ from typing import Any
 
 from dash import ClientsideFunction, Dash, Input, Output, State, ctx, dcc, html, no_update
 
-from dashboard import ids, state, view
+from dashboard import ids, state
 from dashboard.figures import l2_click_to_id
-from dashboard.panels.common import changes, clicked_id, series_of
+from dashboard.panels.common import changes, clicked_id
 from model.errors import ScenarioError
 from model.fabric.features import FEATURES, defaults_for
 from model.fabric.presets import DEFAULT_FABRIC, FABRICS, Fabric
@@ -308,73 +308,9 @@ def on_change(
     )
 
 
-def _view_outputs() -> dict[str, Output]:
-    return {
-        "hash": Output(ids.URL, "hash"),
-        "counter": Output(ids.COUNTER, "value"),
-        "link": Output(ids.LINK_INPUT, "value"),
-        "compare": Output(ids.COMPARE_INPUT, "value"),
-        "mode": Output(ids.CLICK_MODE, "value"),
-        "rack": Output(ids.RACK_SELECT, "value"),
-        "message": Output(ids.VIEW_MESSAGE, "children"),
-    }
-
-
-VIEW_OUTPUTS = tuple(_view_outputs())
-
-
-def on_view(
-    hash_: str | None,
-    click: dict | None,
-    search: str | None,
-    counter: str | None,
-    link: str | None,
-    compare: str | None,
-    mode: str | None,
-    rack: str | None,
-    fail_clicks: int | None = None,
-    submits: int | None = None,
-    typed: str | None = None,
-) -> dict[str, Any]:
-    """The view options (counter, link, compare, click mode, rack on show, selected part)
-    live in the URL's #fragment, so a shared link opens the same charts; a cable or link
-    click selects its series, and a click in the inspect mode selects the part."""
-    trig = ctx.triggered_id
-    if trig == ids.URL or trig is None:
-        v, problems = view.parse(hash_)
-        msg = "; ".join(f"Dropped from the link: {p}" for p in problems)
-        shown = {k: v[k] for k in view.DEFAULTS if k != "sel"}  # the selection is drawn, no control
-        return changes(VIEW_OUTPUTS, **shown, message=msg)
-    sel = view.parse(hash_)[0]["sel"]
-    if trig in (ids.FAIL_BTN, ids.ID_INPUT):
-        if mode != "inspect":
-            return changes(VIEW_OUTPUTS)
-        try:
-            sel = state.find(state.current(search).scenario, state.typed_id(typed))
-        except ScenarioError:
-            return changes(VIEW_OUTPUTS)  # on_change says what is wrong with it
-    elif trig == ids.RACK_PRESS:
-        s = state.current(search).scenario
-        cid = clicked_id(s, click, rack)
-        if mode == "inspect" and cid:
-            sel = cid
-        elif series_of(s, cid) is None:
-            return changes(VIEW_OUTPUTS)
-        link = series_of(s, cid) or link
-    v = {
-        "counter": counter,
-        "link": link,
-        "compare": compare,
-        "mode": mode,
-        "rack": rack,
-        "sel": sel,
-    }
-    return changes(VIEW_OUTPUTS, hash=view.to_hash(v), link=link, message="")
-
-
 def register(app: Dash) -> None:
-    """The URL-owning callback, the #fragment's, and the copy-link button's (in the
-    browser: assets/copy_link.js)."""
+    """The URL-owning callback and the copy-link button's (in the browser:
+    assets/copy_link.js). The #fragment's is fragment.py's."""
     app.clientside_callback(
         ClientsideFunction(namespace="page", function_name="copyLink"),
         [Output(ids.COPY_STATUS, "children")],
@@ -402,18 +338,3 @@ def register(app: Dash) -> None:
             "rack": State(ids.RACK_SELECT, "value"),
         },
     )(on_change)
-    app.callback(
-        output=_view_outputs(),
-        inputs={
-            "hash_": Input(ids.URL, "hash"),
-            "click": Input(ids.RACK_PRESS, "data"),
-            "counter": Input(ids.COUNTER, "value"),
-            "link": Input(ids.LINK_INPUT, "value"),
-            "compare": Input(ids.COMPARE_INPUT, "value"),
-            "mode": Input(ids.CLICK_MODE, "value"),
-            "rack": Input(ids.RACK_SELECT, "value"),
-            "fail_clicks": Input(ids.FAIL_BTN, "n_clicks"),
-            "submits": Input(ids.ID_INPUT, "n_submit"),
-        },
-        state={"search": State(ids.URL, "search"), "typed": State(ids.ID_INPUT, "value")},
-    )(on_view)

@@ -26,6 +26,14 @@ from model.telemetry.importers import MAX_BYTES, ImportRefused, import_text
 GB200_CASE = "fabric=gb200-nvl72&on=telemetry&flaky=gpu07-st3.sw1"
 GB200_LINK = "gpu07-st3.sw1"
 GB200_READ_S = telemetry.FLAKY_TTF_S - 86400.0
+UPLOAD_STYLE = {
+    "border": "1px dashed currentColor",
+    "borderRadius": "6px",
+    "padding": "0.8em",
+    "textAlign": "center",
+    "cursor": "pointer",
+    "margin": "0.4em 0",
+}
 
 
 def layout() -> list[html.Div]:
@@ -77,7 +85,9 @@ def layout() -> list[html.Div]:
                 html.H2("Your rack's telemetry in"),
                 html.P(
                     "Paste or upload what your rack reports: a dcgm-exporter scrape (the "
-                    "Prometheus text of its /metrics). The twin reads it into the scenario it "
+                    "Prometheus text of its /metrics), or nvidia-smi nvlink --status, nvlink -e "
+                    "and the Fabric section of nvidia-smi -q, one host after another. The twin "
+                    "reads it into the scenario it "
                     f"describes and says how sure it is. At most {MAX_BYTES // 2**20} MiB; "
                     "every line it cannot read is named.",
                     className="note",
@@ -87,11 +97,13 @@ def layout() -> list[html.Div]:
                     children=html.Div("Drop a file here, or click to choose one"),
                     className="upload",
                     max_size=MAX_BYTES,
+                    style=UPLOAD_STYLE,
                 ),
                 dcc.Textarea(
                     id=ids.IMPORT_TEXT,
-                    placeholder='DCGM_FI_DEV_NVLINK_GET_STATE{gpu="0",nvlink="0"} 1',
+                    placeholder='or paste it: DCGM_FI_DEV_NVLINK_GET_STATE{gpu="0",nvlink="0"} 1',
                     className="import-text",
+                    style={"width": "100%", "height": "6em", "boxSizing": "border-box"},
                 ),
                 html.Button("Read it", id=ids.IMPORT_BUTTON, n_clicks=0),
                 html.Div(id=ids.IMPORT_RESULT, className="import-result"),
@@ -220,9 +232,14 @@ def read_file(n_clicks: int, upload: str | None, pasted: str | None) -> Any:
     items = [html.Li(m) for m in got.messages] or [html.Li("every line was read")]
     comps = ", ".join(got.components) or "nothing: a healthy rack"
     return [
-        html.P(f"Read as a {got.format} scrape. Found: {comps}."),
+        html.P(f"Read as {got.format} output. Found: {comps}."),
         html.P(f"How sure: {got.confidence}."),
-        dcc.Link("Open this scenario", href=f"/?{got.scenario}", className="open-scenario"),
+        dcc.Link(
+            "Open this scenario",
+            href=f"/?{got.scenario}",
+            className="open-scenario",
+            style={"color": "inherit", "fontWeight": "bold", "textDecoration": "underline"},
+        ),
         html.Span(f" ({got.scenario})"),
         html.Details([html.Summary(f"What was not read ({len(got.messages)})"), html.Ul(items)]),
     ]

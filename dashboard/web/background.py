@@ -3,7 +3,9 @@ from the settings the app is given.
 
 Without REDIS_URL: diskcache in the settings' cache directory, on this machine (the gunicorn
 workers of one machine share it). With REDIS_URL: Celery on that Redis, so any machine's
-worker (the Procfile's `worker:` line, `celery -A app:celery_app worker`) runs the jobs.
+worker (the Procfile's `worker:` line, `celery -A app:celery_app worker`) runs the jobs, and
+the heavy studies' chunks (dashboard/web/tasks.py: the chunk task is registered on the app
+here) are split over every worker.
 """
 
 from __future__ import annotations
@@ -16,8 +18,15 @@ from dash.background_callback.managers import BaseBackgroundCallbackManager
 
 from config import Settings
 from dashboard.panels.fleet import RevokingCeleryManager
+from dashboard.web import tasks
 
 JOB_EXPIRE_S = 3600  # a finished job's result is kept this long
+# A job whose whole worker died is handed out again this long after it was taken (plus a
+# sweep every RESTORE_S): well inside the fleet study watchdog's 30 s of silence (STALL_S),
+# so the study resumes on another worker before the page gives up on it. A job that runs
+# longer is handed out again too, while it runs: the second delivery joins the same study.
+VISIBILITY_S = 12
+RESTORE_S = 2
 
 
 def background_manager(s: Settings) -> BaseBackgroundCallbackManager:
@@ -33,8 +42,20 @@ def background_manager(s: Settings) -> BaseBackgroundCallbackManager:
             broker_connection_retry_on_startup=True,
             result_expires=JOB_EXPIRE_S,
             task_acks_late=True,  # a worker that dies mid-job does not lose it silently
-            worker_prefetch_multiplier=1,
+            # ... and its job goes back on the queue for another process: at once when its
+            # pool process is killed, within VISIBILITY_S + RESTORE_S when the whole worker
+            # is (the broker hands an unacknowledged message out again). A job delivered
+            # twice is safe: a study's chunks are keyed by its job's id and answered once
+            # (dashboard/web/tasks.py), so a second delivery resumes it or helps it.
+            task_reject_on_worker_lost=True,
+            broker_transport_options={
+                "visibility_timeout": VISIBILITY_S,
+                "unacked_restore_interval": RESTORE_S,
+                "unacked_restore_throttle": 1,
+            },
+            worker_prefetch_multiplier=1,  # a chunk goes to an idle process, not a busy one
         )
+        tasks.register(capp)
         return RevokingCeleryManager(capp, expire=JOB_EXPIRE_S)
     cache = diskcache.Cache(os.path.join(s.cache_dir, "background"))
     return DiskcacheManager(cache, expire=JOB_EXPIRE_S)

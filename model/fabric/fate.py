@@ -1,7 +1,9 @@
 """Partition health, the job's fate and the repair each fault needs, as typed values.
 
 Partition states follow NMX-Manager (FACTS.md §2). With dynamic rerouting the partition runs
-in adaptive-bandwidth mode (HEALTHY / BANDWIDTH / UNHEALTHY); without it, in full-bandwidth
+in adaptive-bandwidth mode (HEALTHY / BANDWIDTH / UNHEALTHY; BANDWIDTH is for missing trunk
+links between racks, so one rack short of GPU links stays HEALTHY, its GPUs' own fabric health
+DEGRADED_BW: docs/TELEMETRY.md); without it, in full-bandwidth
 mode, today's NVLink 5 default (HEALTHY / DEGRADED with GPUs parked / UNHEALTHY on the loss
 of a switch). Lost GPUs shrink the domain (DEGRADED) only with partial-rack operation on.
 The decisions are made here on types (model/kinds.py); model/words.py writes the sentences.
@@ -171,10 +173,14 @@ def partition(st: FabricState) -> Partition:
         return res(PS.HEALTHY, words.ALL_LINKS)
     if _unreachable_pairs(st):
         return res(PS.UNHEALTHY, words.UNREACHABLE)
-    if missing_links.any():
-        return res(PS.BANDWIDTH, words.partition_bandwidth(len(short), len(lost)))
     if lost:
-        return res(PS.DEGRADED, words.partition_shrunk(len(lost), f.gpus))
+        why = words.partition_shrunk(len(lost), f.gpus, len(short))
+        return res(PS.DEGRADED, why)
+    if missing_links.any():
+        # NMX-Manager defines adaptive-bandwidth mode's BANDWIDTH state by missing trunk links
+        # between racks (docs/TELEMETRY.md); one rack has none. Its GPUs short of links stay
+        # in the partition and report DEGRADED_BW in their own fabric health.
+        return res(PS.HEALTHY, words.partition_links_missing(len(short)))
     return res(PS.HEALTHY, words.ALL_LINKS + (words.FLAKY_ACTIVE if st.flaky.any() else ""))
 
 

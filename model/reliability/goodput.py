@@ -225,18 +225,26 @@ def best_policy(s: Scenario, rates: Rates = DEFAULT_RATES, **kw) -> dict:
     highest goodput (the fewer rack-down visits on a tie), as it would be written in
     repair=. Keyword arguments as closed_form.
     """
-    tried = []
-    for policy in candidates(parse_policy(s.repair).onsite):
-        r = closed_form(replace(s, repair=policy), rates, **kw)
-        tried.append(
-            {
-                "policy": policy,
-                "fraction": r["fraction"],
-                "rack_down_visits_per_year": r["rack_down_visits_per_year"],
-                "planned_stops_per_year": r["planned_stops_per_year"],
-                "badput_hours_per_rack_year": r["badput_hours_per_rack_year"],
-            }
-        )
+    tried = [policy_try(s, p, rates, **kw) for p in candidates(parse_policy(s.repair).onsite)]
+    return policy_pick(tried)
+
+
+def policy_try(s: Scenario, policy: str, rates: Rates = DEFAULT_RATES, **kw) -> dict:
+    """One policy the optimiser tries, on scenario s (closed form): what best_policy ranks.
+    Each is independent of the others, so the optimiser splits into one of these a policy
+    (model/reliability/chunks.py) and gives the same answer."""
+    r = closed_form(replace(s, repair=policy), rates, **kw)
+    return {
+        "policy": policy,
+        "fraction": r["fraction"],
+        "rack_down_visits_per_year": r["rack_down_visits_per_year"],
+        "planned_stops_per_year": r["planned_stops_per_year"],
+        "badput_hours_per_rack_year": r["badput_hours_per_rack_year"],
+    }
+
+
+def policy_pick(tried: list[dict]) -> dict:
+    """best_policy's answer from every policy tried (policy_try's, repairing at once first)."""
     now = tried[0]
     # a policy must beat repairing at once by more than rounding to be named (a threshold
     # the fabric cannot cross, such as bw-97 on 18 links a GPU, is repairing at once)

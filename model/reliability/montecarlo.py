@@ -271,13 +271,41 @@ def fleet(s: Scenario, rates: Rates = DEFAULT_RATES, *, racks: int, years: float
     """A fleet of `racks` racks over `years`, in chunks that each stay within the Monte
     Carlo's bound of rack-years a call (each chunk its own seeded racks): fractions and
     hours are rack-weighted means, and the p5/p50/p95 rack is exact over every rack of the
-    fleet (the chunks' per-rack fractions pooled, not an average of their quantiles)."""
+    fleet (the chunks' per-rack fractions pooled, not an average of their quantiles).
+
+    The chunks are fleet_sizes, each fleet_chunk, put together by fleet_combine: what a
+    study split over Celery workers runs (model/reliability/chunks.py), so one process and
+    many give the same answer."""
+    sizes = fleet_sizes(racks, years)
+    runs = [
+        fleet_chunk(s, rates, years=years, racks=n, key=key, index=c) for c, n in enumerate(sizes)
+    ]
+    return fleet_combine(runs, key=key)
+
+
+def fleet_sizes(racks: int, years: float) -> list[int]:
+    """The racks of each chunk of a fleet: as many as the Monte Carlo's bound of rack-years a
+    call allows, the last one the rest (ScenarioError for a size out of bounds)."""
     check_horizon(years, 1, monte_carlo=True)
     if isinstance(racks, bool) or not isinstance(racks, int) or not 1 <= racks <= MAX_RACKS:
         raise ScenarioError(f"racks must be a whole number from 1 to {MAX_RACKS}", token="racks")
     per_chunk = max(1, int(MAX_RACK_YEARS // years))
-    sizes = [min(per_chunk, racks - k) for k in range(0, racks, per_chunk)]
-    runs = [_run(s, rates, years=years, racks=n, key=f"{key}:{c}") for c, n in enumerate(sizes)]
+    return [min(per_chunk, racks - k) for k in range(0, racks, per_chunk)]
+
+
+def fleet_chunk(
+    s: Scenario, rates: Rates = DEFAULT_RATES, *, years: float, racks: int, key: str, index: int
+) -> tuple[dict, np.ndarray]:
+    """Chunk `index` of a fleet: its `racks` racks, seeded by (key, index) alone, so it is the
+    same whichever process runs it and whenever; the result and its per-rack fractions."""
+    return _run(s, rates, years=years, racks=racks, key=f"{key}:{index}")
+
+
+def fleet_combine(runs: list[tuple[dict, np.ndarray]], *, key: str) -> dict:
+    """The fleet from its chunks in index order (fleet_chunk's answers): rack-weighted means
+    and the quantiles of every rack pooled."""
+    sizes = [p.size for _, p in runs]
+    racks = sum(sizes)
     w = [n / racks for n in sizes]
     first = runs[0][0]
     out = dict(first)

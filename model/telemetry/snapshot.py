@@ -157,7 +157,7 @@ class Counters:
     (as last reported while its tray's controller is silent, `stale`): `port` maps each
     NVSwitch port counter to [G, P] (the port of chip p facing GPU g), `port_status` [G, P],
     and `cable` maps the same names as `link` to [G, P, C]: each lane as the switch port's PHY
-    sees it, with `cable_state`. Counters are int64; BER and bandwidth_gbs float (BER NaN where
+    sees it, with `cable_state`. Counters are int64; BER and throughput float (BER NaN where
     the lane carries nothing). None with telemetry off.
     """
 

@@ -9,6 +9,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -79,14 +80,15 @@ def own_redis_server():
 redis_server = pytest.fixture(scope="session", name="redis_server")(own_redis_server)
 
 
-def start_celery_worker(redis_url: str, log: Path) -> subprocess.Popen:
+def start_celery_worker(redis_url: str, log: Path, **env_extra: str) -> subprocess.Popen:
     """The Procfile's worker: command against `redis_url`, in its own process group, once it
-    says it is ready."""
+    says it is ready (env_extra: e.g. WORKER_CONCURRENCY)."""
     env = {
         **os.environ,
         "REDIS_URL": redis_url,
         "CACHE_DIR": tempfile.mkdtemp(prefix="fabric-twin-worker-"),
         "PATH": os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", ""),
+        **env_extra,
     }
     proc = subprocess.Popen(
         ["bash", "-c", f"exec {procfile_command('worker')}"],
@@ -121,3 +123,12 @@ def web_pair(redis_server, celery_worker):
     yield a[1], b[1]
     stop_server(a[0])
     stop_server(b[0])
+
+
+def celery_client(redis_url: str):
+    """The Celery app a web process builds for `redis_url` (background.py's), to send studies
+    from the test process as a web process would."""
+    from config import settings
+    from dashboard.web.background import background_manager, celery_app_of
+
+    return celery_app_of(background_manager(replace(settings(), redis_url=redis_url)))

@@ -36,13 +36,20 @@ from dashboard.figures.rack.spine import cable_hits, line_trace, segments_y_arra
 from model.fabric.presets import FABRICS, Fabric
 
 
-def _layout(f: Fabric, geo: Geometry) -> dict:
+def frame(font_size: int, margin: dict) -> dict:
+    """The rack's figures' common frame: the panel's colours, the font, the margins."""
     return {
         "paper_bgcolor": PANEL_BG,
         "plot_bgcolor": PANEL_BG,
-        "font": {"color": TEXT, "family": FONT_FAMILY, "size": 12},
-        "margin": {"l": 6, "r": 6, "t": 44, "b": 20, "pad": 0},
+        "font": {"color": TEXT, "family": FONT_FAMILY, "size": font_size},
+        "margin": {**margin, "pad": 0},
         "autosize": True,
+    }
+
+
+def _layout(f: Fabric, geo: Geometry) -> dict:
+    return {
+        **frame(12, {"l": 6, "r": 6, "t": 44, "b": 20}),
         "xaxis": {
             "domain": list(RACK_DOMAIN),
             "range": list(RACK_X_RANGE),

@@ -92,15 +92,36 @@ PART_COLORS = (
     STATUS_COLORS["drained"],
     STATUS_COLORS["failed"],
 )
+# How much of its bandwidth a GPU has lost, in bands rising in severity (issue 13: one lost
+# chip, 1/36 of every GPU's bandwidth, must not read like a lost tray, 1/9): (the band's
+# upper bound on the lost share, its words, its colour). The blues of the "rerouted" status
+# (its GPU lost bandwidth, so its cables carry moved traffic), dim to bright.
+LOSS_BANDS = (
+    (0.10, "under 10%", "#4a6f8a"),  # one cable (1/72), one chip (1/36)
+    (1 / 3, "10 to 33%", STATUS_COLORS["rerouted"]),  # a switch tray (1/9), two, three
+    (1.0, "over a third", "#c6e9ff"),
+)
+# A cable's level on the cable map and in its hover label: its status, the rerouted one by
+# its GPU's loss band (z on the map = the index here).
+_DOWN_STATUSES = ("idle", "drained", "flaky", "failed")  # STATUSES after "rerouted"
+CABLE_LEVELS = ("healthy", *(f"rerouted {b[1]}" for b in LOSS_BANDS), *_DOWN_STATUSES)
+CABLE_LEVEL_COLORS = (
+    STATUS_COLORS["healthy"],
+    *(b[2] for b in LOSS_BANDS),
+    *(STATUS_COLORS[s] for s in _DOWN_STATUSES),
+)
 # The colour key: (glyph, colour, label) per item, two lines (short enough for a phone).
 KEY_LINES = (
     (
         ("━", CABLE_UP, "cable up"),
         ("●", OKABE_ITO["bluish_green"], "part healthy"),
-        ("━●", STATUS_COLORS["rerouted"], "rerouted load / GPU lost bandwidth"),
-        ("━●", STATUS_COLORS["idle"], "idle"),
+        ("", TEXT_DIM, " rerouted, its GPU lost"),
+        ("━●", LOSS_BANDS[0][2], "<10%"),
+        ("━●", LOSS_BANDS[1][2], "10-33%"),
+        ("━●", LOSS_BANDS[2][2], ">33%"),
     ),
     (
+        ("━●", STATUS_COLORS["idle"], "idle"),
         ("━●", STATUS_COLORS["drained"], "drained (update)"),
         ("━●", STATUS_COLORS["flaky"], "flaky"),
         ("━✕", STATUS_COLORS["failed"], "failed"),

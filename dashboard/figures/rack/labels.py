@@ -24,6 +24,24 @@ CABLE_STATE_WORDS: Mapping[str, str] = MappingProxyType(
         "healthy": "healthy",
     }
 )
+# by CABLE_LEVELS (geometry.py): the statuses, a rerouted cable by its GPU's loss band
+CABLE_LEVEL_WORDS: Mapping[str, str] = MappingProxyType(
+    {
+        "healthy": CABLE_STATE_WORDS["healthy"],
+        **{
+            f"rerouted {b}": f"rerouted (its GPU lost {b} of its bandwidth)"
+            for b in ("under 10%", "10 to 33%", "over a third")
+        },
+        **{s: CABLE_STATE_WORDS[s] for s in ("idle", "drained", "flaky", "failed")},
+    }
+)
+
+
+def lost_words(share: float) -> str:
+    """A lost share of bandwidth as people write it: 'lost 2.8% of its bandwidth'."""
+    return f"lost {100 * share:.2g}% of its bandwidth"
+
+
 # by PART_STATES (geometry.py): ok, rerouted, idle, flaky, drained, failed
 PART_STATE_WORDS = (
     "healthy",

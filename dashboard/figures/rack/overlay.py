@@ -13,11 +13,13 @@ from dash import Patch
 
 from dashboard.figures.rack.figure import base_figure
 from dashboard.figures.rack.geometry import (
+    CABLE_LEVELS,
     CHIP_SYMBOL,
     DEGRADED_BELOW,
     FAILED_SYMBOL,
     GPU_SYMBOL,
     LEADER_SYMBOL,
+    LOSS_BANDS,
     MC_SYMBOL,
     PART_COLORS,
     PART_DRAINED,
@@ -31,7 +33,13 @@ from dashboard.figures.rack.geometry import (
     TRACES,
     geometry,
 )
-from dashboard.figures.rack.labels import CABLE_STATE_WORDS, PART_STATE_WORDS, label
+from dashboard.figures.rack.labels import (
+    CABLE_LEVEL_WORDS,
+    CABLE_STATE_WORDS,
+    PART_STATE_WORDS,
+    label,
+    lost_words,
+)
 from dashboard.figures.rack.selection import selection_data
 from dashboard.figures.rack.spine import segments_y
 from model.assess import assess
@@ -90,6 +98,19 @@ def _statuses(scenario: Scenario) -> tuple[FabricState, dict[str, np.ndarray], n
     return st, {k: np.flatnonzero(v.ravel()) for k, v in masks.items()}, bw
 
 
+def lost_share(st: FabricState, bw: np.ndarray) -> np.ndarray:
+    """float[G]: the share of each GPU's healthy bandwidth it has lost (0 healthy, 1 cut off
+    or failed)."""
+    share = 1.0 - bw / st.fabric.gpu_tbs_bidir
+    return np.where(st.gpu_alive, np.clip(share, 0.0, 1.0), 1.0)
+
+
+def loss_band(share: np.ndarray) -> np.ndarray:
+    """int[...]: each lost share's band, its index in LOSS_BANDS."""
+    bounds = np.array([b[0] for b in LOSS_BANDS[:-1]])
+    return np.searchsorted(bounds, share, side="left")
+
+
 def cable_statuses(scenario: Scenario) -> dict[str, np.ndarray]:
     """Cable indices (cable order of `geometry`) per status; every cable in exactly one.
 
@@ -125,8 +146,15 @@ def _part_states(st: FabricState, flaky_cables: np.ndarray, bw: np.ndarray) -> d
     return {"gpu": gpu, "chip": chip, "mc": mc, "ct": ct, "st": stray}
 
 
-def _colors(codes: np.ndarray) -> list[str]:
-    return [PART_COLORS[i] for i in codes.tolist()]
+def _colors(codes: np.ndarray, band: np.ndarray | None = None) -> list[str]:
+    """Each part's colour by its state; a rerouted one (its GPU lost bandwidth) by how much
+    it lost (`band`, an index in LOSS_BANDS a part), when given."""
+    if band is None:
+        return [PART_COLORS[i] for i in codes.tolist()]
+    return [
+        LOSS_BANDS[b][2] if i == PART_REROUTED else PART_COLORS[i]
+        for i, b in zip(codes.tolist(), band.tolist(), strict=True)
+    ]
 
 
 def _symbols(codes: np.ndarray, normal: str) -> list[str]:
@@ -147,21 +175,42 @@ def _cable_codes(fabric_key: str, idx: dict[str, np.ndarray]) -> np.ndarray:
 
 
 def _part_labels(
-    scenario: Scenario, trace: str, codes: np.ndarray, kinds: list[K], mode: str
+    scenario: Scenario,
+    trace: str,
+    codes: np.ndarray,
+    kinds: list[K],
+    mode: str,
+    lost: np.ndarray | None = None,
 ) -> dict[str, Any]:
     """A front-view trace's hover labels, compact: {"codes": one character a part (48 + its
     index in words), "words": each distinct label (its state and what a click does)}. The
-    browser writes each after what the part is (the trace's meta.hover, the base figure's)."""
+    browser writes each after what the part is (the trace's meta.hover, the base figure's).
+    A rerouted part with its `lost` share given says how much of its bandwidth it lost."""
     geo = geometry(scenario.fabric)
     names = geo.point_ids[TRACES[trace]]
+    shares = lost.tolist() if lost is not None else [None] * len(names)
     words: list[str] = []
     out = []
-    for cid, kind, c in zip(names, kinds, codes.tolist(), strict=True):
-        text = label(scenario, cid, kind, PART_STATE_WORDS[c], c == PART_FAILED, mode)
+    for cid, kind, c, share in zip(names, kinds, codes.tolist(), shares, strict=True):
+        state = PART_STATE_WORDS[c]
+        if c == PART_REROUTED and share is not None:
+            state = f"rerouted ({lost_words(share)})"
+        text = label(scenario, cid, kind, state, c == PART_FAILED, mode)
         if text not in words:
             words.append(text)
         out.append(chr(48 + words.index(text)))
     return {"codes": "".join(out), "words": words}
+
+
+def _cable_levels(st: FabricState, code: np.ndarray, band: np.ndarray) -> np.ndarray:
+    """int8[N]: each cable's index in CABLE_LEVELS: its status, a rerouted one by its GPU's
+    loss band."""
+    f = st.fabric
+    gpu_of = np.arange(f.cables) // (f.planes * f.cables_per_link)
+    level = np.where(code >= 2, code + len(LOSS_BANDS) - 1, code).astype(np.int8)
+    rerouted = code == STATUSES.index("rerouted")
+    level[rerouted] = 1 + band[gpu_of[rerouted]]
+    return level
 
 
 def spell_part_labels(fabric_key: str, trace_index: int, part: dict[str, Any]) -> list[str]:
@@ -194,15 +243,24 @@ def overlay_data(scenario: Scenario) -> dict[int, dict[str, Any]]:
             sel = sel[:0]
         out[TRACES[s]] = {"y": segments_y(geo.y_left[sel], geo.y_right[sel])}
     parts = _part_states(st, idx["flaky"], bw)
+    band = loss_band(lost_share(st, bw))
+    # The spine's rerouted cables are one line trace, one colour: the band of the median
+    # rerouted GPU's loss (the cable map colours each cable by its own GPU's).
+    rerouted = parts["gpu"] == PART_REROUTED
+    spine_band = int(np.median(band[rerouted])) if rerouted.any() else 1
+    colour = LOSS_BANDS[spine_band][2]
+    out[TRACES["rerouted"]]["line.color"] = colour
+    if invert:
+        out[TRACES["cables"]]["line.color"] = colour
     tray_codes = _tray_codes(st, parts)
     mc_symbols = _symbols(parts["mc"], MC_SYMBOL)
     if st.control.leader is not None:
         leader = parse_id(st.control.leader, st.fabric).nums[0] - 1  # its tray, 0-based
         if mc_symbols[leader] != FAILED_SYMBOL:
             mc_symbols[leader] = LEADER_SYMBOL
-    out[TRACES["trays"]] = {"marker.color": _colors(tray_codes)}
+    out[TRACES["trays"]] = {"marker.color": _colors(tray_codes, _tray_band(st, band))}
     out[TRACES["gpus"]] = {
-        "marker.color": _colors(parts["gpu"]),
+        "marker.color": _colors(parts["gpu"], band),
         "marker.symbol": _symbols(parts["gpu"], GPU_SYMBOL),
     }
     out[TRACES["chips"]] = {
@@ -214,6 +272,13 @@ def overlay_data(scenario: Scenario) -> dict[int, dict[str, Any]]:
         "marker.symbol": mc_symbols,
     }
     return out
+
+
+def _tray_band(st: FabricState, band: np.ndarray) -> np.ndarray:
+    """int[trays]: a compute tray's worst GPU's loss band (0 for switch trays)."""
+    geo = geometry(st.fabric.key)
+    worst = band.reshape(st.fabric.compute_trays, st.fabric.gpus_per_tray).max(axis=1)
+    return np.where(geo.tray_ct >= 0, worst[np.maximum(geo.tray_ct, 0)], 0)
 
 
 def _tray_codes(st: FabricState, parts: dict) -> np.ndarray:
@@ -228,26 +293,28 @@ def label_data(scenario: Scenario, mode: str = "fail") -> dict[str, Any]:
     compact for the wire: the browser spells out the cables' (assets/rack_press.js,
     `rack.labels`) and patches them in, so the figure's Patch stays a few KB.
 
-    {"hits": the cable markers' trace, "codes": a digit a cable (its index in STATUSES),
+    {"hits": the cable markers' trace, "codes": a digit a cable (its index in CABLE_LEVELS:
+    its status, a rerouted one by how much its GPU lost; the cable map's z),
     "words": the label of each code, "named": {cable index: label} for the cables the
     scenario names, "parts": {trace index: [hover text a point]} for the front view}.
     """
     geo = geometry(scenario.fabric)
     f = geo.fabric
     st, idx, bw = _statuses(scenario)
-    code = _cable_codes(scenario.fabric, idx)
+    share = lost_share(st, bw)
+    level = _cable_levels(st, _cable_codes(scenario.fabric, idx), loss_band(share))
     words = [
-        label(scenario, "", K.CABLE, CABLE_STATE_WORDS[name], name == "failed", mode)
-        for name in STATUSES
+        label(scenario, "", K.CABLE, CABLE_LEVEL_WORDS[name], name == "failed", mode)
+        for name in CABLE_LEVELS
     ]
     where = _cable_index(scenario.fabric)
     named = {}
     for cid in (*scenario.fail, *scenario.flaky):
         i = where.get(cid)
         if i is not None:
-            name = STATUSES[code[i]]
+            name = CABLE_LEVELS[level[i]]
             named[str(i)] = label(
-                scenario, cid, K.CABLE, CABLE_STATE_WORDS[name], name == "failed", mode
+                scenario, cid, K.CABLE, CABLE_LEVEL_WORDS[name], name == "failed", mode
             )
     parts = _part_states(st, idx["flaky"], bw)
     tray_kinds = [K.COMPUTE_TRAY if t >= 0 else K.SWITCH_TRAY for t in geo.tray_ct.tolist()]
@@ -259,11 +326,13 @@ def label_data(scenario: Scenario, mode: str = "fail") -> dict[str, Any]:
     }
     return {
         "hits": TRACES["cable_hits"],
-        "codes": "".join(map(str, code.tolist())),
+        "codes": "".join(map(str, level.tolist())),
         "words": words,
         "named": named,
         "parts": {
-            str(TRACES[t]): _part_labels(scenario, t, c, kinds, mode)
+            str(TRACES[t]): _part_labels(
+                scenario, t, c, kinds, mode, share if t == "gpus" else None
+            )
             for t, (c, kinds) in front.items()
         },
     }

@@ -7,7 +7,9 @@ could not read, each naming the line and what was expected. What was understood 
 used. Limits: MAX_BYTES and MAX_LINES; past them the file is refused, naming the line.
 
 Formats (docs/TELEMETRY.md cites the definition each is written from):
-- dcgm-exporter's scrape, the Prometheus text format (model/telemetry/importers/dcgm.py).
+- dcgm-exporter's scrape, the Prometheus text format (model/telemetry/importers/dcgm.py);
+- nvidia-smi's `nvlink --status`, `nvlink -e` and the Fabric section of `-q`, alone or
+  together, one host's after another (model/telemetry/importers/nvsmi.py).
 """
 
 from __future__ import annotations
@@ -22,13 +24,13 @@ from model.ids import chip_id, gpu_id, link_id
 from model.scenario import parse_query, to_query
 from model.telemetry.diagnosis import attribution
 from model.telemetry.fields import ACTIVE
-from model.telemetry.importers import dcgm, promtext
+from model.telemetry.importers import dcgm, nvsmi, promtext
 from model.telemetry.snapshot import Counters
 
 MAX_BYTES = 16 * 2**20  # [A] a whole rack's own scrape is ~8 MB (72 GPUs x 36 links, both sides)
 MAX_LINES = 300_000  # [A] that scrape is ~56,000 lines
 MAX_MESSAGES = 50  # the first ones in full, then a count
-FORMATS = ("dcgm-exporter",)
+FORMATS = ("dcgm-exporter", "nvidia-smi")
 
 
 @dataclass(frozen=True)
@@ -41,9 +43,11 @@ class Imported:
     components: dict[str, str]  # each named component -> what it was read from
     messages: tuple[str, ...] = ()
     attribution: dict = field(default_factory=dict)
+    fabric_health: dict = field(default_factory=dict)  # GPU -> its mask and summary, if read
 
     def to_json(self) -> dict:
         return {
+            "fabric_health": self.fabric_health,
             "format": self.format,
             "scenario": self.scenario,
             "confidence": self.confidence,
@@ -158,13 +162,16 @@ def import_text(data: bytes | str) -> Imported:
     no fabric to tell); every lesser problem is a message naming its line.
     """
     lines = _lines(data)
+    if nvsmi.looks_like(lines):
+        return _import_nvsmi(lines)
     samples, problems = promtext.parse(lines)
     messages = [p.text() for p in problems]
     if not samples:
         first = problems[0].line if problems else 1
         raise ImportRefused(
             f"line {first}: no sample of a known format; expected a dcgm-exporter scrape "
-            '(Prometheus text: \'DCGM_FI_DEV_NVLINK_GET_STATE{gpu="0",nvlink="0"} 1\')'
+            '(Prometheus text: \'DCGM_FI_DEV_NVLINK_GET_STATE{gpu="0",nvlink="0"} 1\') or '
+            "nvidia-smi's output ('GPU 0: ...' then 'Link 0: ...')"
             + (f" ({problems[0].text()})" if problems else ""),
             first,
         )
@@ -175,13 +182,55 @@ def import_text(data: bytes | str) -> Imported:
     messages += reading.messages
     query, basis, attr = scenario_of(reading.snap, messages)
     snap = reading.snap
-    if snap.telemetry and reading.lanes_seen:
+    if not reading.states_seen and not snap.telemetry:
+        confidence = "none: no per-link states or counters (the messages say what the file has)"
+    elif snap.telemetry and reading.lanes_seen:
         confidence = "high: link states, per-link counters and the switch tray's lane view"
     elif snap.telemetry:
         confidence = "medium: link states and per-link counters, no lane view (no cables)"
     else:
         confidence = "low: link states only (no counters: no degrading links, no cables)"
-    return Imported("dcgm-exporter", query, confidence, basis, _capped(messages), attr)
+    health = {gpu_id(g): v for g, v in sorted(reading.health.items()) if g < snap.fabric.gpus}
+    return Imported("dcgm-exporter", query, confidence, basis, _capped(messages), attr, health)
+
+
+def _health_json(snap: Counters, gpus: list[int]) -> dict:
+    """The fabric health of the GPUs the file gave it for."""
+    h = snap.health
+    if h is None:
+        return {}
+    return {
+        gpu_id(g): {"mask": int(h.mask[g]), "summary": int(h.summary[g]), "state": int(h.state[g])}
+        for g in gpus
+        if g < snap.fabric.gpus
+    }
+
+
+def _import_nvsmi(lines: list[str]) -> Imported:
+    parsed = nvsmi.parse(lines)
+    messages = list(parsed.problems)
+    try:
+        snap = nvsmi.snapshot(parsed, messages)
+    except ValueError as e:
+        first = next((i for i, x in enumerate(lines, start=1) if x.strip()), 1)
+        raise ImportRefused(f"line {first}: {e}", first) from None
+    query, basis, attr = scenario_of(snap, messages)
+    health = _health_json(snap, sorted(parsed.health))
+    for gid, h in health.items():
+        if h["summary"] in (2, 3):
+            messages.append(
+                f"{gid}: fabric health {'Unhealthy' if h['summary'] == 2 else 'Limited Capacity'}"
+                " (which link, the file's link lines say, if it has them)"
+            )
+    if snap.telemetry and parsed.state:
+        confidence = "medium: link states and recovery counters (nvidia-smi: no BER, no cables)"
+    elif parsed.state:
+        confidence = "low: link states only (no counters: no degrading links, no cables)"
+    elif snap.telemetry:
+        confidence = "low: recovery counters only (no link states)"
+    else:
+        confidence = "low: fabric health only (no links: no component can be named)"
+    return Imported("nvidia-smi", query, confidence, basis, _capped(messages), attr, health)
 
 
 __all__ = ["FORMATS", "MAX_BYTES", "MAX_LINES", "ImportRefused", "Imported", "import_text"]

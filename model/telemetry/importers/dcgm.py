@@ -23,6 +23,9 @@ from model.ids import parse_id, plane_of
 from model.telemetry.fields import (
     ACTIVE,
     BER,
+    GPU_TOTALS,
+    HEALTH_MASK,
+    HEALTH_SUMMARY,
     INACTIVE,
     LANE_BER,
     LANE_STATE,
@@ -48,6 +51,8 @@ class Reading:
     snap: Counters
     messages: list[str] = field(default_factory=list)
     lanes_seen: bool = False
+    health: dict[int, dict[str, int]] = field(default_factory=dict)  # GPU -> mask, summary
+    states_seen: bool = True
 
 
 def _fabric(samples: list[Sample], messages: list[str]) -> Fabric:
@@ -65,9 +70,16 @@ def _fabric(samples: list[Sample], messages: list[str]) -> Fabric:
     if n in BY_LINKS:
         messages.append(f"fabric {BY_LINKS[n]}: from {n} links per GPU (no fabric label)")
         return FABRICS[BY_LINKS[n]]
+    models = {s.labels.get("modelName", s.labels.get("model_name", "")) for s in samples}
+    for key, words in (("gb200-nvl72", ("GB200", "GB300")), ("vr-nvl72", ("Rubin",))):
+        hit = sorted(m for m in models if any(w in m for w in words))
+        if hit:
+            messages.append(f"fabric {key}: from the GPU model '{hit[0]}' (no fabric label)")
+            return FABRICS[key]
     raise ScenarioError(
-        f"cannot tell the fabric: no fabric label and {n} links per GPU (expected 36 for "
-        "vr-nvl72 or 18 for gb200-nvl72, from DCGM_FI_DEV_NVLINK_GET_STATE{nvlink=...})",
+        f"cannot tell the fabric: no fabric label, no GB200/GB300/Rubin modelName and {n} "
+        "links per GPU (expected 36 for vr-nvl72 or 18 for gb200-nvl72, from "
+        "DCGM_FI_DEV_NVLINK_GET_STATE{nvlink=...})",
         "fabric",
     )
 
@@ -133,6 +145,9 @@ def read(samples: list[Sample]) -> Reading:
     t_s = 0.0
     seen_counters = seen_lanes = False
     bad: list[str] = []
+    health: dict[int, dict[str, int]] = defaultdict(dict)
+    gpu_recoveries: dict[int, float] = {}
+    recovery_total = GPU_TOTALS[RECOVERY]
     chip_index = {f"st{q // k + 1}.sw{q % k}": q for q in range(p_n)}
 
     def chip(s: Sample) -> int:
@@ -172,10 +187,27 @@ def read(samples: list[Sample]) -> Reading:
                 planned[chip(s)] = s.value == 1
             elif s.name == CLOCK and math.isfinite(s.value) and s.value >= 0:
                 t_s = s.value
+            elif s.name in (HEALTH_MASK, HEALTH_SUMMARY) and math.isfinite(s.value):
+                key = "mask" if s.name == HEALTH_MASK else "summary"
+                health[loc.gpu(s)][key] = int(s.value)
+            elif s.name == recovery_total and math.isfinite(s.value):
+                gpu_recoveries[loc.gpu(s)] = s.value
         except (ValueError, IndexError, ScenarioError) as e:
             msg = e.message if isinstance(e, ScenarioError) else str(e)
             bad.append(f"line {s.line}: {s.name}: {msg}; the sample is skipped")
     messages += bad
+    if not seen_counters:  # the per-GPU sums still say which GPUs have a recovering link
+        for g in sorted(x for x, v in gpu_recoveries.items() if v > 0):
+            messages.append(
+                f"gpu{g:02d}: {int(gpu_recoveries[g])} recoveries summed over its links "
+                f"({recovery_total}); which link, the per-link field {RECOVERY} would say"
+            )
+    for g in sorted(health):
+        m = health[g].get("mask")
+        if m is not None and m & 3 == 1:
+            messages.append(
+                f"gpu{g:02d}: fabric health mask {m:#x}: DEGRADED_BW (a link is missing)"
+            )
     missing = state < 0
     if missing.any():
         messages.append(
@@ -211,4 +243,5 @@ def read(samples: list[Sample]) -> Reading:
         stale=stale if seen_counters else None,
         last_seen_s=np.maximum(t_s - age, 0.0) if seen_counters else None,
     )
-    return Reading(snap, messages, seen_lanes)
+    health_of = {g: dict(v) for g, v in health.items()}
+    return Reading(snap, messages, seen_lanes, health_of, not bool(missing.all()))

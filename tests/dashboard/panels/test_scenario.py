@@ -6,7 +6,7 @@ from dash import no_update
 
 from dashboard import ids, view
 from dashboard.figures import rack as rack_figure
-from dashboard.panels import scenario
+from dashboard.panels import fragment, scenario
 
 
 class Ctx:
@@ -16,6 +16,7 @@ class Ctx:
 
 def on_change(monkeypatch, trig: str | None, search: str = "", **kw) -> dict:
     monkeypatch.setattr(scenario, "ctx", Ctx(trig))
+    monkeypatch.setattr(fragment, "ctx", Ctx(trig))  # the #fragment's owner reads it too
     args = dict.fromkeys(
         (
             "click",
@@ -72,7 +73,7 @@ class TestScenario:
         assert all(v is no_update for v in out.values())
 
     def test_a_cable_click_selects_its_series_in_the_fragment(self, monkeypatch):
-        monkeypatch.setattr(scenario, "ctx", Ctx(ids.RACK_PRESS))
+        monkeypatch.setattr(fragment, "ctx", Ctx(ids.RACK_PRESS))
         table = rack_figure.point_ids("vr-nvl72")[rack_figure.TRACES["cable_hits"]]
         click = {
             "points": [
@@ -83,17 +84,17 @@ class TestScenario:
             ]
         }
         v = dict(view.DEFAULTS)
-        out = scenario.on_view("", click, "", v["counter"], v["link"], v["compare"], "fail", "r01")
-        assert tuple(out) == scenario.VIEW_OUTPUTS
+        out = fragment.on_view("", click, "", v["counter"], v["link"], v["compare"], "fail", "r01")
+        assert tuple(out) == fragment.VIEW_OUTPUTS
         assert out["link"] == "gpu01-st2.sw3.c1" and out["hash"] == "#link=gpu01-st2.sw3.c1"
         tray = rack_figure.point_ids("vr-nvl72")[rack_figure.TRACES["trays"]].index("st3")
         click = {"points": [{"curveNumber": rack_figure.TRACES["trays"], "pointNumber": tray}]}
-        out = scenario.on_view("", click, "", v["counter"], v["link"], v["compare"], "fail", "r01")
+        out = fragment.on_view("", click, "", v["counter"], v["link"], v["compare"], "fail", "r01")
         assert all(x is no_update for x in out.values())  # a tray has no series
 
     def test_the_fragment_sets_the_view_and_names_what_it_dropped(self, monkeypatch):
-        monkeypatch.setattr(scenario, "ctx", Ctx(ids.URL))
-        out = scenario.on_view("#counter=state&bogus=1", None, "", None, None, None, None, None)
+        monkeypatch.setattr(fragment, "ctx", Ctx(ids.URL))
+        out = fragment.on_view("#counter=state&bogus=1", None, "", None, None, None, None, None)
         assert out["counter"] == "state" and out["hash"] is no_update
         assert "bogus" in out["message"]
 
@@ -104,5 +105,5 @@ class TestScenario:
         assert out["search"] is no_update and "st3 selected" in out["message"]
         v = dict(view.DEFAULTS)
         args = ("?fail=st5", v["counter"], v["link"], v["compare"], "inspect", "r01")
-        out = scenario.on_view("#mode=inspect", click, *args)
+        out = fragment.on_view("#mode=inspect", click, *args)
         assert out["hash"] == "#mode=inspect&sel=st3"

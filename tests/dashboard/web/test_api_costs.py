@@ -125,16 +125,20 @@ def test_telemetry_endpoint(client):
     ).get_json()
     assert d["attribution"]["components"] == ["st3", "gpu07-st2.sw1"]
     links = d["counters"]["link"]
-    for name in (
-        "NVLINK_CRC_FLIT_ERROR_COUNT_TOTAL",
-        "NVLINK_REPLAY_ERROR_COUNT_TOTAL",
-        "NVLINK_RECOVERY_ERROR_COUNT_TOTAL",
-        "NVLINK_BANDWIDTH_TOTAL",
-        "BER",
+    for name in (  # per link, GPU side: DCGM's per-link fields
+        "DCGM_FI_DEV_NVLINK_CRC_FLIT_ERROR_PER_LINK_TOTAL",
+        "DCGM_FI_DEV_NVLINK_REPLAY_ERROR_PER_LINK_TOTAL",
+        "DCGM_FI_DEV_NVLINK_RECOVERY_ERROR_PER_LINK_TOTAL",
+        "DCGM_FI_DEV_NVLINK_THROUGHPUT_PER_LINK",
+        "NVML_FI_DEV_NVLINK_COUNT_EFFECTIVE_BER",
     ):
         assert len(links[name]) == 72 and len(links[name][0]) == 36
-    rec = d["series"]["NVLINK_RECOVERY_ERROR_COUNT_TOTAL"]
+    total = d["counters"]["gpu"]["DCGM_FI_DEV_NVLINK_RECOVERY_ERROR_COUNT_TOTAL"]
+    per_link = links["DCGM_FI_DEV_NVLINK_RECOVERY_ERROR_PER_LINK_TOTAL"]
+    assert total == [sum(row) for row in per_link]  # a _TOTAL is the GPU's sum over links
+    rec = d["series"]["DCGM_FI_DEV_NVLINK_RECOVERY_ERROR_PER_LINK_TOTAL"]
     assert rec[-1] > rec[0]
+    assert d["forecast"]["link"] == "gpu07-st2.sw1" and d["forecast"]["action"] == "drain now"
     off = client.get("/api/v1/telemetry?fail=st3&off=telemetry").get_json()
     assert off["attribution"]["components"] == [] and not off["attribution"]["possible"]
 

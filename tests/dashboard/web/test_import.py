@@ -77,14 +77,10 @@ def test_the_issue_case_round_trips_with_its_link_named(client):
     body = r.get_json()
     assert body["scenario"] == "fabric=vr-nvl72&fail=st3.mc&flaky=gpu07-st3.sw2"
     assert body["format"] == "dcgm-exporter"
-    assert set(body) == {
-        "format",
-        "scenario",
-        "confidence",
-        "components",
-        "messages",
-        "attribution",
-    }
+    keys = {"format", "scenario", "confidence", "components", "messages", "attribution"}
+    assert set(body) == keys | {"fabric_health"}
+    health = body["fabric_health"]  # every GPU healthy: a silent controller degrades none
+    assert len(health) == 72 and {h["mask"] for h in health.values()} == {0xAA}
 
 
 def test_a_real_format_sample_from_two_hosts():
@@ -95,6 +91,22 @@ def test_a_real_format_sample_from_two_hosts():
     assert got.confidence.startswith("medium")
     assert any("no nmx_nvlink_lane_state" in m for m in got.messages)
     assert any("have no DCGM_FI_DEV_NVLINK_GET_STATE" in m for m in got.messages)  # 8 of 72 GPUs
+
+
+def test_a_default_scrape_with_only_per_gpu_sums():
+    """dcgm-exporter's default counters have no per-link field: the import says which GPUs
+    recover and which report degraded bandwidth, and that it cannot name a link."""
+    lab = 'UUID="GPU-b",pci_bus_id="x",device="nvidia1",modelName="NVIDIA GB200",Hostname="n1"'
+    text = (
+        f'DCGM_FI_DEV_NVLINK_RECOVERY_ERROR_COUNT_TOTAL{{gpu="0",{lab}}} 0\n'
+        f'DCGM_FI_DEV_NVLINK_RECOVERY_ERROR_COUNT_TOTAL{{gpu="1",{lab}}} 41\n'
+        f'DCGM_FI_DEV_FABRIC_HEALTH_MASK{{gpu="1",{lab}}} 169\n'
+    )
+    got = import_text(text)
+    assert got.scenario == "fabric=gb200-nvl72" and got.confidence.startswith("none")
+    assert any(m.startswith("gpu01: 41 recoveries summed over its links") for m in got.messages)
+    assert any(m.startswith("gpu01: fabric health mask 0xa9: DEGRADED_BW") for m in got.messages)
+    assert got.fabric_health == {"gpu01": {"mask": 169}}
 
 
 # --- bad input -------------------------------------------------------------------------------

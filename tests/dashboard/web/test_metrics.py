@@ -373,14 +373,19 @@ def test_controller_down_marks_its_chips_stale(prom_client):
 
 def test_partition_fabric_health_and_the_health_rule(prom_client):
     """nmx_partition_health has one series per NMX state, 1 on the partition's; a GPU with
-    a link down reports DEGRADED_BW (mask 0xA9, Limited Capacity); a degrading link has more
+    a link down reports DEGRADED_BW (mask 0xA9, Limited Capacity) while the partition stays
+    HEALTHY in adaptive mode (DEGRADED in full-bandwidth mode); a degrading link has more
     than 15 of its last 30 windows flagged days before it fails."""
     fams = scrape(prom_client, "")
     part = by_label(fams["nmx_partition_health"], "state")
     assert part == {"HEALTHY": 1, "BANDWIDTH": 0, "DEGRADED": 0, "UNHEALTHY": 0}
+    fams = scrape(prom_client, "fail=gpu07-st3.sw2&off=reroute")
+    part = by_label(fams["nmx_partition_health"], "state")
+    assert part["DEGRADED"] == 1 and sum(part.values()) == 1  # full-bandwidth mode: parked
+    assert {s.labels["mode"] for s in fams["nmx_partition_health"].samples} == {"full-bandwidth"}
     fams = scrape(prom_client, "fail=gpu07-st3.sw2")
     part = by_label(fams["nmx_partition_health"], "state")
-    assert part["HEALTHY"] == 0 and sum(part.values()) == 1
+    assert part["HEALTHY"] == 1  # adaptive mode, one rack: no trunk links to miss
     mask = by_label(fams["DCGM_FI_DEV_FABRIC_HEALTH_MASK"], "gpu")
     assert mask["7"] == 0xA9 and mask["8"] == 0xAA
     assert by_label(fams["DCGM_FI_DEV_FABRIC_HEALTH_SUMMARY"], "gpu")["7"] == 3

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from dashboard.figures import rack as rf
+from dashboard.figures.rack.geometry import LOSS_BANDS
 from model.fabric.presets import FABRICS
 from model.ids import chip_id, gpu_id
 from tests.dashboard.figures.rack.helpers import (
@@ -43,7 +44,8 @@ def test_one_cable_fails_and_its_sibling_idles():
     assert len(rerouted) == 35 * 2 and all(c.startswith("gpu07-") for c in rerouted)
     assert data[rf.TRACES["cables"]]["line.color"] == rf.STATUS_COLORS["healthy"]
     gpus = data[rf.TRACES["gpus"]]["marker.color"]
-    assert gpus[7] == rf.PART_COLORS[rf.PART_REROUTED]
+    assert gpus[7] == LOSS_BANDS[0][2]  # it lost one link of 36: the slightest band
+    assert data[rf.TRACES["rerouted"]]["line.color"] == LOSS_BANDS[0][2]
     assert gpus.count(rf.PART_COLORS[rf.PART_OK]) == 71
 
 
@@ -130,7 +132,7 @@ def test_mostly_rerouted_lists_the_smaller_set():
     # 40 GPUs lose one link each: 40 x 70 rerouted cables against 32 x 72 healthy ones.
     fails = ",".join(f"{gpu_id(g)}-{chip_id(FABRICS['vr-nvl72'], 0)}" for g in range(40))
     data = rf.overlay_data(scenario(f"fail={fails}"))
-    assert data[rf.TRACES["cables"]]["line.color"] == rf.STATUS_COLORS["rerouted"]
+    assert data[rf.TRACES["cables"]]["line.color"] == LOSS_BANDS[0][2]  # 1/36 each
     assert data[rf.TRACES["rerouted"]]["y"] == []
     healthy = overlay_cables("vr-nvl72", data[rf.TRACES["healthy"]]["y"])
     assert len(healthy) == 32 * 72 and {c[:5] for c in healthy} == {

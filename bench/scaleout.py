@@ -1,0 +1,142 @@
+"""Issue 17's benchmarks (bench/run.py `workers` and `router`): the fleet study split over one
+and two Celery worker processes, and 200 viewers through nginx in front of four web
+processes while a web process and a worker are killed and started again."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+
+Report = Callable[..., None]  # bench/run.py's report(name, value, unit, budget)
+
+
+def _load_note() -> str:
+    one, five, _ = os.getloadavg()
+    return f"{os.cpu_count()} cores, load average {one:.1f} (1 min) / {five:.1f} (5 min)"
+
+
+def bench_workers(report: Report) -> None:
+    """The same fleet study (10,000 racks x 10 years, every comparison row, seed fixed: 50
+    chunks) on one Celery worker process, then two (each one pool process, the Procfile's
+    command with WORKER_CONCURRENCY=1); the bench process coordinates and computes nothing
+    (help=False). Each timed twice, alternately, the faster kept (others share the cores)."""
+    from dashboard.web.tasks import run_chunks
+    from model.reliability import chunks
+    from tests.e2e.conftest import ARTIFACTS, stop_server
+    from tests.scaleout.conftest import RedisServer, celery_client, start_celery_worker
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    redis = RedisServer()
+    redis.start()
+    capp = celery_client(redis.url)
+    plan = chunks.fleet_study_plan(10_000, 10)
+    workers = []
+
+    def start_worker() -> None:
+        log = ARTIFACTS / f"celery-bench-{redis.port}-{len(workers)}.log"
+        workers.append(start_celery_worker(redis.url, log, WORKER_CONCURRENCY="1"))
+        run_chunks(plan[:4], capp, help=False)  # warm: each process's first chunks
+
+    def timed() -> tuple[float, list[str]]:
+        t = time.perf_counter()
+        answers = run_chunks(plan, capp, help=False)
+        return time.perf_counter() - t, answers
+
+    try:
+        start_worker()
+        t1a, one = timed()
+        start_worker()
+        t2a, two = timed()
+        stop_server(workers.pop())  # back to one
+        t1b, one_b = timed()
+        start_worker()
+        t2b, two_b = timed()
+    finally:
+        for w in workers:
+            stop_server(w)
+        redis.stop()
+    t1, t2 = min(t1a, t1b), min(t2a, t2b)
+    same = one == two == one_b == two_b
+    print(
+        f"     ({len(plan)} chunks; one worker {t1a:.1f} / {t1b:.1f} s, two {t2a:.1f} / "
+        f"{t2b:.1f} s; {_load_note()})"
+    )
+    report(f"workers: fleet study on one worker process ({os.cpu_count()} cores)", t1, "s", 60)
+    report(
+        f"workers: two worker processes / one, same study ({os.cpu_count()} cores)",
+        t2 / t1,
+        "x",
+        0.6,
+    )
+    report("workers: chunk answers differing, one vs two workers", 0 if same else 1, "runs", 0)
+
+
+def bench_router(report: Report, viewers: int = 200, seconds: float = 60.0) -> None:
+    """200 viewers, each changing the scenario every 2 s (the page's callbacks), through nginx
+    in front of four web processes (one gunicorn worker each), two Celery workers and one
+    redis-server, for 60 s; six fleet studies started along the way and polled as the page
+    does. At 15 s a web process is SIGKILLed (started again at 20 s); at 30 s the worker
+    coordinating a study is (started again 5 s later). tests/scaleout/router.py."""
+    from tests.scaleout.router import Stack, run_load
+
+    stack = Stack(webs=4, workers=2)
+    kills: list[float] = []
+    notes: list[str] = []
+    restarted: dict[str, float] = {}
+
+    def kill_web() -> None:
+        kills.append(stack.kill_web(1))
+        time.sleep(5.0)
+        t = time.monotonic()
+        stack.start_web(1)
+        restarted["web"] = time.monotonic() - t
+
+    def kill_worker() -> None:
+        found = [w for w in map(stack.worker_of, stack.coordinators()) if w is not None]
+        i = found[0] if found else 0
+        notes.append(f"worker {i} killed coordinating {len(found)} of the running studies")
+        kills.append(stack.kill_worker(i))
+        time.sleep(5.0)
+        t = time.monotonic()
+        stack.start_worker(i)
+        restarted["worker"] = time.monotonic() - t
+
+    try:
+        load = run_load(
+            stack.router.base,
+            viewers=viewers,
+            seconds=seconds,
+            studies=[(t, 10_000, 10) for t in (5.0, 12.0, 20.0, 27.0, 34.0, 44.0)],
+            events=[(15.0, kill_web), (30.0, kill_worker)],
+            study_timeout_s=300.0,
+        )
+    finally:
+        stack.stop()
+    failed = load.failed()
+    beyond = load.failed_beyond(kills)
+    unfinished = [s for s in load.studies if s[1] is None or s[2] is not None]
+    held = max((s[3] for s in load.studies), default=0.0)
+    durations = [round(s[1] - s[0], 1) for s in load.studies if s[1] is not None]
+    print(
+        f"     ({len(load.requests)} requests in {seconds:g} s; failed {len(failed)}, of them "
+        f"in flight at a kill {len(failed) - len(beyond)}; {'; '.join(notes)}; studies took "
+        f"{durations} s, the longest wait between two progress steps {held:.1f} s; restarted "
+        f"web in {restarted.get('web', float('nan')):.1f} s, worker in "
+        f"{restarted.get('worker', float('nan')):.1f} s; {_load_note()})"
+    )
+    report(
+        f"router: {viewers} viewers via nginx, 4 web, 2 workers, p95",
+        load.quantile(0.95) * 1e3,
+        "ms",
+        500,
+    )
+    report(
+        f"router: {viewers} viewers via nginx, 4 web, 2 workers, p99",
+        load.quantile(0.99) * 1e3,
+        "ms",
+        1000,
+    )
+    report("router: failed requests not in flight at a kill", len(beyond), "requests", 0)
+    report("router: studies not finished (of 6)", len(unfinished), "studies", 0)
+    report("router: a study held up by the worker's kill, longest", held, "s", 30)

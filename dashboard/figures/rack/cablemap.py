@@ -1,0 +1,167 @@
+"""The cable map: every cable of the rack as one cell, GPUs down (gpu00 at the top, as in the
+drawing) and switch-chip cable slots across (chip by chip, its cables side by side: 36 chips
+x 2 cables on Vera Rubin, 18 x 4 on GB200, 72 columns either way), so each of the 5,184
+cables can be found, hovered and clicked at the default zoom.
+
+The figure is static per fabric; what a scenario changes (each cell's status and its hover
+label) the browser writes from the same compact codes as the drawing's labels (label_data in
+overlay.py, rack.labels in assets/rack_press.js), so a click costs the response nothing more.
+A cell's colour is its cable's level (CABLE_LEVELS' index as z): its status in the drawing's
+colours, a rerouted cable by how much of its bandwidth its own GPU lost (LOSS_BANDS).
+"""
+
+from __future__ import annotations
+
+import functools
+
+from dashboard.figures.base import NO_UPLOAD, UPLOAD_BUTTONS
+from dashboard.figures.rack.figure import _fresh, frame
+from dashboard.figures.rack.geometry import (
+    CABLE_LEVEL_COLORS,
+    CABLE_LEVELS,
+    FONT_FAMILY,
+    PAGE_BG,
+    TEXT,
+    TEXT_DIM,
+    TRACES,
+    fabric_of,
+)
+from model.fabric.presets import FABRICS, Fabric
+from model.ids import chip_id, gpu_id
+
+GRID_LINE = "#0f1419"  # between switch trays and compute trays: the page's background
+
+
+def columns(f: Fabric) -> tuple[str, ...]:
+    """Each column's cable slot, 'st3.sw2.c0': chip by chip (plane order), its cables side by
+    side, so cable index = gpu x len(columns) + column (the drawing's cable order)."""
+    return tuple(f"{chip_id(f, p)}.c{c}" for p in range(f.planes) for c in range(f.cables_per_link))
+
+
+def _colorscale() -> list[list]:
+    """A step a level: z = its index in CABLE_LEVELS, zmin 0, zmax len - 1."""
+    n = len(CABLE_LEVELS)
+    out: list[list] = []
+    for i, colour in enumerate(CABLE_LEVEL_COLORS):
+        lo, hi = max(i - 0.5, 0) / (n - 1), min(i + 0.5, n - 1) / (n - 1)
+        out += [[lo, colour], [hi, colour]]
+    return out
+
+
+def _tray_lines(f: Fabric, cols: int) -> list[dict]:
+    """Thin lines between switch trays (columns) and compute trays (rows)."""
+    per_tray = f.chips_per_tray * f.cables_per_link
+    line = {"color": GRID_LINE, "width": 1}
+    v = [
+        {"type": "line", "xref": "x", "yref": "paper", "x0": k - 0.5, "x1": k - 0.5}
+        | {"y0": 0, "y1": 1, "line": line, "layer": "above"}
+        for k in range(per_tray, cols, per_tray)
+    ]
+    h = [
+        {"type": "line", "xref": "paper", "yref": "y", "x0": 0, "x1": 1, "y0": r - 0.5}
+        | {"y1": r - 0.5, "line": line, "layer": "above"}
+        for r in range(f.gpus_per_tray, f.gpus, f.gpus_per_tray)
+    ]
+    return v + h
+
+
+@functools.lru_cache(maxsize=len(FABRICS))
+def _base(fabric_key: str) -> dict:
+    f = fabric_of(fabric_key)
+    cols = columns(f)
+    per_tray = f.chips_per_tray * f.cables_per_link
+    gpus = tuple(gpu_id(g) for g in range(f.gpus))
+    trace = {
+        "type": "heatmap",
+        "name": "cables",
+        # category axes: the hover spells the cable's ID from its row's and column's names
+        "x": cols,
+        "y": gpus,
+        "z": tuple(tuple(0 for _ in cols) for _ in gpus),
+        "zmin": 0,
+        "zmax": len(CABLE_LEVELS) - 1,
+        "colorscale": _colorscale(),
+        "showscale": False,
+        "xgap": 0,
+        "ygap": 0,
+        # each cell's state and what a click does: written by the browser (rack.labels)
+        "hovertemplate": "<b>cable %{y}-%{x}</b><br>%{text}<extra></extra>",
+        "hoverongaps": False,
+    }
+    layout = {
+        **frame(11, {"l": 44, "r": 6, "t": 44, "b": 40}),
+        "title": {
+            "text": "Cable map: a cell a cable<br><sup>a row a GPU, a column a switch chip's"
+            f" cable slot ({f.gpus} x {len(cols)})</sup>",
+            "x": 0.01,
+            "xanchor": "left",
+            "font": {"size": 13},
+        },
+        "xaxis": {
+            "range": [-0.5, len(cols) - 0.5],
+            "fixedrange": True,
+            "type": "category",
+            "tickvals": [cols[k * per_tray + per_tray // 2] for k in range(f.switch_trays)],
+            "ticktext": [f"st{k + 1}" for k in range(f.switch_trays)],
+            "showgrid": False,
+            "zeroline": False,
+            "ticks": "",
+            "color": TEXT_DIM,
+            "title": {"text": "switch tray (its chips' cable slots)", "standoff": 4},
+        },
+        "yaxis": {
+            "range": [f.gpus - 0.5, -0.5],
+            "fixedrange": True,
+            "type": "category",
+            "tickvals": [gpus[g] for g in range(0, f.gpus, 2 * f.gpus_per_tray)],
+            "ticktext": [gpus[g] for g in range(0, f.gpus, 2 * f.gpus_per_tray)],
+            "showgrid": False,
+            "zeroline": False,
+            "ticks": "",
+            "color": TEXT_DIM,
+        },
+        "dragmode": False,
+        "hovermode": "closest",
+        "clickmode": "event",
+        "uirevision": fabric_key,
+        "hoverlabel": {
+            "bgcolor": PAGE_BG,
+            "bordercolor": TEXT_DIM,
+            "font": {"color": TEXT, "family": FONT_FAMILY, "size": 12},
+        },
+        "shapes": _tray_lines(f, len(cols)),
+        # for the browser: a cell (row, column) is the drawing's cable marker
+        # (trace `hits`, point row x cols + column)
+        "meta": {"hits": TRACES["cable_hits"], "cols": len(cols), "chart": "cable-map"},
+    }
+    return {"data": [trace], "layout": layout}
+
+
+def cable_map_figure(fabric_key: str) -> dict:
+    """The cable map of a fabric (a fresh copy): every cell healthy until the browser writes
+    the scenario's statuses and labels in."""
+    return _fresh(_base(fabric_key))
+
+
+def graph_config() -> dict:
+    """The map's dcc.Graph config: no zoom (every cell is already in reach), a PNG export,
+    nothing that uploads the map anywhere."""
+    return {
+        **NO_UPLOAD,
+        "displaylogo": False,
+        "responsive": True,
+        "scrollZoom": False,
+        "doubleClick": False,
+        "modeBarButtonsToRemove": [
+            "zoom2d",
+            "pan2d",
+            "select2d",
+            "lasso2d",
+            "zoomIn2d",
+            "zoomOut2d",
+            "autoScale2d",
+            "resetScale2d",
+            *UPLOAD_BUTTONS,
+        ],
+        "toImageButtonOptions": {"format": "png", "filename": "nvlink-cable-map", "scale": 2},
+    }

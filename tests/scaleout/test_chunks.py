@@ -1,0 +1,246 @@
+"""Scale-out: the fleet study and the policy optimiser split over Celery workers
+(dashboard/web/tasks.py) give the answer one process gives, on one worker process or two, and
+when a chunk's worker is SIGKILLed mid-chunk (its pool process, or the whole worker).
+
+Its own redis-server and workers (the Procfile's command, one pool process each), so that
+only these workers take its chunks. The test process is the coordinator, as a web process or
+the fleet study's job is, with help=False: every chunk is computed by a worker.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import threading
+import time
+
+import psutil
+import pytest
+import redis
+
+from dashboard.web.tasks import run_chunks, run_in_process
+from model.reliability import chunks, goodput
+from model.reliability.montecarlo import fleet
+from model.scenario import parse_query
+from tests.e2e.conftest import ARTIFACTS
+from tests.scaleout.conftest import celery_client, own_redis_server, start_celery_worker
+
+pytestmark = pytest.mark.scaleout
+
+RACKS, YEARS = 2000, 10  # 20,000 rack-years a row: one chunk a row, ten chunks, ~0.5 s each
+
+own_redis = pytest.fixture(scope="module", name="own_redis")(own_redis_server)
+
+
+class Workers:
+    """Worker processes of the Procfile's command, one pool process each, started on demand."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.procs: dict[str, tuple[psutil.Popen, object]] = {}
+
+    def start(self, name: str):
+        log = ARTIFACTS / f"celery-chunks-{name}-{os.getpid()}.log"
+        proc = start_celery_worker(self.url, log, WORKER_CONCURRENCY="1")
+        self.procs[name] = (proc, log)
+        return proc
+
+    def ensure(self, *names: str) -> None:
+        """These workers running (and no others)."""
+        for name in set(self.procs) - set(names):
+            self.kill(name)
+        for name in names:
+            if name not in self.procs:
+                self.start(name)
+
+    def pool(self, name: str) -> list[int]:
+        return [p.pid for p in psutil.Process(self.procs[name][0].pid).children()]
+
+    def log(self, name: str) -> str:
+        return self.procs[name][1].read_text()
+
+    def kill(self, name: str) -> None:
+        proc, _ = self.procs.pop(name)
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=20)
+
+    def stop_all(self) -> None:
+        for name in list(self.procs):
+            self.kill(name)
+
+
+@pytest.fixture(scope="module")
+def workers(own_redis):
+    w = Workers(own_redis.url)
+    yield w
+    w.stop_all()
+
+
+@pytest.fixture(scope="module")
+def capp(own_redis):
+    return celery_client(own_redis.url)
+
+
+@pytest.fixture(scope="module")
+def reference():
+    """The study in one process, as montecarlo.fleet computes each row: the answer to match."""
+    rows = [
+        (label, fleet(sc, racks=RACKS, years=YEARS, key=chunks.FLEET_STUDY_KEY))
+        for label, sc in goodput.comparison_scenarios()
+    ]
+    return json.dumps(rows, sort_keys=True)
+
+
+def as_text(plan, answers) -> str:
+    return json.dumps(chunks.fleet_study_combine(plan, answers), sort_keys=True)
+
+
+def computed(log: str) -> int:
+    return log.count("'computed'")
+
+
+def settled(workers: Workers, names: tuple[str, ...], before: int, n: int) -> int:
+    """Chunks the named workers computed since `before`, once their logs have caught up
+    with the answers (a task logs its end just after it stores its answer)."""
+    deadline = time.monotonic() + 10
+    while True:
+        got = sum(computed(workers.log(k)) for k in names) - before
+        if got >= n or time.monotonic() > deadline:
+            time.sleep(0.5)  # and no more come
+            return sum(computed(workers.log(k)) for k in names) - before
+        time.sleep(0.05)
+
+
+def test_one_process_matches_montecarlo_fleet(reference):
+    plan = chunks.fleet_study_plan(RACKS, YEARS)
+    assert len(plan) == 10
+    assert as_text(plan, run_in_process(plan)) == reference
+
+
+def test_one_and_two_workers_give_the_identical_study(capp, workers, reference):
+    plan = chunks.fleet_study_plan(RACKS, YEARS)
+    workers.ensure("a")
+    seen: list[tuple[int, int]] = []
+    one = run_chunks(plan, capp, lambda d, n: seen.append((d, n)), help=False, timeout_s=300)
+    assert as_text(plan, one) == reference
+    assert settled(workers, ("a",), 0, len(plan)) == len(plan)  # all, once each
+    assert seen[0] == (0, 10) and seen[-1] == (10, 10)
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen)  # progress only grows
+
+    workers.ensure("a", "b")
+    before = computed(workers.log("a"))
+    two = run_chunks(plan, capp, help=False, timeout_s=300)
+    assert two == one  # byte for byte, chunk by chunk
+    assert settled(workers, ("a", "b"), before, len(plan)) == len(plan)  # none twice
+    by_a, by_b = computed(workers.log("a")) - before, computed(workers.log("b"))
+    assert by_a > 0 and by_b > 0  # and split over both
+
+
+def test_policy_optimiser_split_over_workers(capp, workers):
+    workers.ensure("a", "b")
+    s = parse_query("fabric=vr-nvl72&fail=st3,gpu07-st2.sw1").scenario
+    kw = {"years": 1.0, "racks": 2000, "job_racks": 8, "spares": True}
+    plan = chunks.policy_plan(s, **kw)
+    assert len(plan) > 10
+    split = chunks.policy_combine(run_chunks(plan, capp, help=False, timeout_s=120))
+    one = goodput.best_policy(s, **kw)
+    assert json.dumps(split, sort_keys=True) == json.dumps(one, sort_keys=True)
+
+
+def run_in_thread(plan, capp):
+    out: dict = {}
+
+    def go() -> None:
+        try:
+            out["answers"] = run_chunks(plan, capp, help=False, timeout_s=300)
+        except Exception as e:  # noqa: BLE001 (the test asserts there was none)
+            out["error"] = e
+
+    t = threading.Thread(target=go)
+    t.start()
+    return t, out
+
+
+def claim_by(url: str, pids: list[int], timeout: float = 60.0) -> tuple[str, int]:
+    """The first chunk claim held by one of these processes: (its key, the pid)."""
+    r = redis.Redis.from_url(url)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for k in r.scan_iter("fabric-twin:study:*:claim:*"):
+            v = r.get(k)
+            if v and int(v.decode().rsplit(":", 1)[1]) in pids:
+                return k.decode(), int(v.decode().rsplit(":", 1)[1])
+        time.sleep(0.01)
+    raise AssertionError("no worker claimed a chunk")
+
+
+def test_a_chunks_pool_process_sigkilled_is_retried(capp, workers, reference, own_redis):
+    workers.ensure("a", "b")
+    plan = chunks.fleet_study_plan(RACKS, YEARS)
+    t, out = run_in_thread(plan, capp)
+    key, pid = claim_by(own_redis.url, workers.pool("a") + workers.pool("b"))
+    os.kill(pid, signal.SIGKILL)  # mid-chunk: its answer is not stored yet
+    r = redis.Redis.from_url(own_redis.url)
+    assert r.get(key.replace(":claim:", ":result:")) is None
+    t.join(timeout=300)
+    assert "error" not in out, out.get("error")
+    assert as_text(plan, out["answers"]) == reference
+    logs = workers.log("a") + workers.log("b")
+    assert "WorkerLostError" in logs  # the kill was seen, and the chunk retried
+
+
+def test_a_whole_worker_sigkilled_mid_chunk_its_chunk_goes_to_another(
+    capp, workers, reference, own_redis, caplog
+):
+    workers.ensure("a", "b")
+    plan = chunks.fleet_study_plan(RACKS, YEARS)
+    t, out = run_in_thread(plan, capp)
+    _, pid = claim_by(own_redis.url, workers.pool("a"))
+    workers.kill("a")  # main process and pool: its message stays unacknowledged
+    with pytest.raises(psutil.NoSuchProcess):  # the chunk's process is gone too
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            if psutil.Process(pid).status() == psutil.STATUS_ZOMBIE:
+                raise psutil.NoSuchProcess(pid)
+            time.sleep(0.05)
+    t.join(timeout=300)
+    assert "error" not in out, out.get("error")
+    assert as_text(plan, out["answers"]) == reference
+    assert "lost its worker; sent again" in caplog.text
+    workers.start("a")  # and a worker started again takes chunks
+    before = computed(workers.log("b"))
+    again = run_chunks(plan, capp, help=False, timeout_s=300)
+    assert as_text(plan, again) == reference
+    assert settled(workers, ("a", "b"), before, len(plan)) == len(plan)
+
+
+def test_a_stopped_study_drops_its_chunks(capp, workers, own_redis):
+    """Cancel: when the coordinator stops (Dash terminates it), the chunks not started yet
+    are dropped (revoked, and no longer alive), not computed for nobody."""
+    workers.ensure("a", "b")
+    plan = chunks.fleet_study_plan(RACKS, YEARS)
+
+    class Stop(Exception):
+        pass
+
+    at_stop: list[int] = []
+
+    def stop_at_first(done: int, total: int) -> None:
+        if done >= 1:
+            at_stop.append(done)
+            raise Stop
+
+    before = sum(computed(workers.log(n)) for n in ("a", "b"))
+    with pytest.raises(Stop):
+        run_chunks(plan, capp, stop_at_first, help=False, timeout_s=300)
+    r = redis.Redis.from_url(own_redis.url)
+    deadline = time.monotonic() + 30
+    while r.llen("celery") and time.monotonic() < deadline:
+        time.sleep(0.2)
+    time.sleep(3)  # what was in flight at the stop finishes
+    assert r.llen("celery") == 0
+    after = sum(computed(workers.log(n)) for n in ("a", "b")) - before
+    # those answered at the stop, and at most one in flight on each of the two workers: the
+    # rest were dropped
+    assert at_stop[0] <= after <= at_stop[0] + 2 < len(plan), (at_stop, after)
