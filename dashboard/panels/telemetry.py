@@ -18,6 +18,9 @@ from dashboard.panels.common import changes, graph, single_rack
 from dashboard.web import results
 from model import telemetry
 from model.errors import ScenarioError
+from model.fabric.presets import FABRICS
+from model.ids import parse_id
+from model.kinds import ComponentKind
 from model.scenario import Scenario, parse_query
 from model.telemetry.importers import MAX_BYTES, ImportRefused, import_text
 
@@ -205,14 +208,20 @@ def _telemetry_figures(s: Scenario, counter: str, link: str, t: float) -> list:
     try:
         series = telemetry.link_series(s, link, 0.0, t, max(60.0, t / 240))
         line = figures.link_series_figure(series, counter)
-        if series["id"].count(".") == 1:  # a link, not a cable: forecast it
+        comp = parse_id(series["id"], FABRICS[s.fabric])
+        if comp.kind == ComponentKind.LINK:  # a link, not a cable: forecast it
             fc = telemetry.forecast(s, link, t).to_json()
     except (ScenarioError, ValueError) as e:
         line = figures.empty_figure(f"No series: {e}")
     return [heat, line, fc]
 
 
-def read_file(n_clicks: int, upload: str | None, pasted: str | None) -> Any:
+def read_file(n_clicks: int, upload: str | None, pasted: str | None) -> dict[str, Any]:
+    """The import box's answer, by name (as every callback's)."""
+    return {"result": _read(n_clicks, upload, pasted)}
+
+
+def _read(n_clicks: int, upload: str | None, pasted: str | None) -> Any:
     """The import box: the uploaded file (else the pasted text) read into its scenario, shown
     as text with a link that opens it."""
     data: bytes | None = None
@@ -257,9 +266,11 @@ def register(app: Dash) -> None:
         },
     )(telemetry_charts)
     app.callback(
-        Output(ids.IMPORT_RESULT, "children"),
-        Input(ids.IMPORT_BUTTON, "n_clicks"),
-        Input(ids.IMPORT_UPLOAD, "contents"),
-        State(ids.IMPORT_TEXT, "value"),
+        output={"result": Output(ids.IMPORT_RESULT, "children")},
+        inputs={
+            "n_clicks": Input(ids.IMPORT_BUTTON, "n_clicks"),
+            "upload": Input(ids.IMPORT_UPLOAD, "contents"),
+            "pasted": State(ids.IMPORT_TEXT, "value"),
+        },
         prevent_initial_call=True,
     )(read_file)

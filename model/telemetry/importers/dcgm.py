@@ -20,6 +20,7 @@ import numpy as np
 from model.errors import ScenarioError
 from model.fabric.presets import FABRICS, Fabric
 from model.ids import parse_id, plane_of
+from model.kinds import ComponentKind
 from model.telemetry.fields import (
     ACTIVE,
     BER,
@@ -89,6 +90,16 @@ def _host(s: Sample) -> str | None:
     return s.labels.get("Hostname", s.labels.get("hostname"))
 
 
+def _tray_of(host: str, f: Fabric, order: int) -> int:
+    """The 0-based compute tray a hostname names when it is a tray's ID (ct03), else its
+    place among the scrape's hosts."""
+    try:
+        c = parse_id(host, f)
+    except ScenarioError:
+        return order
+    return c.nums[0] - 1 if c.kind == ComponentKind.COMPUTE_TRAY else order
+
+
 class _Locator:
     """Where a sample sits: (gpu, plane) from its labels."""
 
@@ -97,10 +108,7 @@ class _Locator:
         hosts = sorted({h for s in samples if (h := _host(s)) is not None})
         self.host_tray = {}
         for i, h in enumerate(hosts):
-            if h.startswith("ct") and h[2:].isdigit():
-                self.host_tray[h] = int(h[2:]) - 1
-            else:
-                self.host_tray[h] = i
+            self.host_tray[h] = _tray_of(h, f, i)
 
     def gpu(self, s: Sample) -> int:
         f = self.f

@@ -26,7 +26,7 @@ def _texts(node) -> list[str]:
 
 
 def test_pasted_file_is_read_and_linked():
-    res = panel.read_file(1, None, SAMPLE.read_text())
+    res = panel.read_file(1, None, SAMPLE.read_text())["result"]
     links = [x for x in res if isinstance(x, dcc.Link)]
     assert links and links[0].href.startswith("/?fabric=gb200-nvl72&fail=gpu02-st3.sw1")
     assert any("gpu01-st2.sw1" in t for t in _texts(res))
@@ -34,12 +34,13 @@ def test_pasted_file_is_read_and_linked():
 
 def test_uploaded_file_and_a_refused_one():
     enc = base64.b64encode(SAMPLE.read_bytes()).decode()
-    res = panel.read_file(0, f"data:text/plain;base64,{enc}", None)
+    res = panel.read_file(0, f"data:text/plain;base64,{enc}", None)["result"]
     assert any(isinstance(x, dcc.Link) for x in res)
-    bad = panel.read_file(1, None, "<b>not a scrape</b>")
+    bad = panel.read_file(1, None, "<b>not a scrape</b>")["result"]
     assert isinstance(bad, html.P) and bad.children.startswith("Not imported: line 1:")
     assert "<b>" in bad.children  # shown as text, never parsed as HTML
-    assert panel.read_file(0, "data:text/plain;base64,@@@", None).children.startswith("The upload")
+    torn = panel.read_file(0, "data:text/plain;base64,@@@", None)["result"]
+    assert torn.children.startswith("The upload")
 
 
 def test_the_worked_example_is_the_models_forecast():
