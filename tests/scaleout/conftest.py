@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -100,6 +101,9 @@ def start_celery_worker(redis_url: str, log: Path, **env_extra: str) -> subproce
     )
     deadline = time.monotonic() + 60
     while "ready." not in log.read_text():
+        if proc.poll() is None and time.monotonic() > deadline:
+            os.kill(proc.pid, signal.SIGUSR1)  # Celery logs every thread's stack: why stuck
+            time.sleep(1.0)
         if proc.poll() is not None or time.monotonic() > deadline:
             raise AssertionError(f"celery worker not ready; see {log}")
         time.sleep(0.1)
