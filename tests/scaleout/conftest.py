@@ -89,6 +89,9 @@ def start_celery_worker(redis_url: str, log: Path, **env_extra: str) -> subproce
         "REDIS_URL": redis_url,
         "CACHE_DIR": tempfile.mkdtemp(prefix="fabric-twin-worker-"),
         "PATH": os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", ""),
+        # its INFO lines ("ready.", each task's end) are what the tests read, whatever the
+        # caller's LOG_LEVEL (bench/run.py defaults it to WARNING)
+        "LOG_LEVEL": "INFO",
         **env_extra,
     }
     proc = subprocess.Popen(
