@@ -16,6 +16,30 @@ def _load_note() -> str:
     return f"{os.cpu_count()} cores, load average {one:.1f} (1 min) / {five:.1f} (5 min)"
 
 
+def _chunks(specs: list[dict]) -> int:
+    from model.reliability.chunks import run_chunk
+
+    return len([run_chunk(x) for x in specs])
+
+
+def _two_process_floor(specs: list[dict]) -> float:
+    """What this machine gives two processes now: the time of `specs` split over two plain
+    processes against one process computing them all (no Celery, no Redis), best of two."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(2) as pool:
+        list(pool.map(_chunks, [specs[:1], specs[1:2]]))  # both processes started and warm
+        ratios = []
+        for _ in range(2):
+            t = time.perf_counter()
+            pool.submit(_chunks, specs).result()
+            one = time.perf_counter() - t
+            t = time.perf_counter()
+            list(pool.map(_chunks, [specs[0::2], specs[1::2]]))
+            ratios.append((time.perf_counter() - t) / one)
+    return min(ratios)
+
+
 def bench_workers(report: Report) -> None:
     """The same fleet study (10,000 racks x 10 years, every comparison row, seed fixed: 50
     chunks) on one Celery worker process, then two (each one pool process, the Procfile's
@@ -58,9 +82,11 @@ def bench_workers(report: Report) -> None:
         redis.stop()
     t1, t2 = min(t1a, t1b), min(t2a, t2b)
     same = one == two == one_b == two_b
+    floor = _two_process_floor(plan[:20])
     print(
         f"     ({len(plan)} chunks; one worker {t1a:.1f} / {t1b:.1f} s, two {t2a:.1f} / "
-        f"{t2b:.1f} s; {_load_note()})"
+        f"{t2b:.1f} s; {_load_note()}; the machine itself, the same chunks in two plain "
+        f"processes against one, no Celery: {floor:.2f}x)"
     )
     report(f"workers: fleet study on one worker process ({os.cpu_count()} cores)", t1, "s", 60)
     report(
