@@ -1,4 +1,4 @@
-/* Presentation mode and the keyboard (issue 13, the first screen).
+/* Presentation mode, the printed report and the keyboard (issue 13).
 
 Presentation mode (the header's Present button; Esc leaves it): the rack and the headline
 cards only, in large type, for a projector: a class on the page's root (#page), styled in
@@ -25,6 +25,8 @@ click does in the click mode. */
   document.addEventListener("click", function (e) {
     if (e.target && e.target.id === "present-btn") {
       present(!page().classList.contains("present"));
+    } else if (e.target && e.target.id === "print-report") {
+      window.print();  // the print style sheet lays the page out as a report
     }
   });
 

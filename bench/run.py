@@ -15,6 +15,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from typing import Any
 
 from bench import scaleout
 
@@ -597,6 +598,151 @@ def bench_policy() -> None:
     )
 
 
+def _bare_server() -> tuple[Any, str]:
+    """bench/bare_dash.py served as the Procfile serves the app (gunicorn, two workers)."""
+    import subprocess
+    import urllib.request
+
+    from tests.e2e.conftest import ROOT, _free_port
+
+    port = _free_port()
+    cmd = [
+        os.path.join(os.path.dirname(sys.executable), "gunicorn"),
+        "bench.bare_dash:server",
+        "--bind",
+        f"127.0.0.1:{port}",
+        "--workers",
+        "2",
+        "--threads",
+        "4",
+        "--preload",
+    ]
+    proc = subprocess.Popen(
+        cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+    )
+    base = f"http://127.0.0.1:{port}"
+    for _ in range(300):
+        try:
+            with urllib.request.urlopen(base + "/healthz", timeout=2):
+                return proc, base
+        except OSError:
+            time.sleep(0.1)
+    proc.kill()
+    raise RuntimeError("the bare Dash page did not start")
+
+
+_SETTLE_JS = """() => {
+  const s = (window.__settle = { press: 0, last: 0 });
+  document.addEventListener("mousedown", () => { s.press = s.last = performance.now(); }, true);
+  new PerformanceObserver((list) => list.getEntries().forEach((e) => {
+    if (e.name.includes("_dash-update-component")) s.last = Math.max(s.last, e.responseEnd);
+  })).observe({ type: "resource" });
+  document.querySelectorAll(".js-plotly-plot").forEach((gd) => gd.on("plotly_afterplot",
+    () => { s.last = Math.max(s.last, performance.now()); }));
+}"""
+
+
+def _settled_ms(page: Any, press: Callable[[], float]) -> float:
+    """ms from a press (its mousedown, the page's clock) until every Dash callback it set off
+    has answered and every chart has drawn it (the last response's end or plotly_afterplot,
+    whichever is later), once nothing has been in flight for 300 ms."""
+    pending: set = set()
+
+    def started(r: Any) -> None:
+        if "_dash-update-component" in r.url:
+            pending.add(r)
+
+    def ended(r: Any) -> None:
+        pending.discard(r)
+
+    page.on("request", started)
+    page.on("requestfinished", ended)
+    page.on("requestfailed", ended)
+    try:
+        press()
+        quiet_since = None
+        while quiet_since is None or time.perf_counter() - quiet_since < 0.3:
+            page.wait_for_timeout(25)
+            if pending:
+                quiet_since = None
+            elif quiet_since is None:
+                quiet_since = time.perf_counter()
+        return page.evaluate("() => window.__settle.last - window.__settle.press")
+    finally:
+        page.remove_listener("request", started)
+        page.remove_listener("requestfinished", ended)
+        page.remove_listener("requestfailed", ended)
+
+
+def bench_floor() -> None:
+    """Issue 13's budgets in Chromium: opening a link until the page is interactive, against
+    the same browser opening a bare Dash page with one empty dcc.Graph (bench/bare_dash.py,
+    the floor Dash and plotly.js set), measured in the same run, at most 1.25x; and a press
+    until every chart has settled, at most 300 ms."""
+    from playwright.sync_api import expect, sync_playwright
+
+    from tests.e2e.conftest import CHROME_ARGS, CHROMIUM, start_server, stop_server
+    from tests.e2e.test_cable_map import click_cell
+    from tests.e2e.test_dashboard import WORST, _ready
+
+    proc, base = start_server()
+    bare, bare_base = _bare_server()
+    try:
+        with sync_playwright() as p:
+            b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROME_ARGS)
+
+            def open_s(url: str, ready: Callable[[Any], None]) -> float:
+                ctx = b.new_context(viewport={"width": 1280, "height": 800})
+                page = ctx.new_page()
+                t = time.perf_counter()
+                page.goto(url)
+                ready(page)
+                out = time.perf_counter() - t
+                ctx.close()
+                return out
+
+            def bare_ready(page: Any) -> None:
+                page.wait_for_function(
+                    "() => { const g = document.querySelector('#graph .js-plotly-plot');"
+                    " return g && g._fullLayout; }",
+                    timeout=30000,
+                )
+
+            def app_ready(page: Any) -> None:
+                expect(page.locator(WORST)).to_have_text("3.2 TB/s", timeout=30000)
+                _ready(page)
+
+            floors, loads = [], []
+            for i in range(5):  # interleaved: both see the same machine
+                floors.append(open_s(bare_base + "/", bare_ready))
+                loads.append(open_s(f"{base}/?fail=st{i + 2}", app_ready))
+            floor, load = statistics.median(floors), statistics.median(loads)
+            print(f"     bare Dash page with one empty dcc.Graph: {floor:.2f} s (median of 5)")
+            print(f"     the app, a link to interactive: {load:.2f} s (median of 5)")
+            report("open a link, against the bare Dash page", load / floor, "x", 1.25)
+            ctx = b.new_context(viewport={"width": 1280, "height": 800})
+            page = ctx.new_page()
+            page.goto(base + "/")
+            _ready(page, 0)
+            page.wait_for_function(  # every chart drawn, so each reports its redraws
+                "() => [...document.querySelectorAll('.js-plotly-plot')].every(g => g._fullLayout)"
+                " && document.querySelectorAll('.js-plotly-plot').length >= 8",
+                timeout=30000,
+            )
+            page.evaluate(_SETTLE_JS)
+            settled = []
+            for i in range(8):  # pressed on the cable map, where every cable is exact
+                cable = f"gpu{20 + i:02d}-st{1 + i % 9}.sw{i % 4}.c{i % 2}"
+                settled.append(_settled_ms(page, lambda c=cable: click_cell(page, c)))
+            report(
+                "press -> every chart settled (median of 8)", statistics.median(settled), "ms", 300
+            )
+            b.close()
+    finally:
+        stop_server(proc)
+        stop_server(bare)
+
+
 BENCHES = {
     "model": bench_model,
     "click": bench_click,
@@ -605,6 +751,7 @@ BENCHES = {
     "metrics": bench_metrics,
     "mc": bench_mc,
     "browser": bench_browser,
+    "floor": bench_floor,
     "load": bench_load,
     "scale": bench_scale,
     "collectives": bench_collectives,

@@ -82,6 +82,7 @@ COMPARE_INPUT = "compare-input"
 COMPARE = "compare-table"
 EXPORT_JSON = "export-json"
 EXPORT_CSV = "export-csv"
+PRINT = "print-report"  # the browser's print of the page, as a report (assets/present.js)
 DOWNLOAD = "download"
 ASSUMPTIONS = "assumptions"
 

@@ -16,6 +16,7 @@ from dashboard import ids, state
 from dashboard.panels.common import changes
 from dashboard.panels.questions import answers
 from dashboard.web import results
+from model.kinds import JobState
 
 
 def card(title: str, value: str, note: str, tone: str = "") -> html.Div:
@@ -39,17 +40,24 @@ def cards(r: dict) -> list[html.Div]:
     part = r["partition"]
     tone = {"running": "ok", "degraded": "warn"}.get(job["state"], "bad")
     lat_val = _latency_text(lat)
+    # the fabric's bandwidth is there, but a job that is not running gets none of it (issue 13:
+    # the bandwidth cards must not read as if all were well while the job card says aborted)
+    runs = JobState(job["state"]).runs
+    idle = "" if runs else f" The job is {job['state']}: it gets none of it."
     return [
         card(
             "Worst GPU bandwidth",
             f"{pg['min']:g} TB/s",
-            f"of {pg['healthy']:g} TB/s bidirectional; collectives run at the slowest GPU's pace",
-            "warn" if pg["min"] < pg["healthy"] else "ok",
+            f"of {pg['healthy']:g} TB/s bidirectional; collectives run at the slowest GPU's pace"
+            + idle,
+            "bad" if idle else "warn" if pg["min"] < pg["healthy"] else "ok",
         ),
         card(
             "Rack bandwidth",
             f"{bw['aggregate_tbs']:g} TB/s",
-            f"of {bw['aggregate_healthy_tbs']:g} TB/s; all-to-all {bw['all_to_all_tbs']:g} TB/s",
+            f"of {bw['aggregate_healthy_tbs']:g} TB/s; all-to-all {bw['all_to_all_tbs']:g} TB/s"
+            + idle,
+            "bad" if idle else "",
         ),
         card(
             "In-network compute",

@@ -15,13 +15,19 @@ from model.scenario import Scenario
 
 
 def layout() -> html.Section:
-    """Two buttons and the Download they fill."""
+    """The results as JSON or CSV (the Download they fill), and the page as a printed report."""
     return html.Section(
         className="panel export",
         children=[
             html.H2("Export"),
             html.Button("Results as JSON", id=ids.EXPORT_JSON, n_clicks=0),
             html.Button("Results as CSV", id=ids.EXPORT_CSV, n_clicks=0),
+            html.Button(
+                "Print a report (or save it as PDF)",
+                id=ids.PRINT,
+                title="The browser's print: the cards, the rack, the charts, what happened and "
+                "the assumptions, laid out for paper (a print style sheet, assets/style.css)",
+            ),
             html.Span("Charts: the camera icon on each chart saves a PNG.", className="note"),
             dcc.Download(id=ids.DOWNLOAD),
         ],

@@ -11,10 +11,13 @@ long as the manager says the job is running. When the process running the job di
   unacknowledged in Redis until the broker's visibility timeout (an hour) redelivers it. Dash
   keeps polling a PENDING job forever, and Dash's Cancel alone does not help either: it is a
   revoke broadcast, which a dead worker never receives, so the task stays PENDING.
-- Celery, only the pool process running the job killed: the worker records the task as FAILURE
-  (WorkerLostError). Dash then sees a job that is not running and has no result, and ends the
-  poll without an update: the Run button comes back, the page says nothing.
-- diskcache, the job process killed: the same silent end (the pid is gone or a zombie).
+- Celery, only the pool process running the job killed: since issue 17 the worker puts the
+  job back on the queue (task_reject_on_worker_lost, dashboard/web/background.py) and it
+  resumes its study's chunks (dashboard/web/tasks.py); with another worker alive, a whole
+  worker's job is handed out again within the broker's visibility timeout (12 s) and resumes
+  too, well inside STALL_S. What is left for the watchdog: no worker alive to take it.
+- diskcache, the job process killed: Dash sees a job that is not running and has no result,
+  and ends the poll without an update: the Run button comes back, the page says nothing.
 
 So the study and the page each do their part:
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -88,6 +89,9 @@ def start_celery_worker(redis_url: str, log: Path, **env_extra: str) -> subproce
         "REDIS_URL": redis_url,
         "CACHE_DIR": tempfile.mkdtemp(prefix="fabric-twin-worker-"),
         "PATH": os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", ""),
+        # its INFO lines ("ready.", each task's end) are what the tests read, whatever the
+        # caller's LOG_LEVEL (bench/run.py defaults it to WARNING)
+        "LOG_LEVEL": "INFO",
         **env_extra,
     }
     proc = subprocess.Popen(
@@ -100,6 +104,9 @@ def start_celery_worker(redis_url: str, log: Path, **env_extra: str) -> subproce
     )
     deadline = time.monotonic() + 60
     while "ready." not in log.read_text():
+        if proc.poll() is None and time.monotonic() > deadline:
+            os.kill(proc.pid, signal.SIGUSR1)  # Celery logs every thread's stack: why stuck
+            time.sleep(1.0)
         if proc.poll() is not None or time.monotonic() > deadline:
             raise AssertionError(f"celery worker not ready; see {log}")
         time.sleep(0.1)

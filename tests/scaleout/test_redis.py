@@ -9,6 +9,7 @@ import urllib.request
 import pytest
 from playwright.sync_api import expect
 
+from dashboard.web import tasks
 from dashboard.web.results import VERSION
 from tests.e2e.conftest import log_path
 
@@ -94,3 +95,37 @@ def test_redis_stopped_and_started_mid_requests(web_pair, redis_server):
     assert get(f"{a}/api/v1/evaluate?{q}") == 200
     assert get(f"{b}/api/v1/evaluate?{q}") == 200
     assert computed(a, key) + computed(b, key) == 1
+
+
+def test_cancel_on_the_page_stops_a_study_split_over_the_worker(web_pair, celery_worker, browser):
+    """Cancel on a study split into chunks: its job is terminated, not handed out again, and
+    its chunks not started are dropped: the worker stops computing them."""
+    a, _ = web_pair
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    page.goto(a + "/")
+    expect(page.locator("#cards .card").first).to_be_visible(timeout=30000)
+    page.fill("#fleet-racks", "10000")
+    page.fill("#fleet-years", "10")  # 50 chunks: ~25 s of one core
+    page.click("#fleet-run")
+    expect(page.locator("#fleet-progress-text")).to_have_text(
+        re.compile(r"^[1-9]\d* of 50 chunks; .+…$"), timeout=60000
+    )
+    page.click("#fleet-cancel")
+    expect(page.locator("#fleet-run")).to_be_enabled(timeout=10000)
+    cancelled = time.monotonic()
+
+    def chunks_done() -> int:
+        return celery_worker.read_text().count("'computed'")
+
+    time.sleep(tasks.ALIVE_S + 4)  # the job's chunks in flight end; the rest are dropped
+    settled = chunks_done()
+    time.sleep(6)
+    assert chunks_done() == settled  # nothing more is computed for the cancelled study
+    jobs = re.findall(
+        r"Task (background_callback_\w+)\[([^\]]+)\] received", celery_worker.read_text()
+    )
+    assert len({j for _, j in jobs}) == len(jobs)  # no job handed out again after Cancel
+    expect(page.locator("#fleet-result")).not_to_contain_text("vr-nvl72, all seven features")
+    print(f"cancelled; the worker idle {time.monotonic() - cancelled:.0f} s later")
+    ctx.close()
