@@ -229,7 +229,8 @@ class TestEveryFabricInItsOwnWords:
         _ready(page)
         cards = page.locator("#cards")
         expect(cards).to_contain_text("no central controller")
-        expect(cards).to_contain_text("this is the Ethernet baseline")
+        # like for like: Ethernet's decode is held against the same Rubin GPUs on NVLink 6
+        expect(cards).to_contain_text("x vr-nvl72 (the same Rubin GPUs on NVLink 6)")
         expect(cards).to_contain_text("the switch ports' FEC/CRC error counters")
         expect(page.locator("#features-title")).to_contain_text("What Ethernet does")
         text = cards.inner_text()
