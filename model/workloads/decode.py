@@ -489,6 +489,27 @@ def _at(c: dict, log_x: np.ndarray, key: str) -> np.ndarray:
     return out
 
 
+def _at_many(cs: list[dict], log_x: np.ndarray, key: str) -> np.ndarray:
+    """_at for several sweeps at once (rows x targets): each row's interactivities sorted
+    ascending, searched together by offsetting every row by a constant far wider than the
+    values (log tokens/s lie within +-20), then interpolated linearly in log-log."""
+    lu = np.stack([c["log_u"] for c in cs])
+    ly = np.log(np.maximum(np.stack([c[key] for c in cs]), 1e-30))
+    n, k = lu.shape
+    off = (np.arange(n) * 1000.0)[:, None]
+    idx = np.searchsorted((lu + off).ravel(), (log_x[None, :] + off).ravel()).reshape(n, -1)
+    idx = np.clip(idx - np.arange(n)[:, None] * k, 1, k - 1)
+    rows = np.arange(n)[:, None]
+    x0, x1 = lu[rows, idx - 1], lu[rows, idx]
+    y0, y1 = ly[rows, idx - 1], ly[rows, idx]
+    span = x1 - x0
+    t = np.where(span > 0, (log_x[None, :] - x0) / np.where(span > 0, span, 1.0), 1.0)
+    out = np.exp(y0 + np.clip(t, 0.0, 1.0) * (y1 - y0))
+    below = log_x[None, :] < lu[:, :1]
+    out = np.where(below, np.exp(ly[:, :1]), out)
+    return np.where(log_x[None, :] > lu[:, -1:] + 1e-9, np.nan, out)
+
+
 @dataclass(frozen=True)
 class Frontier:
     """Tokens/s per installed GPU at each interactivity, the deployment chosen there, and the
@@ -539,18 +560,26 @@ def frontier(
             (v, count, many[v] if v.ep == ep else _sweeps(m, hw.gpu, w, v.ep, knobs, v, terms))
             for v, count in groups
         ]
+        lives = [
+            [(v, count, sw[r]) for v, count, sw in swept if sw[r] is not None]
+            for r in range(len(mine))
+        ]
+        flat = [c for live in lives for _, _, c in live]
+        # every deployment's groups of this EP size interpolated in one pass: rows x X
+        g_all = _at_many(flat, log_x, "tokens_per_s_per_gpu") if flat else None
+        start = 0
         for r, (i, _dep) in enumerate(mine):
-            total = np.zeros(x.shape)
-            reach = np.zeros(x.shape, dtype=bool)
+            live = lives[r]
+            if not live:
+                continue
+            g = g_all[start : start + len(live)]
+            start += len(live)
+            weight = np.array([v.ep * count for v, count, _ in live], dtype=float)[:, None]
+            ok = np.isfinite(g)
+            total = np.where(ok, g * weight, 0.0).sum(axis=0)
+            reach = ok.any(axis=0)
             slowest = None
-            for v, count, sw in swept:
-                c = sw[r]
-                if c is None:
-                    continue
-                g = _at(c, log_x, "tokens_per_s_per_gpu")
-                ok = np.isfinite(g)
-                total[ok] += g[ok] * v.ep * count
-                reach |= ok
+            for v, count, c in live:
                 if v.ep == ep and (slowest is None or v.line_bytes_s < slowest[0].line_bytes_s):
                     slowest = (v, c)
                 peak = max(
