@@ -1,373 +1,37 @@
 """MoE decode as real deployments run it: the frontier over batch, EP size, MTP, KV precision
-and overlap, with the step's time broken into named parts at every point.
+and overlap, with the step's time (model/workloads/step.py) broken into named parts at every
+point.
 
-One decode step on the slowest GPU of an EP group, b requests per GPU (data-parallel
-attention), q = 1 + d tokens per request (d MTP drafts verified), n = b q tokens:
-
-    MoE layer   attention (projections, then the core over the context) + shared expert
-                + routed experts on the hottest rank (load imbalance) + activation traffic
-                + the layer's kernel overhead, each kernel max(FLOPs / (peak x eta), bytes /
-                (HBM x eta_hbm)) with the best published kernels' eta (decode_params)
-                + dispatch + combine (moe_a2a: the calibrated TensorRT-LLM model on the
-                group's fabric), either in series, or overlapped by two micro-batches:
-                2 x max(compute(b/2), comm(b/2)), every weight read twice
-    step        MoE layers + dense layers + head + MTP drafting + per-step overhead
-    tokens/s per user = (1 + acceptance x d) / step;  per GPU = b x that
-
-The in-service GPUs form floor(n / ep) groups; each runs at its own slowest rank. At each
-interactivity the frontier takes the deployment with the most tokens/s per installed GPU;
-the chosen deployment and the time breakdown are returned with every point.
+The in-service GPUs form floor(n / ep) groups (the rest one smaller group); each runs at its
+own slowest rank. At each interactivity the frontier takes the deployment with the most
+tokens/s per installed GPU; the chosen deployment and the time breakdown are returned with
+every point.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from itertools import product
 
 import numpy as np
 
 from model.workloads import decode_params as D
 from model.workloads import moe_a2a
 from model.workloads.models import GPU, MoEModel
-
-
-@dataclass(frozen=True)
-class Terms:
-    """The fitted terms (decode_params), kept together so the calibration can move each."""
-
-    step_overhead_us: float = D.STEP_OVERHEAD_US
-    token_overhead_us: float = D.TOKEN_OVERHEAD_US
-    attention_spread: float = D.ATTENTION_SPREAD
-
-    def moved(self, name: str, factor: float) -> Terms:
-        """These terms with one of them scaled (the calibration's sensitivity column)."""
-        from dataclasses import replace
-
-        return replace(self, **{name: getattr(self, name) * factor})
-
-
-FITTED = Terms()
-TERM_NAMES = {
-    "step_overhead_us": "per-step overhead (us)",
-    "token_overhead_us": "per-token overhead on B200 (us a token a step)",
-    "attention_spread": "data-parallel attention spread (x Poisson)",
-}
-
-
-@dataclass(frozen=True)
-class Workload:
-    """What is served: the model, its expert precision and the request's context."""
-
-    model: MoEModel
-    expert_precision: str = "nvfp4"
-    isl: int = D.ISL
-    osl: int = D.OSL
-
-    @property
-    def context(self) -> float:
-        """Mean context of a decoding request: the prompt and half the answer."""
-        return self.isl + self.osl / 2
-
-    @property
-    def reserved(self) -> int:
-        return self.isl + self.osl
-
-
-@dataclass(frozen=True)
-class Deployment:
-    """One way to serve: EP size, MTP drafts, KV-cache precision, two micro-batches or not."""
-
-    ep: int
-    mtp: int
-    kv: str
-    overlap: bool
-
-    @property
-    def tokens_per_step(self) -> float:
-        return 1.0 + D.MTP_ACCEPTANCE * self.mtp
-
-    def label(self) -> str:
-        parts = [f"EP{self.ep}", "MTP" if self.mtp else "no MTP", f"{self.kv.upper()} KV"]
-        if self.overlap:
-            parts.append("two micro-batches")
-        return ", ".join(parts)
-
-    def to_json(self) -> dict:
-        return {
-            "ep": self.ep,
-            "mtp_drafts": self.mtp,
-            "kv_cache": self.kv,
-            "two_micro_batches": self.overlap,
-            "label": self.label(),
-        }
-
-
-def deployments(max_ep: int, dominated: bool = False) -> tuple[Deployment, ...]:
-    """The deployments the frontier tries with groups of at most `max_ep` GPUs.
-
-    A BF16 KV cache is dominated by an FP8 one here: the attention math is the same (BF16,
-    decode_params.ATTENTION_MATH), the cache reads are twice the bytes and half as many
-    requests fit, so at every batch its step is no faster and its largest batch smaller. A
-    deployment picks BF16 for accuracy, never for speed; the frontier leaves it out unless
-    `dominated` (the tests check it never wins)."""
-    eps = [e for e in D.EP_SIZES if e <= max_ep]
-    kvs = D.KV_PRECISIONS if dominated else tuple(k for k in D.KV_PRECISIONS if k == "fp8")
-    return tuple(
-        Deployment(e, d, kv, ov) for e, d, kv, ov in product(eps, D.MTP_DRAFTS, kvs, D.OVERLAP)
-    )
-
-
-# --- one step ----------------------------------------------------------------------------------
-
-
-def _kernel(gpu: GPU, nbytes, flops, precision: str, eta: float = D.ETA_GEMM):
-    """A kernel's time (us): the larger of its HBM reads and its FLOPs; and whether HBM binds."""
-    t_mem = nbytes / (gpu.hbm_tbs * 1e12 * D.ETA_HBM) * 1e6
-    t_fl = flops / (gpu.peak_flops(precision) * eta) * 1e6
-    return np.maximum(t_mem, t_fl), t_mem >= t_fl
-
-
-def _weights_bytes(m: MoEModel, w: Workload, ep: int) -> float:
-    """Weights one GPU holds: everything but the routed experts in full, its share of those."""
-    e_local = int(np.ceil(m.experts / ep))
-    other = (
-        m.layers * m.attn_params_per_layer
-        + m.dense_layers * m.dense_ffn_params
-        + m.moe_layers * m.shared_experts * m.expert_params
-        + 2 * m.vocab * m.hidden
-        + m.attn_params_per_layer  # the MTP module's own layer
-    ) * D.OTHER_WEIGHT_BYTES
-    experts = (m.moe_layers + 1) * e_local * m.expert_params * D.EXPERT_BYTES[w.expert_precision]
-    return other + experts
-
-
-def max_batch(m: MoEModel, gpu: GPU, w: Workload, dep: Deployment) -> float:
-    """Requests per GPU whose reserved KV cache fits beside the weights (0 if none fits)."""
-    room = gpu.hbm_gb * 1e9 * D.HBM_USABLE - _weights_bytes(m, w, dep.ep)
-    per_request = w.reserved * m.kv_bytes_per_token * D.KV_SCALE[dep.kv]
-    return float(max(0.0, min(D.MAX_BATCH, room / per_request)))
-
-
-def busiest(b, ep: int, spread: float = D.ATTENTION_SPREAD):
-    """Requests on the busiest attention rank when a GPU holds b on average: requests arrive
-    and finish at random, so the counts scatter; for Poisson counts the largest of ep is about
-    b + sqrt(2 b ln ep) [D], and `spread` (fitted) scales that for the rest of the scatter
-    (contexts of unequal length, bursts from prefill); at least one request."""
-    b = np.asarray(b, dtype=float)
-    return np.maximum(1.0, b + spread * np.sqrt(2 * b * np.log(max(ep, 1))))
-
-
-def _layer_compute(m, gpu, w, ep: int, kv_scale, b, q, terms, moe: bool) -> dict:
-    """One layer's compute on the busiest GPU for b requests of q tokens each (us, arrays;
-    kv_scale and q may be per-row columns)."""
-    hot_b = busiest(b, ep, terms.attention_spread)
-    n_att = hot_b * q
-    n = b * q
-    ctx = w.context
-    kv_bytes = hot_b * ctx * m.kv_bytes_per_token_layer * kv_scale
-    proj, proj_hbm = _kernel(
-        gpu,
-        m.attn_params_per_layer * D.OTHER_WEIGHT_BYTES,
-        2 * n_att * m.attn_params_per_layer,
-        "fp8",
-    )
-    core, core_hbm = _kernel(
-        gpu, kv_bytes, n_att * ctx * m.attn_flops_per_ctx_token, D.ATTENTION_MATH, D.ETA_ATTN
-    )
-    act = n_att * m.hidden * 2 * D.ACTIVATION_PASSES / (gpu.hbm_tbs * 1e12 * D.ETA_HBM) * 1e6
-    out = {
-        "attention": proj + core,
-        "attention_hbm": np.where(proj_hbm, proj, 0) + np.where(core_hbm, core, 0),
-        "activations": act,
-    }
-    if not moe:
-        dense, dense_hbm = _kernel(
-            gpu, m.dense_ffn_params * D.OTHER_WEIGHT_BYTES, 2 * n * m.dense_ffn_params, "fp8"
-        )
-        zero = np.zeros_like(n)
-        return out | {
-            "dense": dense,
-            "dense_hbm": np.where(dense_hbm, dense, 0),
-            "experts": zero,
-            "imbalance": zero,
-            "experts_hbm": zero,
-        }
-    shared_p = m.shared_experts * m.expert_params
-    shared, shared_hbm = _kernel(gpu, shared_p * D.OTHER_WEIGHT_BYTES, 2 * n * shared_p, "fp8")
-    mean_pairs = n * m.top_k  # routed (token, expert) pairs a rank receives on average
-    spread = np.sqrt(2 * np.log(ep) / np.maximum(mean_pairs, 1e-9)) if ep > 1 else 0.0
-    hot = mean_pairs * np.minimum((1 + D.EXPERT_SKEW) * (1 + spread), ep)
-    e_local = np.ceil(m.experts / ep)
-    touched = e_local * (1 - (1 - m.top_k / m.experts) ** (n * ep))
-    eb = D.EXPERT_BYTES[w.expert_precision]
-    prec = "nvfp4" if w.expert_precision == "nvfp4" else "fp8"
-    wbytes = touched * m.expert_params * eb
-    mean_t, _ = _kernel(gpu, wbytes, 2 * mean_pairs * m.expert_params, prec)
-    hot_t, hot_hbm = _kernel(gpu, wbytes, 2 * hot * m.expert_params, prec)
-    return out | {
-        "dense": shared,
-        "dense_hbm": np.where(shared_hbm, shared, 0),
-        "experts": mean_t,
-        "imbalance": hot_t - mean_t,
-        "experts_hbm": np.where(hot_hbm, hot_t, 0),
-    }
-
-
-COMPUTE_KEYS = ("attention", "experts", "imbalance", "dense", "activations")
-
-
-def _comm(m, v: moe_a2a.EPFabric, b, q, spread: float) -> tuple[np.ndarray, np.ndarray]:
-    """Dispatch and combine of one MoE layer (us): the busiest rank sends its tokens."""
-    if v.ep <= 1:
-        z = np.zeros_like(b * q)
-        return z, z
-    tokens = busiest(b, v.ep, spread) * q
-    d = moe_a2a.parts_us("dispatch", tokens, m, D.DISPATCH_PRECISION, v)
-    c = moe_a2a.parts_us("combine", tokens, m, D.COMBINE_PRECISION, v)
-    return sum(d.values()), sum(c.values())
-
-
-def _moe_compute(m, gpu, w, ep, kv_scale, overlap, b, q, terms) -> dict:
-    """One MoE layer's compute, served in series and (where `overlap`) as two micro-batches of
-    half the batch each (every weight read twice): what does not depend on the fabric."""
-    ov = np.asarray(overlap, dtype=bool)
-    serial = _layer_compute(m, gpu, w, ep, kv_scale, b, q, terms, moe=True)
-    out = {"serial": serial, "overlap": ov, "b": b, "q": q}
-    if ov.any():
-        half = _layer_compute(m, gpu, w, ep, kv_scale, b / 2, q, terms, moe=True)
-        out["two"] = {k: 2 * x for k, x in half.items()}
-    return out
-
-
-def _moe_layer(pre: dict, m, v, terms) -> dict:
-    """One MoE layer on a fabric: its compute (from _moe_compute), dispatch, combine, and what
-    of them the overlap hides, row by row."""
-    b, q, ov = pre["b"], pre["q"], pre["overlap"]
-    disp, comb = _comm(m, v, b, q, terms.attention_spread)
-    serial = pre["serial"] | {"dispatch": disp, "combine": comb, "exposed": disp + comb}
-    if "two" not in pre:
-        return serial
-    comp = pre["two"]
-    d2, c2 = (2 * x for x in _comm(m, v, b / 2, q, terms.attention_spread))
-    busy = sum(comp[k] for k in COMPUTE_KEYS)
-    # two micro-batches: per layer 2 x max(compute, comm) of each; comm beyond compute shows
-    tbo = comp | {"dispatch": d2, "combine": c2, "exposed": np.maximum(d2 + c2 - busy, 0)}
-    return {k: np.where(ov, tbo[k], serial[k]) for k in serial}
-
-
-def _head(m, gpu, b, q, ep: int, spread: float):
-    t, hbm = _kernel(
-        gpu,
-        m.vocab * m.hidden * D.OTHER_WEIGHT_BYTES,
-        2 * busiest(b, ep, spread) * q * m.vocab * m.hidden,
-        "fp8",
-    )
-    return t, np.where(hbm, t, 0)
-
-
-BREAKDOWN_KEYS = (
-    "attention",
-    "experts",
-    "imbalance",
-    "dense",
-    "activations",
-    "mtp_draft",
-    "exposed",
-    "overhead",
+from model.workloads.step import (  # noqa: F401  (the decode API: step's names re-exported)
+    BREAKDOWN_KEYS,
+    BREAKDOWN_NAMES,
+    FITTED,
+    TERM_NAMES,
+    Deployment,
+    Terms,
+    Workload,
+    deployments,
+    finish,
+    max_batch,
+    prepare,
+    step,
 )
-BREAKDOWN_NAMES = {
-    "attention": "attention (projections and the core over the context)",
-    "experts": "routed expert GEMMs (mean load)",
-    "imbalance": "expert load imbalance (the hottest rank's extra)",
-    "dense": "shared experts, dense layers and the head",
-    "activations": "activation traffic (norms, router, permute, quantise)",
-    "mtp_draft": "MTP drafting (one MoE layer and the head per draft; its all-to-all is in exposed)",
-    "exposed": "dispatch and combine left exposed after the overlap",
-    "overhead": (
-        "per-step and per-token overhead outside the kernels modelled (launch gaps; routing, "
-        "permute, sampling), fitted on B200; [A] the per-token part scales with HBM bandwidth"
-    ),
-}
-
-
-def _prepare(m, gpu, w, ep, mtp, kv_scale, overlap, b, terms) -> dict:
-    """Everything of a step that does not depend on the fabric, for several deployments of
-    one EP size at once (mtp, kv_scale, overlap per-row columns; b rows x batches)."""
-    q = 1 + mtp
-    head, head_hbm = _head(m, gpu, b, q, ep, terms.attention_spread)
-    pre = {
-        "moe": _moe_compute(m, gpu, w, ep, kv_scale, overlap, b, q, terms),
-        "dense": _layer_compute(m, gpu, w, ep, kv_scale, b, q, terms, moe=False),
-        "head": head,
-        "head_hbm": head_hbm,
-        "overhead": terms.step_overhead_us
-        + terms.token_overhead_us
-        * (D.TOKEN_OVERHEAD_HBM_TBS / gpu.hbm_tbs)
-        * busiest(b, ep, terms.attention_spread)
-        * q,
-        "mtp": mtp,
-        "b": b,
-        "q": q,
-    }
-    if np.any(mtp):
-        pre["draft"] = _moe_compute(m, gpu, w, ep, kv_scale, False, b, 1, terms)
-        pre["draft_head"] = _head(m, gpu, b, 1, ep, terms.attention_spread)[0]
-    return pre
-
-
-def _finish(pre: dict, m, v, terms) -> dict[str, np.ndarray]:
-    """A prepared step on one fabric view: the parts (us), their sum, and the two rates."""
-    moe = _moe_layer(pre["moe"], m, v, terms)
-    dense, mtp, b, q = pre["dense"], pre["mtp"], pre["b"], pre["q"]
-    L, Ld = m.moe_layers, m.dense_layers
-    parts = {k: L * moe[k] + Ld * dense[k] for k in COMPUTE_KEYS}
-    parts["dense"] = parts["dense"] + pre["head"]
-    parts["exposed"] = L * moe["exposed"]
-    parts["overhead"] = pre["overhead"]
-    if "draft" in pre:
-        draft = _moe_layer(pre["draft"], m, v, terms)
-        parts["mtp_draft"] = mtp * (sum(draft[k] for k in COMPUTE_KEYS) + pre["draft_head"])
-        parts["exposed"] = parts["exposed"] + mtp * draft["exposed"]
-    else:
-        parts["mtp_draft"] = np.zeros_like(b * q)
-    total = sum(parts[k] for k in BREAKDOWN_KEYS)
-    hbm = (
-        L * (moe["attention_hbm"] + moe["dense_hbm"] + moe["experts_hbm"] + moe["activations"])
-        + Ld * (dense["attention_hbm"] + dense["dense_hbm"] + dense["activations"])
-        + pre["head_hbm"]
-    )
-    tps = 1.0 + D.MTP_ACCEPTANCE * mtp
-    return parts | {
-        "total": total,
-        "dispatch": L * moe["dispatch"],
-        "combine": L * moe["combine"],
-        "hbm_bound": hbm,
-        "tokens_per_s_per_user": tps / (total * 1e-6),
-        "tokens_per_s_per_gpu": b * tps / (total * 1e-6),
-    }
-
-
-def _step_rows(m, gpu, w, ep, mtp, kv_scale, overlap, v, b, terms) -> dict[str, np.ndarray]:
-    """step() for several deployments of one EP size at once."""
-    return _finish(_prepare(m, gpu, w, ep, mtp, kv_scale, overlap, b, terms), m, v, terms)
-
-
-def step(
-    m: MoEModel,
-    gpu: GPU,
-    w: Workload,
-    dep: Deployment,
-    v: moe_a2a.EPFabric,
-    b,
-    terms: Terms = FITTED,
-) -> dict[str, np.ndarray]:
-    """One decode step for b requests per GPU (an array): its parts (us), their sum, the
-    dispatch and combine before the overlap, the HBM-bound share, and the two rates."""
-    b = np.asarray(b, dtype=float)
-    out = _step_rows(m, gpu, w, dep.ep, dep.mtp, D.KV_SCALE[dep.kv], dep.overlap, v, b, terms)
-    return {k: np.broadcast_to(x, b.shape) for k, x in out.items()}
-
 
 # --- the frontier ------------------------------------------------------------------------------
 
@@ -408,7 +72,7 @@ def _prepared(m, gpu, w, ep: int, knobs: tuple, terms) -> tuple[np.ndarray, np.n
     mtp = np.array([k[0] for k in pick], dtype=float)[:, None]
     kv = np.array([D.KV_SCALE[k[1]] for k in pick], dtype=float)[:, None]
     ov = np.array([k[2] for k in pick], dtype=bool)[:, None]
-    return rows, b, _prepare(m, gpu, w, ep, mtp, kv, ov, b, terms) if len(rows) else {}
+    return rows, b, prepare(m, gpu, w, ep, mtp, kv, ov, b, terms) if len(rows) else {}
 
 
 @lru_cache(maxsize=4096)
@@ -419,7 +83,7 @@ def _sweeps(m, gpu, w, ep: int, knobs: tuple, v, terms) -> tuple[dict | None, ..
     rows, b, pre = _prepared(m, gpu, w, ep, knobs, terms)
     if not len(rows):
         return tuple(None for _ in knobs)
-    return _split(rows, b, _finish(pre, m, v, terms) | {"batch": b}, len(knobs))
+    return _split(rows, b, finish(pre, m, v, terms) | {"batch": b}, len(knobs))
 
 
 def _split(rows, b, out: dict, n: int) -> tuple[dict | None, ...]:
@@ -454,7 +118,7 @@ def _sweeps_many(m, gpu, w, ep: int, knobs: tuple, views: tuple, terms) -> tuple
         line_bytes_s=np.array([v.line_bytes_s for v in views])[:, None, None],
         pps=np.array([v.pps for v in views])[:, None, None],
     )
-    out = _finish(pre, m, stacked, terms)
+    out = finish(pre, m, stacked, terms)
     full = (len(views), *b.shape)
     per = [
         {k: np.broadcast_to(x, full)[j] for k, x in out.items()} | {"batch": b}

@@ -16,10 +16,8 @@ from functools import lru_cache
 import numpy as np
 
 from model.assess import Assessment, assess
-from model.errors import ScenarioError
-from model.fabric.presets import Fabric
 from model.scenario import Scenario
-from model.workloads import decode, moe_a2a, nccl, training
+from model.workloads import decode, moe_a2a, training
 from model.workloads import decode_params as D
 from model.workloads.decode import BREAKDOWN_KEYS, BREAKDOWN_NAMES, Frontier, Workload
 from model.workloads.hardware import (
@@ -204,84 +202,6 @@ def decode_result(fs: dict, restart_sentence: str, hw: decode.Hardware | None = 
     }
 
 
-# --- training ----------------------------------------------------------------------------------
-
-
-def _train_model():
-    return moe_model("deepseek-r1")
-
-
-def _train_views(a: Assessment) -> tuple[moe_a2a.EPFabric | None, nccl.JobFabric | None, int]:
-    """The EP group (every usable GPU) and the data-parallel job of a scenario."""
-    n = a.gpus_in_service if a.job_runs else 0
-    if n < 2:
-        return None, None, n
-    v = moe_a2a.ep_fabric(a, n)
-    try:
-        jf = nccl.job_fabric(a, n)
-        nccl.collective("all_reduce", "auto", 1.0, jf)  # raises if no ring can run
-    except ScenarioError:
-        return v, None, n
-    return v, jf, n
-
-
-@lru_cache(maxsize=16)
-def _healthy_step(f: Fabric) -> training.StepTime:
-    """The healthy rack's training step: depends only on the preset."""
-    v = moe_a2a.healthy_ep(f, f.gpus)
-    return training.step_time(_train_model(), GPUS[f.gpu], v, nccl.healthy_job(f, f.gpus))
-
-
-def _training_ratio(f: Fabric, gpus: int, step_s: float, healthy_step_s: float) -> float:
-    """Work per step scales with the GPUs that run it: tokens per second against healthy."""
-    return (gpus / step_s) / (f.gpus / healthy_step_s)
-
-
-def _scenario_step(a: Assessment) -> tuple[training.StepTime | None, int]:
-    v, jf, n = _train_views(a)
-    if n == 0:
-        return None, 0
-    if v is not None and jf is None:
-        return None, n  # no ring can run among the GPUs in service
-    return training.step_time(_train_model(), GPUS[a.fabric.gpu], v, jf), n
-
-
-def training_result(a: Assessment, s_step: training.StepTime | None, n: int) -> dict:
-    """The training block: step time for the scenario against the healthy rack."""
-    f = a.fabric
-    restart_sentence = a.job.to_json()["restart"]
-    h = _healthy_step(f)
-    if s_step is None:
-        why = (
-            f"the job is down: it restarts {restart_sentence}"
-            if n == 0
-            else "two neighbouring GPUs in service share no plane: no all-reduce ring can run"
-        )
-        return {
-            "step_time_s": None,
-            "healthy_step_time_s": round(h.step_s, 3),
-            "vs_healthy": 0.0,
-            "note": why,
-        }
-    return {
-        "step_time_s": round(s_step.step_s, 3),
-        "healthy_step_time_s": round(h.step_s, 3),
-        "vs_healthy": round(_training_ratio(f, n, s_step.step_s, h.step_s), 4),
-        "compute_s": round(s_step.compute_s, 3),
-        "all_to_all_s": round(s_step.all_to_all_s, 3),
-        "all_reduce_s": round(s_step.all_reduce_s, 3),
-        "all_reduce_algorithm": s_step.all_reduce_algorithm,
-        "ring_all_reduce_s": round(s_step.ring_s, 3),
-        "nvls_all_reduce_s": None if s_step.nvls_s is None else round(s_step.nvls_s, 3),
-        "tokens_per_gpu_per_step": training.TOKENS_PER_GPU_PER_STEP,
-        "note": (
-            "vs_healthy is tokens per second against the healthy rack; [A] DeepSeek-V3 shape, "
-            "32K tokens per GPU per step; the gradient all-reduce and the MoE all-to-all are "
-            "the calibrated NCCL and TensorRT-LLM models (docs/CALIBRATION.md), not overlapped"
-        ),
-    }
-
-
 # --- the /api/v1/decode answer -----------------------------------------------------------------
 
 
@@ -445,11 +365,11 @@ def work(s: Scenario) -> Work:
     f = a.fabric
     fs = frontiers(a)
     dec = decode_result(fs, a.job.to_json()["restart"], fs["hardware"])
-    s_step, n = _scenario_step(a)
-    tr = training_result(a, s_step, n)
+    s_step, n = training.scenario_step(a)
+    tr = training.training_result(a, s_step, n)
     if s.workload == "train":
-        h = _healthy_step(f)
-        delivered = _training_ratio(f, n, s_step.step_s, h.step_s) if s_step else 0.0
+        h = training.healthy_step(f)
+        delivered = training.training_ratio(f, n, s_step.step_s, h.step_s) if s_step else 0.0
         healthy_tps = f.gpus * training.TOKENS_PER_GPU_PER_STEP / h.step_s
     else:
         now = dec["tokens_per_s_per_gpu"] if dec["running"] else 0.0

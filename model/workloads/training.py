@@ -17,9 +17,13 @@ calibrated on the measured GB200 NVL72 points (docs/CALIBRATION.md):
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
+from model.assess import Assessment
+from model.errors import ScenarioError
+from model.fabric.presets import Fabric
 from model.workloads import moe_a2a, nccl
-from model.workloads.models import GPU, MoEModel
+from model.workloads.models import GPU, GPUS, MoEModel, moe_model
 
 TOKENS_PER_GPU_PER_STEP = 32_768  # [A] ~DeepSeek-V3: 15,360 x 4K tokens a step over 2,048 GPUs
 MICRO_BATCH_TOKENS = 4_096  # [A] one 4K sequence a micro-batch
@@ -63,3 +67,81 @@ def step_time(
     ring = (r["ring_time_us"] or 0.0) * 1e-6
     nv = None if r["nvls_time_us"] is None else r["nvls_time_us"] * 1e-6
     return StepTime(compute + a2a + ar, compute, a2a, ar, r["algo"], ring, nv)
+
+
+# --- a scenario's training block (evaluate's `training`) ---------------------------------
+
+
+def train_model():
+    return moe_model("deepseek-r1")
+
+
+def train_views(a: Assessment) -> tuple[moe_a2a.EPFabric | None, nccl.JobFabric | None, int]:
+    """The EP group (every usable GPU) and the data-parallel job of a scenario."""
+    n = a.gpus_in_service if a.job_runs else 0
+    if n < 2:
+        return None, None, n
+    v = moe_a2a.ep_fabric(a, n)
+    try:
+        jf = nccl.job_fabric(a, n)
+        nccl.collective("all_reduce", "auto", 1.0, jf)  # raises if no ring can run
+    except ScenarioError:
+        return v, None, n
+    return v, jf, n
+
+
+@lru_cache(maxsize=16)
+def healthy_step(f: Fabric) -> StepTime:
+    """The healthy rack's training step: depends only on the preset."""
+    v = moe_a2a.healthy_ep(f, f.gpus)
+    return step_time(train_model(), GPUS[f.gpu], v, nccl.healthy_job(f, f.gpus))
+
+
+def training_ratio(f: Fabric, gpus: int, step_s: float, healthy_step_s: float) -> float:
+    """Work per step scales with the GPUs that run it: tokens per second against healthy."""
+    return (gpus / step_s) / (f.gpus / healthy_step_s)
+
+
+def scenario_step(a: Assessment) -> tuple[StepTime | None, int]:
+    v, jf, n = train_views(a)
+    if n == 0:
+        return None, 0
+    if v is not None and jf is None:
+        return None, n  # no ring can run among the GPUs in service
+    return step_time(train_model(), GPUS[a.fabric.gpu], v, jf), n
+
+
+def training_result(a: Assessment, s_step: StepTime | None, n: int) -> dict:
+    """The training block: step time for the scenario against the healthy rack."""
+    f = a.fabric
+    restart_sentence = a.job.to_json()["restart"]
+    h = healthy_step(f)
+    if s_step is None:
+        why = (
+            f"the job is down: it restarts {restart_sentence}"
+            if n == 0
+            else "two neighbouring GPUs in service share no plane: no all-reduce ring can run"
+        )
+        return {
+            "step_time_s": None,
+            "healthy_step_time_s": round(h.step_s, 3),
+            "vs_healthy": 0.0,
+            "note": why,
+        }
+    return {
+        "step_time_s": round(s_step.step_s, 3),
+        "healthy_step_time_s": round(h.step_s, 3),
+        "vs_healthy": round(training_ratio(f, n, s_step.step_s, h.step_s), 4),
+        "compute_s": round(s_step.compute_s, 3),
+        "all_to_all_s": round(s_step.all_to_all_s, 3),
+        "all_reduce_s": round(s_step.all_reduce_s, 3),
+        "all_reduce_algorithm": s_step.all_reduce_algorithm,
+        "ring_all_reduce_s": round(s_step.ring_s, 3),
+        "nvls_all_reduce_s": None if s_step.nvls_s is None else round(s_step.nvls_s, 3),
+        "tokens_per_gpu_per_step": TOKENS_PER_GPU_PER_STEP,
+        "note": (
+            "vs_healthy is tokens per second against the healthy rack; [A] DeepSeek-V3 shape, "
+            "32K tokens per GPU per step; the gradient all-reduce and the MoE all-to-all are "
+            "the calibrated NCCL and TensorRT-LLM models (docs/CALIBRATION.md), not overlapped"
+        ),
+    }
