@@ -16,6 +16,7 @@ from model.fabric.presets import FABRICS
 from model.ids import parse_id
 from model.multirack.domains import DOMAINS, parse_part
 from model.scenario import Parsed, Scenario, parse_query, to_query
+from model.workloads.hardware import BASELINE
 
 PRESETS: Mapping[str, tuple[str, str]] = MappingProxyType(
     {
@@ -36,8 +37,29 @@ PRESETS: Mapping[str, tuple[str, str]] = MappingProxyType(
 
 
 def current(search: str | None) -> Parsed:
-    """The scenario in the URL, bad tokens dropped and named (the page never refuses a link)."""
-    return parse_query(search or "", strict=False)
+    """The scenario in the URL, bad tokens dropped and named (the page never refuses a link).
+
+    An island fabric (b200-roce) has no drawing: the page opens the fabric it is held against
+    and says where the scenario's own answer is (the API), leaving the URL as it was."""
+    parsed = parse_query(search or "", strict=False)
+    s = parsed.scenario
+    if not s.islands:
+        return parsed
+    q = to_query(s, include_fabric=True)
+    base = BASELINE[s.fabric]
+    return Parsed(
+        Scenario(fabric=base),
+        parsed.notices,
+        [
+            *parsed.errors,
+            (
+                f"{s.fabric} (HGX nodes on RoCE) is not drawn on the page: its data plane and "
+                f"decode for this scenario are at /api/v1/evaluate?{q} and /api/v1/decode?{q}. "
+                f"Shown instead: {base}, whose decode chart holds healthy {s.fabric} as its "
+                "baseline"
+            ),
+        ],
+    )
 
 
 def rack_scenario(s: Scenario, rack: int) -> Scenario:

@@ -31,6 +31,15 @@ _DATA_PLANE = frozenset(
 )
 
 
+class IslandKind(StrEnum):
+    """Parts only an island fabric has (b200-roce, model/fabric/islands.py); its GPUs,
+    switch chips and links are ComponentKinds."""
+
+    NODE = "node"
+    NIC = "nic"
+    LEAF = "scale-out-switch"
+
+
 class Feature(StrEnum):
     """The seven resiliency features (FACTS.md §3), in the order the page lists them."""
 

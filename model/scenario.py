@@ -13,6 +13,7 @@ from urllib.parse import parse_qsl
 
 from model.errors import ScenarioError
 from model.fabric.features import FEATURE_KEYS, default_features
+from model.fabric.islands import SCENARIO_ISLANDS, IslandFabric, IslandPart, parse_island_part
 from model.fabric.presets import DEFAULT_FABRIC, ETH_X72, FABRICS, Fabric, eth_with_bandwidth
 from model.ids import Component, parse_id
 from model.multirack.domains import DOMAINS, Domain, DomainPart, parse_part
@@ -69,6 +70,11 @@ class Scenario:
         return self.fabric in DOMAINS
 
     @property
+    def islands(self) -> bool:
+        """An island fabric (b200-roce: model/fabric/islands.py): data plane and decode only."""
+        return self.fabric in SCENARIO_ISLANDS
+
+    @property
     def features(self) -> frozenset[str]:
         """The features in force: the fabric's defaults, less `off`, plus `on`."""
         return (default_features(self.fabric) - set(self.off)) | set(self.on)
@@ -96,6 +102,12 @@ DOMAIN_UNMODELLED = (
 def require_single_rack(s: Scenario) -> None:
     """Refuse, naming the domain, anything but a multi-rack domain's data plane: the one
     place every endpoint and panel learns what a domain does not model."""
+    if s.islands:
+        raise ScenarioError(
+            f"{s.fabric} is the buyer's comparison of HGX islands on RoCE: only its data "
+            "plane and decode are modelled (GET /api/v1/evaluate, /api/v1/decode)",
+            token=s.fabric,
+        )
     if s.multirack:
         raise ScenarioError(
             f"{s.fabric} is a multi-rack domain: only its data plane and decode are modelled "
@@ -189,8 +201,10 @@ def parse_query(query: str, *, strict: bool = True) -> Parsed:
     fabric_key = raw.get("fabric", DEFAULT_FABRIC) or DEFAULT_FABRIC
     if fabric_key in DOMAINS:
         return _parse_domain(r, raw, DOMAINS[fabric_key])
+    if fabric_key in SCENARIO_ISLANDS:
+        return _parse_islands(r, raw, SCENARIO_ISLANDS[fabric_key])
     if fabric_key not in FABRICS:
-        known = ", ".join([*FABRICS, *DOMAINS])
+        known = ", ".join([*FABRICS, *DOMAINS, *SCENARIO_ISLANDS])
         r.error(f"unknown fabric '{fabric_key}' (known: {known})", token=fabric_key)
         fabric_key = DEFAULT_FABRIC
     fabric = FABRICS[fabric_key]
@@ -308,6 +322,34 @@ def _parse_domain(r: _Reader, raw: dict[str, str], d: Domain) -> Parsed:
         parts[tok] = part
     fail = tuple(sorted(parts, key=lambda t: parts[t].sort_key()))
     return Parsed(Scenario(fabric=d.key, fail=fail, workload=workload), r.notices, r.errors)
+
+
+def _parse_islands(r: _Reader, raw: dict[str, str], f: IslandFabric) -> Parsed:
+    """An island fabric (model/fabric/islands.py): fail= and workload= only; the keys its
+    model does not read are refused by name, never silently ignored."""
+    for key in ("flaky", "off", "on", "update", "eth_bw", "repair"):
+        if raw.get(key):
+            r.error(f"'{key}' is not modelled on {f.key}: it takes fail= and workload=", key)
+    workload = raw.get("workload", DEFAULT_WORKLOAD) or DEFAULT_WORKLOAD
+    if workload not in WORKLOADS:
+        r.error(f"unknown workload '{workload}' (known: {', '.join(WORKLOADS)})", token=workload)
+        workload = DEFAULT_WORKLOAD
+    parts: dict[str, IslandPart] = {}
+    tokens = _split(raw.get("fail", ""))
+    if len(tokens) > MAX_IDS:
+        r.error(f"'fail' lists {len(tokens)} IDs; at most {MAX_IDS}", token="fail")
+        tokens = tokens[:MAX_IDS]
+    for tok in tokens:
+        try:
+            part = parse_island_part(tok, f)
+        except ScenarioError as e:
+            r.error(f"fail: {e.message}", token=tok)
+            continue
+        if part.id in parts:
+            r.notices.append(f"fail: '{tok}' is listed more than once; counted once")
+        parts[part.id] = part
+    fail = tuple(sorted(parts, key=lambda t: parts[t].sort_key()))
+    return Parsed(Scenario(fabric=f.key, fail=fail, workload=workload), r.notices, r.errors)
 
 
 def to_query(s: Scenario, include_fabric: bool = False) -> str:

@@ -190,8 +190,9 @@ def wait_mixture(
     rho = OFFERED_LOAD * planes / capacity
     u, c = np.unique(rho, return_counts=True)
     pair_w = np.outer(c, c).astype(float) - np.diag(c)
-    vals = np.maximum(u[:, None], u[None, :]).ravel()
-    w = pair_w.ravel() / pair_w.sum()
+    # a pair waits at the busier port: merge pairs of equal utilisation (few distinct)
+    vals, inv = np.unique(np.maximum(u[:, None], u[None, :]).ravel(), return_inverse=True)
+    w = np.bincount(inv, weights=pair_w.ravel()) / pair_w.sum()
     stable = vals < 1.0
     return WaitMixture(
         vals[stable], w[stable], service_s, offsets_us, shares, float(w[~stable].sum())

@@ -7,13 +7,20 @@ groups the GPUs in service form, each as the view of its slowest rank (moe_a2a.E
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import lru_cache
 
 import numpy as np
 
 from model.assess import Assessment
-from model.fabric.presets import FABRICS, NVLINK_LATENCY_US, Fabric, Fact
+from model.fabric.islands import (  # noqa: F401  (re-exported: calibration and tests)
+    B200_ROCE,
+    H800_IB,
+    ISLAND_FABRICS,
+    IslandFabric,
+    IslandState,
+)
+from model.fabric.presets import FABRICS, NVLINK_LATENCY_US, Fabric
 from model.workloads import decode_params as D
 from model.workloads.decode import Hardware, healthy_groups, leftover
 from model.workloads.models import GPUS
@@ -100,75 +107,15 @@ def domain_hardware(domain, fail: tuple[str, ...]) -> Hardware:
 # --- b200-roce: the comparison buyers make (issue 12 item 6) -----------------------------------
 
 
-@dataclass(frozen=True)
-class IslandFabric:
-    """GPUs in scale-up islands joined by a scale-out network, one NIC per GPU."""
-
-    key: str
-    name: str
-    gpu: str
-    islands: int
-    gpus_per_island: int
-    island_gbs_one_way: float  # per GPU, inside an island
-    island_packet_bytes: int
-    nic_gbs_one_way: float  # per GPU, between islands
-    nic_mpps: float  # messages per second a NIC issues, millions
-    nic_mtu_bytes: int
-    nic_latency_us: float  # GPU to GPU one way through the scale-out switch
-    facts: tuple[Fact, ...]
-
-    @property
-    def gpus(self) -> int:
-        return self.islands * self.gpus_per_island
-
-
-B200_ROCE = IslandFabric(
-    key="b200-roce",
-    name="72 B200 as nine 8-GPU HGX islands on 400 Gb/s RoCE",
-    gpu="Blackwell B200",
-    islands=9,
-    gpus_per_island=8,
-    island_gbs_one_way=900.0,  # [V] NVLink 5, 18 links x 50 GB/s: the same per GPU as NVL72
-    island_packet_bytes=128,
-    nic_gbs_one_way=50.0,  # [V] one ConnectX-7 400 Gb/s per GPU (InferenceX blog, FACTS.md §5)
-    nic_mpps=330.0,  # [A] a ConnectX-7-class NIC's message rate, ~330 M/s
-    nic_mtu_bytes=4096,  # [A] RoCE MTU
-    nic_latency_us=3.0,  # [A] NIC, PCIe and one switch each way: ~3 us GPU to GPU
-    facts=(
-        Fact("islands", 9, "HGX B200 nodes", "A", "72 GPUs, as the NVL72 it is held against"),
-        Fact("GPUs per island", 8, "GPUs", "V", "HGX B200"),
-        Fact("island bandwidth", 900, "GB/s one way per GPU", "V", "NVLink 5, 18 links"),
-        Fact("scale-out bandwidth", 50, "GB/s one way per GPU", "V", "ConnectX-7 400 Gb/s"),
-        Fact("NIC message rate", 330, "M/s", "A", "ConnectX-7 class"),
-        Fact("scale-out latency", 3.0, "us one way", "A", "NIC + PCIe + one switch"),
-    ),
-)
-# A check only (docs/CALIBRATION.md): DeepSeek's production decode, 18 H800 nodes on 400 Gb/s
-# InfiniBand (research/perf_models.md S25), NVLink inside a node at 200 GB/s one way [V].
-H800_IB = IslandFabric(
-    key="h800-ib",
-    name="144 H800 as eighteen 8-GPU nodes on 400 Gb/s InfiniBand",
-    gpu="H800",
-    islands=18,
-    gpus_per_island=8,
-    island_gbs_one_way=200.0,  # [V] H800 NVLink: 400 GB/s bidirectional
-    island_packet_bytes=128,
-    nic_gbs_one_way=50.0,  # [V] one ConnectX-7 400 Gb/s per GPU
-    nic_mpps=330.0,  # [A] as b200-roce's
-    nic_mtu_bytes=4096,
-    nic_latency_us=3.0,  # [A] as b200-roce's
-    facts=(),
-)
-ISLAND_FABRICS = {B200_ROCE.key: B200_ROCE, H800_IB.key: H800_IB}
-
-
-def island_view(f: IslandFabric, ep: int) -> EPFabric:
-    """An EP group inside one island (NVLink only) or across islands (NVLink and RoCE)."""
-    bw = f.island_gbs_one_way * 1e9
+def island_view(f: IslandFabric, ep: int, nvlink: float = 1.0, nic: float = 1.0) -> EPFabric:
+    """An EP group inside one island (NVLink only) or across islands (NVLink and RoCE), its
+    slowest rank keeping `nvlink` of its NVLink bandwidth and `nic` of one NIC's."""
+    bw = f.island_gbs_one_way * 1e9 * nvlink
     near = EPFabric(ep, bw, bw / f.island_packet_bytes, f.island_packet_bytes, NVLINK_LATENCY_US)
     if ep <= f.gpus_per_island:
         return near
-    cross = Tier(f.nic_gbs_one_way * 1e9, f.nic_mpps * 1e6, f.nic_mtu_bytes, f.nic_latency_us)
+    nb = f.nic_gbs_one_way * 1e9 * nic
+    cross = Tier(nb, f.nic_mpps * 1e6 * nic, f.nic_mtu_bytes, f.nic_latency_us)
     return EPFabric(
         ep,
         near.line_bytes_s,
@@ -185,6 +132,49 @@ def island_hardware(f: IslandFabric) -> Hardware:
     return Hardware(f.key, GPUS[f.gpu], f.gpus, healthy_groups(f.gpus, lambda e: island_view(f, e)))
 
 
+def _group_view(st: IslandState, g: np.ndarray) -> EPFabric:
+    """One EP group of the GPUs g: its slowest rank's NVLink share and, if it spans islands,
+    the smallest NIC share among them, with as many near peers as its fullest island holds."""
+    f = st.fabric
+    v = island_view(f, len(g), float(st.nvlink_share[g].min()))
+    per_node = np.bincount(st.node_of[g])
+    if (per_node > 0).sum() == 1:
+        return v
+    cross = island_view(f, f.gpus_per_island + 1, 1.0, float(st.scale_out_share[g].min())).cross
+    return replace(v, island=int(per_node.max()), cross=cross)
+
+
+def island_scenario_hardware(st: IslandState) -> Hardware:
+    """An island fabric in its state: EP groups of up to one island form inside each island
+    on its own NVLink; wider groups take, in order, the GPUs in service of the islands that
+    can reach the others (a NIC left and the switch up), each group at its slowest rank's
+    NVLink share and the smallest NIC share among its islands."""
+    f = st.fabric
+    per = f.gpus_per_island
+    alive = np.flatnonzero(st.gpu_alive)
+    nodes = st.node_of
+    reach = alive[st.scale_out_share[alive] > 0]
+    out = []
+    for e in D.EP_SIZES:
+        if e > len(alive if e <= per else reach):
+            continue
+        groups: list[np.ndarray] = []
+        pools = [alive[nodes[alive] == n] for n in range(f.islands)] if e <= per else [reach]
+        for idx in pools:
+            k = len(idx) // e
+            groups += [idx[i * e : (i + 1) * e] for i in range(k)]
+            if leftover(len(idx), e):
+                groups.append(idx[k * e :])
+        merged: dict[EPFabric, int] = {}
+        for g in groups:
+            v = _group_view(st, g)
+            if v.line_bytes_s > 0 and (v.cross is None or v.cross.line_bytes_s > 0):
+                merged[v] = merged.get(v, 0) + 1
+        if merged:
+            out.append((e, tuple(merged.items())))
+    return Hardware(f.key, GPUS[f.gpu], f.gpus, tuple(out))
+
+
 def comparison_hardware(key: str) -> Hardware:
     """A healthy preset or b200-roce by key."""
     if key in ISLAND_FABRICS:
@@ -199,6 +189,7 @@ BASELINE = {
     "gb200-nvl72": "b200-roce",
     "vr-nvl576": "vr-nvl72",
     "vr-nvl1152": "vr-nvl72",
+    "b200-roce": "gb200-nvl72",
 }
 BASELINE_WHY = {
     "vr-nvl72": "the same Rubin GPUs on off-the-shelf Ethernet scale-up",
@@ -206,4 +197,5 @@ BASELINE_WHY = {
     "gb200-nvl72": "the same B200 GPUs as nine 8-GPU HGX islands on 400 Gb/s RoCE",
     "vr-nvl576": "the same Rubin GPUs as single NVL72 racks",
     "vr-nvl1152": "the same Rubin GPUs as single NVL72 racks",
+    "b200-roce": "the same B200 GPUs on one NVLink 5 domain of 72",
 }

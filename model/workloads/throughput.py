@@ -25,6 +25,7 @@ from model.workloads.hardware import (
     BASELINE_WHY,
     comparison_hardware,
     domain_hardware,
+    island_scenario_hardware,
     preset_hardware,
     scenario_hardware,
 )
@@ -86,10 +87,43 @@ def domain_decode(s: Scenario) -> dict:
     return decode_result(fs, "when the domain has a GPU in service", fs["hardware"])
 
 
+@lru_cache(maxsize=256)
+def island_frontiers(s: Scenario) -> dict:
+    """frontiers() for an island fabric (b200-roce) in its state: EP inside an island on
+    NVLink or across islands on RoCE (hardware.island_scenario_hardware); held against the
+    same GPUs on one NVLink domain (hardware.BASELINE)."""
+    from model.fabric.islands import SCENARIO_ISLANDS, island_state
+
+    f = SCENARIO_ISLANDS[s.fabric]
+    m = moe_model(s.workload)
+    w = _workload(s)
+    hw = island_scenario_hardware(island_state(f, s.fail))
+    base = BASELINE[f.key]
+    return {
+        "model": m,
+        "gpu": GPUS[f.gpu],
+        "hardware": hw,
+        "scenario": decode.cached_frontier(m, hw, w),
+        "healthy": decode.cached_frontier(m, comparison_hardware(f.key), w),
+        "baseline": decode.cached_frontier(m, comparison_hardware(base), w),
+        "baseline_key": base,
+        "fabric_key": f.key,
+    }
+
+
+def island_decode(s: Scenario) -> dict:
+    """evaluate()'s decode block for an island fabric: the same keys as one rack's."""
+    fs = island_frontiers(s)
+    return decode_result(fs, "when a GPU is in service", fs["hardware"])
+
+
 def _frontiers_of(s: Scenario) -> tuple[dict, bool]:
     """The frontiers behind /api/v1/decode for any scenario, and whether the job runs."""
     if s.multirack:
         fs = domain_frontiers(s)
+        return fs, bool(fs["hardware"].groups)
+    if s.islands:
+        fs = island_frontiers(s)
         return fs, bool(fs["hardware"].groups)
     return work(s).curves, assess(s).job_runs
 
@@ -250,7 +284,7 @@ def decode_curves(s: Scenario) -> dict:
     """The /api/v1/decode answer: three frontiers, the ratio to the baseline along them, and
     the deployment and time breakdown at every point."""
     fs, runs = _frontiers_of(s)
-    block = domain_decode(s) if s.multirack else work(s).decode
+    block = domain_decode(s) if s.multirack else island_decode(s) if s.islands else work(s).decode
     base = fs["baseline_key"]
     vs_base = ratio_along(fs["scenario"], fs["baseline"])
     vs_healthy = ratio_along(fs["scenario"], fs["healthy"])

@@ -343,3 +343,15 @@ def test_monte_carlo_agrees_with_the_closed_form_at_its_default_sample(s):
     assert abs(mc["fraction"] - cf) < 0.002
     lo, hi = mc["ci95"]
     assert lo < mc["fraction"] < hi and hi - lo < 0.002
+
+
+@settings(max_examples=40, deadline=None)
+@given(scenarios())
+def test_lifetime_goodput_does_not_read_the_faults_of_now(s):
+    """evaluate's goodput block is memoised on the scenario without its faults, flaky links
+    and updates: that is only right while the closed form never reads them."""
+    bare = replace(s, fail=(), flaky=(), update=())
+    a, b = G.closed_form(s), G.closed_form(bare)
+    for k in ("fraction", "badput", "mtbf_hours", "checkpoint_interval_s", "tokens_delivered"):
+        assert a[k] == b[k], k
+    assert evaluate(s)["goodput"] == evaluate(bare)["goodput"]
