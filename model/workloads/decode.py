@@ -96,6 +96,9 @@ def _split(rows, b, out: dict, n: int) -> tuple[dict | None, ...]:
         for k, x in out.items()
     }
     mats["log_u"] = np.log(mats["tokens_per_s_per_user"])
+    # each sweep on the frontier's grid, once: every scenario whose groups share this view
+    # reads it from here instead of interpolating again
+    mats["on_grid"] = _interp_rows(mats["log_u"], mats["tokens_per_s_per_gpu"], LOG_GRID)
     for a in mats.values():
         a.flags.writeable = False
     for i, r in enumerate(rows):
@@ -157,8 +160,13 @@ def _at_many(cs: list[dict], log_x: np.ndarray, key: str) -> np.ndarray:
     """_at for several sweeps at once (rows x targets): each row's interactivities sorted
     ascending, searched together by offsetting every row by a constant far wider than the
     values (log tokens/s lie within +-20), then interpolated linearly in log-log."""
-    lu = np.stack([c["log_u"] for c in cs])
-    ly = np.log(np.maximum(np.stack([c[key] for c in cs]), 1e-30))
+    return _interp_rows(np.stack([c["log_u"] for c in cs]), np.stack([c[key] for c in cs]), log_x)
+
+
+def _interp_rows(lu: np.ndarray, y: np.ndarray, log_x: np.ndarray) -> np.ndarray:
+    """Rows of y (each over its own ascending log interactivities lu) at the targets log_x,
+    log-log: the one-pass search of _at_many."""
+    ly = np.log(np.maximum(y, 1e-30))
     n, k = lu.shape
     off = (np.arange(n) * 1000.0)[:, None]
     idx = np.searchsorted((lu + off).ravel(), (log_x[None, :] + off).ravel()).reshape(n, -1)
@@ -193,6 +201,7 @@ class Frontier:
 
 
 GRID = np.arange(2.0, 602.0, 2.0)  # tokens/s per user, 2 apart
+LOG_GRID = np.log(GRID)
 SWEEP_KEYS = (*BREAKDOWN_KEYS, "total", "dispatch", "combine", "hbm_bound", "batch")
 
 
@@ -230,7 +239,12 @@ def frontier(
         ]
         flat = [c for live in lives for _, _, c in live]
         # every deployment's groups of this EP size interpolated in one pass: rows x X
-        g_all = _at_many(flat, log_x, "tokens_per_s_per_gpu") if flat else None
+        if not flat:
+            g_all = None
+        elif x is GRID:  # each memoised sweep carries its own row on the grid
+            g_all = np.stack([c["on_grid"] for c in flat])
+        else:
+            g_all = _at_many(flat, log_x, "tokens_per_s_per_gpu")
         start = 0
         for r, (i, _dep) in enumerate(mine):
             live = lives[r]
@@ -261,9 +275,27 @@ def frontier(
     for i, c in source.items():
         at = choice == i
         if at.any():
-            for k in SWEEP_KEYS:
-                bd[k][at] = _at(c, log_x[at], k)
+            for k, v in zip(SWEEP_KEYS, _at_keys(c, log_x[at], SWEEP_KEYS), strict=True):
+                bd[k][at] = v
     return Frontier(x, best, choice, deps, bd, peak, top)
+
+
+def _at_keys(c: dict, log_x: np.ndarray, keys: tuple[str, ...]) -> np.ndarray:
+    """_at for several keys of one sweep (keys x targets): one search of the interactivities,
+    every key interpolated from it, equal to _at key by key."""
+    lu = c["log_u"]
+    ly = np.log(np.maximum(np.stack([c[k] for k in keys]), 1e-30))
+    if len(lu) == 1:
+        out = np.repeat(np.exp(ly[:, :1]), len(log_x), axis=1)
+    else:
+        idx = np.clip(np.searchsorted(lu, log_x), 1, len(lu) - 1)
+        x0, x1 = lu[idx - 1], lu[idx]
+        span = x1 - x0
+        t = np.clip(np.where(span > 0, (log_x - x0) / np.where(span > 0, span, 1.0), 1.0), 0, 1)
+        out = np.exp(ly[:, idx - 1] + t * (ly[:, idx] - ly[:, idx - 1]))
+        out = np.where(log_x < lu[0], np.exp(ly[:, :1]), out)
+    out[:, log_x > lu[-1] + 1e-9] = np.nan
+    return out
 
 
 # --- the hardware a scenario or a comparison gives ---------------------------------------------

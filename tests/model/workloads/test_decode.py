@@ -271,3 +271,38 @@ def test_a_bf16_kv_cache_never_beats_fp8_so_the_frontier_leaves_it_out(fabric):
     np.testing.assert_allclose(
         every.tokens_per_s_per_gpu, pruned.tokens_per_s_per_gpu, rtol=1e-2, equal_nan=True
     )
+
+
+@pytest.mark.parametrize("q", ["", "fail=st1,st2,st3,st4", "fabric=gb200-nvl72&fail=ct03"])
+def test_one_pass_interpolation_equals_the_per_sweep_one(q):
+    """frontier() reads the breakdown with _at_keys and the groups with _at_many: both must
+    equal _at, key by key and row by row, including below and above a sweep's range."""
+    fs = _fr(q)
+    hw = fs["hardware"]
+    log_x = np.log(np.concatenate([[0.5], Dm.GRID, [5000.0]]))
+    checked = 0
+    for ep, groups in hw.groups:
+        for dep in Dm.deployments(hw.max_ep):
+            if dep.ep != ep:
+                continue
+            knobs = ((dep.mtp, dep.kv, dep.overlap),)
+            views = tuple(v for v, _ in groups if v.ep == ep)
+            sweeps = [
+                Dm._sweeps(DEEPSEEK_R1, hw.gpu, Dm.Workload(DEEPSEEK_R1), ep, knobs, v, Dm.FITTED)[
+                    0
+                ]
+                for v in views
+            ]
+            sweeps = [c for c in sweeps if c is not None]
+            if not sweeps:
+                continue
+            many = Dm._at_many(sweeps, log_x, "tokens_per_s_per_gpu")
+            for row, c in zip(many, sweeps, strict=True):
+                np.testing.assert_allclose(
+                    row, Dm._at(c, log_x, "tokens_per_s_per_gpu"), rtol=1e-12
+                )
+                keyed = Dm._at_keys(c, log_x, Dm.SWEEP_KEYS)
+                for k, got in zip(Dm.SWEEP_KEYS, keyed, strict=True):
+                    np.testing.assert_allclose(got, Dm._at(c, log_x, k), rtol=1e-12)
+                checked += 1
+    assert checked > 10
