@@ -1,6 +1,7 @@
-"""NMX-Manager's REST answers in and out (model/telemetry/importers/nmx.py): the twin's own
-GET /nmx/v1/partitions, /gpus and /ports of a scenario, imported, give back every link's
-state, every GPU's NMX health and the partition's health; a mangled answer names its line."""
+"""NMX-Manager's REST answers in and out (model/telemetry/importers/nmx.py, nmx_answers.py):
+the twin's own GET /nmx/v1/partitions, /gpus and /ports of a scenario, imported, give back
+every link's state, every GPU's NMX health and the partition's health; a mangled answer
+names its line."""
 
 import json
 from pathlib import Path
@@ -12,7 +13,8 @@ from hypothesis import strategies as st
 from model import telemetry as T
 from model.assess import assess
 from model.scenario import parse_query
-from model.telemetry.importers import ImportRefused, import_text, nmx
+from model.telemetry.importers import ImportRefused, import_text
+from model.telemetry.importers import nmx_answers as nmx
 from tests.strategies import scenarios
 
 SAMPLE = (
