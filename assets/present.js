@@ -26,7 +26,14 @@ click does in the click mode. */
     if (e.target && e.target.id === "present-btn") {
       present(!page().classList.contains("present"));
     } else if (e.target && e.target.id === "print-report") {
-      window.print();  // the print style sheet lays the page out as a report
+      // everything below the first screen drawn first (assets/later.js), then the browser's
+      // print, which the print style sheet lays out as a report
+      const b = e.target;
+      b.disabled = true;
+      window.belowDrawn().then(function () {
+        b.disabled = false;
+        window.print();
+      });
     }
   });
 

@@ -1,4 +1,4 @@
-/* The rack's hover labels (rack.labels, at the end), and a press on the rack, told apart from a double-click (plotly's reset-zoom gesture).
+/* The rack's hover labels (rack.compose, at the end), and a press on the rack, told apart from a double-click (plotly's reset-zoom gesture).
 
 A click on the rack is a press at once (the store rack-press, which the server's callbacks
 read), so the cards follow in the time the server takes. If it turns out to be the first
@@ -56,36 +56,39 @@ the first has redrawn the rack). */
       last = { at: start, before: window.location.search, undone: false };
       return [{ points: [{ curveNumber: p.curveNumber, pointNumber: p.pointNumber }], at: start }];
     },
-    /* The hover labels, spelled out from the server's compact codes (label_data in
-    dashboard/figures/rack/overlay.py) and patched into the figure.
+    /* The rack and the cable map as drawn: the figures the server sent (rack-base,
+    map-base: a whole figure, or the rack's Patch applied there), with the hover labels
+    spelled out from the server's compact codes (label_data in
+    dashboard/figures/rack/overlay.py) written in, so each view is drawn once a response.
 
     A front-view part's label is what it is (its trace's meta.hover, in the base figure),
-    then its state and what a click does. The names are read from `fig`, the figure Dash
-    holds (a State of this callback), which the same server response that sent these codes
-    has already set: never from the drawn plot in the page, which lags it (until plotly.js
-    has loaded and drawn, or after a change of fabric, it holds no names or another
-    fabric's). A trace whose names do not match the codes in number keeps its text. */
-    labels: function (d, fig, map) {
+    then its state and what a click does. The names are read from `fig`, the figure of the
+    same server response as these codes: never from the drawn plot in the page, which lags
+    it (until plotly.js has loaded and drawn, or after a change of fabric, it holds no names
+    or another fabric's). A trace whose names do not match the codes in number keeps its
+    text. Nothing held by Dash is changed: the traces written are copies. */
+    compose: function (fig, map, d) {
       const none = window.dash_clientside.no_update;
-      if (!d || !d.codes || !fig || !fig.data) return [none, none];
+      if (!fig || !fig.data) return [none, none];
+      if (!d || !d.codes) return [fig, map || none];
       const out = new Array(d.codes.length);
       for (let i = 0; i < out.length; i++) out[i] = d.words[d.codes.charCodeAt(i) - 48];
       for (const i in d.named) out[+i] = d.named[i];
-      const patch = new window.dash_clientside.Patch();
-      patch.assign(["data", d.hits, "hovertext"], out);
+      const data = fig.data.slice();
+      if (data[d.hits]) data[d.hits] = Object.assign({}, data[d.hits], { hovertext: out });
       for (const t in d.parts) {
         const p = d.parts[t];
-        const trace = fig.data[+t];
+        const trace = data[+t];
         const base = trace && trace.meta && trace.meta.hover;
         if (!base || base.length !== p.codes.length) continue;
         const text = new Array(base.length);
         for (let i = 0; i < text.length; i++) {
           text[i] = base[i] + "<br>" + p.words[p.codes.charCodeAt(i) - 48];
         }
-        patch.assign(["data", +t, "hovertext"], text);
+        data[+t] = Object.assign({}, trace, { hovertext: text });
       }
       link();
-      return [patch.build(), mapPatch(d, out, map)];
+      return [Object.assign({}, fig, { data: data }), mapFigure(d, out, map)];
     },
     /* A press on the cable map is a press on the drawing's marker of the same cable, so
     the server reads one kind of press (and a double-click on either is told apart alike). */
@@ -104,12 +107,12 @@ the first has redrawn the rack). */
     },
   };
 
-  /* The map's statuses (z, STATUSES' index, as the drawing's codes) and hover text, from the
-  same codes: a row a GPU, `cols` cables to a row (cablemap.py). */
-  function mapPatch(d, labels, map) {
+  /* The map with its statuses (z, STATUSES' index, as the drawing's codes) and hover text
+  written in, from the same codes: a row a GPU, `cols` cables to a row (cablemap.py). */
+  function mapFigure(d, labels, map) {
     const meta = map && map.layout && map.layout.meta;
-    if (!meta || !meta.cols || d.codes.length % meta.cols) {
-      return window.dash_clientside.no_update;
+    if (!meta || !meta.cols || !map.data || d.codes.length % meta.cols) {
+      return map || window.dash_clientside.no_update;
     }
     const rows = d.codes.length / meta.cols;
     const z = new Array(rows);
@@ -123,10 +126,9 @@ the first has redrawn the rack). */
         text[r][c] = labels[k];
       }
     }
-    const patch = new window.dash_clientside.Patch();
-    patch.assign(["data", 0, "z"], z);
-    patch.assign(["data", 0, "text"], text);
-    return patch.build();
+    const data = map.data.slice();
+    data[0] = Object.assign({}, data[0], { z: z, text: text });
+    return Object.assign({}, map, { data: data });
   }
 
   /* The cable index of a map cell (a hovered or clicked heatmap point), or null. */

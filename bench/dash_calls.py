@@ -48,6 +48,7 @@ def page_calls(
     v = {
         "url.search": search,
         "ready.data": search,
+        "ready-later.data": search,  # the page scrolled to its charts (panels/below.py)
         "rack-fabric.data": drawn_fabric,
         "clock.data": clock,
         "counter.value": "DCGM_FI_DEV_NVLINK_REPLAY_ERROR_PER_LINK_TOTAL",
@@ -57,8 +58,8 @@ def page_calls(
     return [
         body(app, "messages", v, "url.search"),
         body(app, "rack", v, "ready.data"),
-        body(app, "decode-chart", v, "ready.data"),
-        body(app, "timeline-chart", v, "ready.data"),
-        body(app, "heatmap-chart", v, "ready.data"),
-        body(app, "compare-table", v, "ready.data"),
+        body(app, "decode-chart", v, "ready-later.data"),
+        body(app, "timeline-chart", v, "ready-later.data"),
+        body(app, "heatmap-chart", v, "ready-later.data"),
+        body(app, "compare-table", v, "ready-later.data"),
     ]

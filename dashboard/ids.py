@@ -12,6 +12,10 @@ MESSAGES = "messages"
 ACTION = "action-message"
 VIEW_MESSAGE = "view-message"
 READY = "ready"  # the search string, once the cards for it are out
+# READY again, for what is below the first screen: set once that part has come near the
+# viewport (BELOW_SEEN, assets/later.js), so a first page draws only the rack and the cards
+LATER = "ready-later"
+BELOW_SEEN = "below-seen"
 FABRIC = "fabric"
 WORKLOAD = "workload"
 FEATURES = "features"
@@ -22,7 +26,8 @@ FEATURES_TITLE = "features-title"  # the fabric's own name for its resiliency fe
 ISSU = "issu"
 PRESET = "preset"
 CLICK_MODE = "click-mode"
-ID_INPUT = "id-input"
+ID_INPUT = "id-input"  # the find box: Enter highlights the part, the button applies the click
+FIND_OPTIONS = "find-options"  # its suggestions (a datalist), as a person types
 FAIL_BTN = "fail-button"
 REPAIR_ALL = "repair-all"
 COPY_LINK = "copy-link"  # copies the page's URL (query and #fragment) to the clipboard
@@ -45,9 +50,14 @@ QUESTIONS = "questions"
 # panels/rack.py: the rack and its spine, the L2 tier of a domain, the hovered part
 RACK = "rack"
 RACK_FABRIC = "rack-fabric"
+RACK_VIEW = "rack-view"  # what the rack on show was drawn for: a redraw only if it changes
 RACK_SELECT = "rack-select"
 RACK_SELECT_BOX = "rack-select-box"
-RACK_LABELS = "rack-labels"  # the hover labels, compact; the browser patches them in
+RACK_LABELS = "rack-labels"  # the hover labels, compact; the browser writes them in
+# the rack's and the map's figures as the server sends them (a whole figure or a Patch): the
+# browser draws each once with its labels written in (assets/rack_press.js `compose`)
+RACK_BASE = "rack-base"
+MAP_BASE = "map-base"
 CABLE_MAP = "cable-map"  # every cable a cell, beside the drawing (figures/rack/cablemap.py)
 RACK_KEYS = "rack-keys"  # the drawing, focusable: the arrow keys walk its parts
 MAP_KEYS = "map-keys"  # the cable map, focusable: the arrow keys walk its cells
@@ -85,6 +95,7 @@ EXPORT_CSV = "export-csv"
 PRINT = "print-report"  # the browser's print of the page, as a report (assets/present.js)
 DOWNLOAD = "download"
 ASSUMPTIONS = "assumptions"
+ASSUMPTIONS_BODY = "assumptions-body"
 
 # panels/buys.py: what each feature buys (the goodput panel's settings, table, best policy)
 BUYS_RACKS = "buys-racks"

@@ -8,6 +8,7 @@ from dash import dcc, html
 from dashboard import ids
 from dashboard.panels import (
     assumptions,
+    below,
     buys,
     calibration,
     cards,
@@ -74,7 +75,9 @@ def layout() -> html.Div:
         children=[
             dcc.Location(id=ids.URL, refresh=False),
             dcc.Store(id=ids.RACK_FABRIC),
+            dcc.Store(id=ids.RACK_VIEW),
             dcc.Store(id=ids.READY),
+            *below.stores(),
             *clock.stores(),
             header(),
             first_screen(),

@@ -77,8 +77,21 @@ def breakdown_figure(decode: dict) -> dict:
     lay |= {
         "barmode": "stack",
         "xaxis": {"title": {"text": "ms per decode step (the slowest EP group's GPU)"}},
-        "yaxis": {"autorange": "reversed", "title": {"text": "configuration"}},
-        "legend": {"orientation": "h", "y": -0.35, "font": {"size": 10}},
-        "margin": {"t": 96},
+        # the bars' three-line labels each need ~40 px: a wide bar gap would squeeze them
+        "yaxis": {
+            "autorange": "reversed",
+            "title": {"text": "configuration"},
+            "tickfont": {"size": 10},
+        },
+        "bargap": 0.25,
+        # the legend under the plot, its own margin (it wraps to more rows on a narrow screen)
+        "legend": {
+            "orientation": "h",
+            "yref": "container",
+            "y": 0,
+            "yanchor": "bottom",
+            "font": {"size": 10},
+        },
+        "margin": {"t": 96, "b": 110},
     }
     return {"data": data, "layout": lay}

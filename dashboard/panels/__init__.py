@@ -2,7 +2,9 @@
 together, one module a panel.
 
     scenario     the controls and the one callback that writes the URL's query
+    below        what is below the first screen waits until it is first seen
     fragment     the URL's #fragment: the view options that are not the scenario
+    finder       the find box's suggestions as a person types
     faults       the faults as removable chips, undo and redo
     cards        the headline cards, what happened, the readers' questions, the counts
     rack         the rack and its spine (a Patch a click), a domain's L2 tier, the hover line
@@ -25,6 +27,8 @@ from typing import Any
 from dash import Dash
 
 from dashboard.panels import (
+    assumptions,
+    below,
     calibration,
     cards,
     clock,
@@ -32,6 +36,7 @@ from dashboard.panels import (
     costs,
     export,
     faults,
+    finder,
     fleet,
     fragment,
     rack,
@@ -45,9 +50,11 @@ __all__ = ["register"]
 def register(app: Dash, background_manager: Any) -> None:
     """Every panel's callbacks on `app`; the fleet study's on the background manager."""
     scenario.register(app)
+    finder.register(app)
     fragment.register(app)
     faults.register(app)
     cards.register(app)
+    below.register(app)
     rack.register(app)
     costs.register(app)
     telemetry.register(app)
@@ -55,4 +62,5 @@ def register(app: Dash, background_manager: Any) -> None:
     compare.register(app)
     export.register(app)
     calibration.register(app)
+    assumptions.register(app)
     fleet.register(app, background_manager)

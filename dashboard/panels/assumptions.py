@@ -1,11 +1,13 @@
-"""The assumptions panel: every constant on the page with its FACTS.md row or its [A] mark.
-Static: built once with the layout, from the model's own fact tables."""
+"""The assumptions panel: every constant on the page with its FACTS.md row or its [A] mark,
+from the model's own fact tables. Below the first screen: its tables (~38 KB of the page's
+layout) are sent once that part of the page is first seen (panels/below.py), not with the
+first page."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from dash import html
+from dash import Dash, Input, Output, html, no_update
 
 from dashboard import ids
 from model.fabric.presets import FABRICS
@@ -28,8 +30,8 @@ def _fact_rows(facts: Iterable) -> list[html.Tr]:
     ]
 
 
-def layout() -> html.Details:
-    """Every constant on screen with its FACTS.md row or its [A] mark."""
+def tables() -> list:
+    """Every constant on screen with its FACTS.md row or its [A] mark, a table a source."""
     head = html.Tr([html.Th("what"), html.Th("value"), html.Th("tag"), html.Th("source")])
     sections = []
     for f in FABRICS.values():
@@ -57,6 +59,11 @@ def layout() -> html.Details:
     )
     sections.append(html.H3("Failure rates and timings (goodput)"))
     sections.append(html.Table([head, *_fact_rows(RELIABILITY_FACTS)], className="facts"))
+    return sections
+
+
+def layout() -> html.Details:
+    """The panel; its tables come once it is near the viewport (fill)."""
     return html.Details(
         id=ids.ASSUMPTIONS,
         className="panel assumptions",
@@ -67,6 +74,20 @@ def layout() -> html.Details:
                 "A an assumption of this project (no public figure; editable through the API). "
                 "FACTS.md is the project's sourced fact sheet; docs/MODEL.md explains the model."
             ),
-            *sections,
+            html.Div(id=ids.ASSUMPTIONS_BODY, children=html.P("Building the tables…")),
         ],
     )
+
+
+def fill(seen: bool | None) -> dict:
+    """The tables, once the page below the first screen has been seen (BELOW_SEEN)."""
+    return {"body": tables() if seen else no_update}
+
+
+def register(app: Dash) -> None:
+    """The tables on BELOW_SEEN (never with the first page)."""
+    app.callback(
+        output={"body": Output(ids.ASSUMPTIONS_BODY, "children")},
+        inputs={"seen": Input(ids.BELOW_SEEN, "data")},
+        prevent_initial_call=True,
+    )(fill)

@@ -22,6 +22,7 @@ from dash import Dash, Input, Output, State, dcc, html
 from dashboard import ids, state
 from dashboard.figures.base import empty_figure
 from dashboard.figures.goodput import policy_figure
+from dashboard.panels.below import unseen
 from dashboard.panels.common import graph, single_rack
 from dashboard.panels.tables import html_table
 from model.errors import ScenarioError
@@ -315,6 +316,7 @@ def table(
     price: object,
 ) -> dict[str, Any]:
     """The side-by-side and the best policy for the URL's scenario and the panel's settings."""
+    unseen(search)
     s = state.current(search).scenario
     try:
         st = settings(s, racks, spares, repair, onsite, ckpt, price)
@@ -384,10 +386,10 @@ _SETTINGS = {
 
 
 def register(app: Dash) -> None:
-    """The table from READY and the settings; the CSV on its button."""
+    """The table from LATER (panels/below.py) and the settings; the CSV on its button."""
     app.callback(
         output=OUTPUTS,
-        inputs={"search": Input(ids.READY, "data"), **{k: Input(*v) for k, v in _SETTINGS.items()}},
+        inputs={"search": Input(ids.LATER, "data"), **{k: Input(*v) for k, v in _SETTINGS.items()}},
     )(table)
     app.callback(
         output={"download": Output(ids.BUYS_DOWNLOAD, "data")},

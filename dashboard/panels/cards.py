@@ -155,6 +155,22 @@ def attribution_card(t: dict, fabric: dict) -> html.Div:
     return card("Fault attribution", names, f"named from {source} alone")
 
 
+def against_healthy(now: list[html.Div], healthy: list[html.Div] | None) -> list[html.Div]:
+    """Each card with, under its value, the healthy rack's where it differs ("healthy rack:
+    3.6 TB/s"): the model's answer for the same fabric, features and workload with nothing
+    failed (state.repair_all), never a number worked out here. Cards are matched by title."""
+    if not healthy:
+        return now
+    value = {c.children[0].children: c.children[1].children for c in healthy}
+    for c in now:
+        title, shown = c.children[0].children, c.children[1].children
+        if title in value and value[title] != shown:
+            c.children.insert(
+                2, html.Div(f"healthy rack: {value[title]}", className="card-healthy")
+            )
+    return now
+
+
 COUNT_ROWS = (
     ("GPUs active", "gpus_active", "gpus"),
     ("switch chips in service", "switch_chips_up", "switch_chips"),
@@ -276,6 +292,8 @@ def summary(search: str | None) -> dict[str, Any]:
     """Messages, cards, counts, events and the four questions for the URL's scenario."""
     parsed = state.current(search)
     r = results.result(parsed.scenario)
+    healthy_s = state.repair_all(parsed.scenario)
+    healthy = results.result(healthy_s) if healthy_s != parsed.scenario else None
     msgs = [html.Div(f"Dropped from the link: {e}", className="msg error") for e in parsed.errors]
     msgs += [html.Div(n, className="msg notice") for n in parsed.notices]
     # The rack and the charts start from READY, after this: the numbers a click is for come
@@ -285,7 +303,7 @@ def summary(search: str | None) -> dict[str, Any]:
             OUTPUTS,
             messages=msgs,
             scenario=f"{r['fabric']['name']} · scenario: {r['scenario']['query']}",
-            cards=domain_cards(r),
+            cards=against_healthy(domain_cards(r), healthy and domain_cards(healthy)),
             counts=counts_table(r, DOMAIN_COUNT_ROWS),
             events=[html.Li(f"{cid} failed") for cid in r["scenario"]["fail"]]
             or [html.Li("nothing failed")],
@@ -302,7 +320,7 @@ def summary(search: str | None) -> dict[str, Any]:
         OUTPUTS,
         messages=msgs,
         scenario=f"{r['fabric']['name']} · scenario: {q}",
-        cards=cards(r),
+        cards=against_healthy(cards(r), healthy and cards(healthy)),
         counts=counts_table(r),
         events=[html.Li(e) for e in r["events"]],
         questions=[

@@ -22,8 +22,9 @@ from model.ids import parse_id
 from model.scenario import DOMAIN_UNMODELLED, Scenario
 
 NOT_YET = (
-    f"Not modelled on multi-rack domains yet ({DOMAIN_UNMODELLED[1]}): their model is the "
-    "data plane so far."
+    "Not modelled on multi-rack domains yet"
+    + (f" ({'; '.join(DOMAIN_UNMODELLED)})" if DOMAIN_UNMODELLED else "")
+    + ": this panel draws one rack's answer."
 )
 
 

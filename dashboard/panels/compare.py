@@ -10,6 +10,7 @@ import pandas as pd
 from dash import Dash, Input, Output, dcc, html
 
 from dashboard import ids, state
+from dashboard.panels.below import unseen
 from dashboard.panels.tables import html_table
 from dashboard.web import results
 from model.errors import ScenarioError
@@ -105,6 +106,7 @@ def frame(ra: dict, rb: dict) -> pd.DataFrame:
 
 def compare(search: str | None, other: str | None) -> dict[str, Any]:
     """Key figures of this scenario and another, side by side."""
+    unseen(search)
     a = state.current(search).scenario
     try:
         b = parse_query(other or "", strict=True).scenario
@@ -114,8 +116,8 @@ def compare(search: str | None, other: str | None) -> dict[str, Any]:
 
 
 def register(app: Dash) -> None:
-    """The table, from READY and the second scenario's query."""
+    """The table, from LATER (panels/below.py) and the second scenario's query."""
     app.callback(
         output={"table": Output(ids.COMPARE, "children")},
-        inputs={"search": Input(ids.READY, "data"), "other": Input(ids.COMPARE_INPUT, "value")},
+        inputs={"search": Input(ids.LATER, "data"), "other": Input(ids.COMPARE_INPUT, "value")},
     )(compare)

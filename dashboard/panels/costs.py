@@ -14,6 +14,7 @@ from dash import Dash, Input, Output, html
 from dashboard import figures, ids, state
 from dashboard.figures.claims import VENDOR_DECODE_RATIO, where_ratio_passes
 from dashboard.panels import buys
+from dashboard.panels.below import unseen
 from dashboard.panels.clock import CLOCK_START_S
 from dashboard.panels.common import changes, graph, single_rack
 from dashboard.web import results
@@ -21,8 +22,8 @@ from model.scenario import parse_query
 from model.workloads.throughput import baseline_bandwidth_for_ratio
 
 
-def _chart(title: str, gid: str, *extra: Any) -> html.Div:
-    return html.Div(className="panel", children=[html.H2(title), graph(gid, 360), *extra])
+def _chart(title: str, gid: str, *extra: Any, height: int = 360) -> html.Div:
+    return html.Div(className="panel", children=[html.H2(title), graph(gid, height), *extra])
 
 
 def decode_and_goodput() -> list[html.Div]:
@@ -33,7 +34,8 @@ def decode_and_goodput() -> list[html.Div]:
             ids.DECODE,
             html.P(id=ids.VERSUS, className="note"),
         ),
-        _chart("MoE decode: where a step's time goes", ids.BREAKDOWN),
+        # taller: two bars of three-line labels above a legend that wraps on a narrow screen
+        _chart("MoE decode: where a step's time goes", ids.BREAKDOWN, height=440),
         _chart("Goodput over a rack-year, by cause", ids.GOODPUT),
     ]
 
@@ -132,6 +134,7 @@ COST_OUTPUTS = tuple(_cost_outputs())
 @single_rack(_cost_outputs())
 def cost_charts(search: str | None) -> dict[str, Any]:
     """Decode curve, goodput comparison and latency for the URL's scenario."""
+    unseen(search)
     s = state.current(search).scenario
     d = results.decode(s)
     if d["baseline"] == "eth-x72" and not where_ratio_passes(d["ratio_vs_baseline"]):
@@ -169,6 +172,7 @@ TIMELINE_OUTPUTS = {"figure": Output(ids.TIMELINE, "figure")}
 @single_rack(TIMELINE_OUTPUTS)
 def timeline_chart(search: str | None, clock: float | None) -> dict[str, Any]:
     """The newest fault's story, with the simulated clock as 'now' (the fault at its start)."""
+    unseen(search)
     s = state.current(search).scenario
     tl = results.timeline(s)
     data = tl if tl.get("fault") else None
@@ -183,11 +187,12 @@ def timeline_chart(search: str | None, clock: float | None) -> dict[str, Any]:
 
 
 def register(app: Dash) -> None:
-    """The three cost charts from READY; the timeline from READY and the clock; what each
-    feature buys (panels/buys.py, the goodput panel's table)."""
+    """The three cost charts from LATER (READY once below the first screen is seen:
+    panels/below.py); the timeline from LATER and the clock; what each feature buys
+    (panels/buys.py, the goodput panel's table)."""
     buys.register(app)
-    app.callback(output=_cost_outputs(), inputs={"search": Input(ids.READY, "data")})(cost_charts)
+    app.callback(output=_cost_outputs(), inputs={"search": Input(ids.LATER, "data")})(cost_charts)
     app.callback(
         output=TIMELINE_OUTPUTS,
-        inputs={"search": Input(ids.READY, "data"), "clock": Input(ids.CLOCK, "data")},
+        inputs={"search": Input(ids.LATER, "data"), "clock": Input(ids.CLOCK, "data")},
     )(timeline_chart)

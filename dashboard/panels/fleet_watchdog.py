@@ -81,7 +81,7 @@ import time
 from collections.abc import Callable
 from typing import Any, Self
 
-from dash import CeleryManager, Output, ctx, html, no_update
+from dash import CeleryManager, DiskcacheManager, Output, ctx, html, no_update
 
 from dashboard import ids
 from dashboard.panels.common import changes
@@ -159,11 +159,34 @@ def revoked_before_start() -> bool:
         return False
 
 
-class RevokingCeleryManager(CeleryManager):
+class OwnRunKey:
+    """A background callback manager mixin: every run gets a result key of its own.
+
+    Dash keys a job's result, progress and set_props by a hash of the callback's inputs, so
+    two identical studies started at once (two tabs, two users: n_clicks 1, the same racks
+    and years) shared one key: each poll of progress took the report from the other (it is
+    deleted when read), the first poll to find a result took it from the other tab and
+    terminated its own poller's job, and a Cancel could leave the other tab without a table.
+    A random tail makes each run's key its own (the renderer polls with the signed key it
+    was given, so nothing recomputes it). Results are not shared between runs anyway: this
+    app sets no cache_by, so Dash deletes a result once it is read."""
+
+    def build_cache_key(self, fn, args, cache_args_to_ignore, triggered) -> str:
+        """Dash's key for these inputs, and a random tail of this run's."""
+        key = super().build_cache_key(fn, args, cache_args_to_ignore, triggered)  # type: ignore[misc]
+        return f"{key}-{secrets.token_hex(8)}"
+
+
+class OwnRunDiskcacheManager(OwnRunKey, DiskcacheManager):
+    """Dash's DiskcacheManager (embedded mode) with a result key for every run (OwnRunKey)."""
+
+
+class RevokingCeleryManager(OwnRunKey, CeleryManager):
     """A CeleryManager whose terminate_job also records an unfinished task as REVOKED in the
     result backend, so that Dash's poll of a job whose worker died ends (see the module
-    docstring). The revoke broadcast, all terminate_job did before, is kept. app.py makes
-    the app's background manager one of these, so every background callback has it."""
+    docstring), and a result key for every run (OwnRunKey). The revoke broadcast, all
+    terminate_job did before, is kept. background.py makes the app's Celery manager one of
+    these, so every background callback has it."""
 
     def terminate_job(self, job: str | None) -> None:
         """Revoke the task, and mark it REVOKED in the backend if it has not finished."""

@@ -52,8 +52,8 @@ def on_view(
         shown = {k: v[k] for k in view.DEFAULTS if k != "sel"}  # the selection is drawn, no control
         return changes(VIEW_OUTPUTS, **shown, message=msg)
     sel = view.parse(hash_)[0]["sel"]
-    if trig in (ids.FAIL_BTN, ids.ID_INPUT):
-        if mode != "inspect":
+    if trig in (ids.FAIL_BTN, ids.ID_INPUT):  # Enter finds in every mode; the button inspects
+        if trig == ids.FAIL_BTN and mode != "inspect":
             return changes(VIEW_OUTPUTS)
         try:
             sel = state.find(state.current(search).scenario, state.typed_id(typed))

@@ -12,6 +12,7 @@ from typing import Any
 
 from dash import ClientsideFunction, Dash, Input, Output, State, dcc, html, no_update
 from dash.development.base_component import Component
+from dash.exceptions import PreventUpdate
 
 from dashboard import ids, state, view
 from dashboard.figures import l2_figure
@@ -80,6 +81,8 @@ def layout() -> html.Div:
             _views(),
             dcc.Store(id=ids.RACK_PRESS),
             dcc.Store(id=ids.RACK_LABELS),
+            dcc.Store(id=ids.RACK_BASE),
+            dcc.Store(id=ids.MAP_BASE),
             dcc.Graph(
                 id=ids.L2,
                 config=graph_config(),
@@ -93,9 +96,10 @@ def layout() -> html.Div:
 
 def _rack_outputs() -> dict[str, Output]:
     return {
-        "figure": Output(ids.RACK, "figure"),
-        "map": Output(ids.CABLE_MAP, "figure"),
+        "figure": Output(ids.RACK_BASE, "data"),
+        "map": Output(ids.MAP_BASE, "data"),
         "drawn": Output(ids.RACK_FABRIC, "data"),
+        "view": Output(ids.RACK_VIEW, "data"),
         "labels": Output(ids.RACK_LABELS, "data"),
     }
 
@@ -104,11 +108,17 @@ RACK_OUTPUTS = tuple(_rack_outputs())
 
 
 def rack(
-    search: str | None, rack_shown: str | None, hash_: str | None, drawn_fabric: str | None
+    search: str | None,
+    rack_shown: str | None,
+    hash_: str | None,
+    drawn_fabric: str | None,
+    drawn_view: str | None = None,
 ) -> dict[str, Any]:
     """The whole base figure when the fabric changes; otherwise only a Patch of overlays
-    (and of the part selected in the #fragment). On a multi-rack domain, the rack on show,
-    drawn as the NVL72 it is."""
+    (and of the part selected in the #fragment, on the drawing and the map). On a multi-rack
+    domain, the rack on show, drawn as the NVL72 it is. Nothing when what it would draw is
+    what is drawn (the #fragment changes with a press, for the link the charts follow; the
+    rack redraws once a press, for the new scenario)."""
     s = state.current(search).scenario
     v = view.parse(hash_)[0]
     selected, mode = v["sel"] or None, v["mode"]
@@ -116,17 +126,27 @@ def rack(
         s = state.rack_scenario(s, _rack_number(s, rack_shown))
         selected = None
         mode = "fail" if mode == "flaky" else mode  # a domain has no flaky links yet
+    drawn = f"{s.fabric}|{s.key()}|{selected or ''}|{mode}"
+    if drawn_fabric == s.fabric and drawn_view == drawn:
+        raise PreventUpdate
     labels = rack_figure.label_data(s, mode)
     if drawn_fabric != s.fabric:
         figure = rack_figure.full_figure(s, selected)
         return changes(
             RACK_OUTPUTS,
             figure=figure,
-            map=cablemap.cable_map_figure(s.fabric),
+            map=cablemap.cable_map_figure(s.fabric, selected),
             drawn=s.fabric,
+            view=drawn,
             labels=labels,
         )
-    return changes(RACK_OUTPUTS, figure=rack_figure.overlay_patch(s, selected), labels=labels)
+    return changes(
+        RACK_OUTPUTS,
+        figure=rack_figure.overlay_patch(s, selected),
+        map=cablemap.selection_patch(s.fabric, selected),
+        view=drawn,
+        labels=labels,
+    )
 
 
 def _rack_number(s: Scenario, shown: str | None) -> int:
@@ -219,20 +239,21 @@ def register(app: Dash) -> None:
             "rack_shown": Input(ids.RACK_SELECT, "value"),
             "hash_": Input(ids.URL, "hash"),
         },
-        state={"drawn_fabric": State(ids.RACK_FABRIC, "data")},
+        state={
+            "drawn_fabric": State(ids.RACK_FABRIC, "data"),
+            "drawn_view": State(ids.RACK_VIEW, "data"),
+        },
     )(rack)
-    # the hover labels (and the cable map's cells), spelled out and patched in by the browser
-    # (assets/rack_press.js), after the parts' names in the figure Dash holds: a State, set
-    # by the same response, read in the browser (nothing travels to the server)
+    # the rack and the map drawn once a response, with the hover labels (and the map's
+    # cells) spelled out by the browser (assets/rack_press.js) after the parts' names in the
+    # figure the same response set (nothing more travels; never the plot drawn in the page,
+    # which lags it); a Patch lands on the figure's store, so a press redraws the rack once
     app.clientside_callback(
-        ClientsideFunction(namespace="rack", function_name="labels"),
-        [
-            Output(ids.RACK, "figure", allow_duplicate=True),
-            Output(ids.CABLE_MAP, "figure", allow_duplicate=True),
-        ],
+        ClientsideFunction(namespace="rack", function_name="compose"),
+        [Output(ids.RACK, "figure"), Output(ids.CABLE_MAP, "figure")],
+        Input(ids.RACK_BASE, "data"),
+        Input(ids.MAP_BASE, "data"),
         Input(ids.RACK_LABELS, "data"),
-        State(ids.RACK, "figure"),
-        State(ids.CABLE_MAP, "figure"),
         prevent_initial_call=True,
     )
     # a press on the cable map is a press on the drawing's marker of that cable

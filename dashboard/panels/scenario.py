@@ -30,7 +30,11 @@ def _label(text: str, child: Any, hint: str = "", box: str | None = None) -> htm
 
 UPDATE_HINT = "A switch firmware update: in service with ISSU on, a window without it"
 WORKLOAD_HINT = "The model whose decode, training step and goodput the cards show"
-MODE_HINT = "What a click on the rack (or Enter in the ID box) does"
+MODE_HINT = "What a click on the rack (or the Apply button beside the find box) does"
+FIND_HINT = (
+    "Find any cable, link, GPU, chip, controller or tray by its ID, in any case: suggestions "
+    "as you type; Enter highlights it on the drawing and the cable map and fails nothing"
+)
 
 
 def _not_on_domains(what: str) -> str:
@@ -117,20 +121,25 @@ def layout() -> html.Section:
             ),
             html.Div(
                 className="control typed",
+                title=FIND_HINT,
                 children=[
                     dcc.Input(
                         id=ids.ID_INPUT,
-                        type="text",
-                        placeholder="gpu07-st3.sw2.c0, Enter",
-                        maxLength=32,
-                        debounce=True,
+                        type="search",
+                        placeholder="find: gpu07-st3.sw2.c0, Enter",
+                        maxLength=40,
+                        debounce=False,  # each key asks for suggestions; Enter finds
                         spellCheck=False,
+                        autoComplete="off",
+                        list=ids.FIND_OPTIONS,
                     ),
+                    html.Datalist(id=ids.FIND_OPTIONS),
                     html.Button(
-                        "Apply to ID",
+                        "Apply click",
                         id=ids.FAIL_BTN,
                         n_clicks=0,
-                        title="Enter does the same: what a click does (fail, flaky, inspect)",
+                        title="Does to the ID in the box what a click does (fail or repair, "
+                        "mark flaky, inspect); Enter only finds it",
                     ),
                     html.Button("Repair all", id=ids.REPAIR_ALL, n_clicks=0),
                     html.Button(
@@ -275,7 +284,14 @@ def on_change(
             if mode == "inspect":  # selects it (on_view writes the #fragment); fails nothing
                 return changes(CHANGE_OUTPUTS, message=f"{cid} selected: inspecting fails nothing")
             s, msg = state.toggle(s, cid, mode or "fail")
-        elif trig in (ids.FAIL_BTN, ids.ID_INPUT):  # the button, or Enter in the box
+        elif trig == ids.ID_INPUT:  # Enter: found and highlighted (on_view), never failed
+            tok = state.find(s, state.typed_id(typed))
+            return changes(
+                CHANGE_OUTPUTS,
+                message=f"{tok} found: highlighted on the drawing and the cable map (Enter "
+                "fails nothing; Apply click does what a click does)",
+            )
+        elif trig == ids.FAIL_BTN:  # the button: what a click does
             tok = state.typed_id(typed)
             if mode == "inspect":  # selects it (on_view writes the #fragment); fails nothing
                 state.find(s, tok)
@@ -302,7 +318,7 @@ def on_change(
     except ScenarioError as e:
         # a typed ID that is wrong stays in the box, to be corrected; the message names it
         return changes(CHANGE_OUTPUTS, preset=None, message=e.message)
-    typed_out = "" if trig in (ids.FAIL_BTN, ids.ID_INPUT) else no_update
+    typed_out = "" if trig == ids.FAIL_BTN else no_update
     return changes(
         CHANGE_OUTPUTS, search=state.url_of(s), **_controls_of(s), message=msg, typed=typed_out
     )

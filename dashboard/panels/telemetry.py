@@ -14,6 +14,7 @@ from dash import Dash, Input, Output, State, dcc, html
 
 from dashboard import figures, ids, state
 from dashboard.panels import clock
+from dashboard.panels.below import unseen
 from dashboard.panels.common import changes, graph, single_rack
 from dashboard.web import results
 from model import telemetry
@@ -178,6 +179,7 @@ def telemetry_charts(
     search: str | None, counter: str | None, link: str | None, clock_s: float | None
 ) -> dict[str, Any]:
     """The GPU-by-plane heatmap of one counter at the simulated clock, and one link's series."""
+    unseen(search)
     s = state.current(search).scenario
     t = float(clock_s or clock.CLOCK_START_S) % telemetry.MAX_T_S
     if counter not in (*telemetry.METRICS, "state"):
@@ -255,11 +257,11 @@ def _read(n_clicks: int, upload: str | None, pasted: str | None) -> Any:
 
 
 def register(app: Dash) -> None:
-    """Both charts from READY, the counter, the link and the clock."""
+    """Both charts from LATER (panels/below.py), the counter, the link and the clock."""
     app.callback(
         output=_outputs(),
         inputs={
-            "search": Input(ids.READY, "data"),
+            "search": Input(ids.LATER, "data"),
             "counter": Input(ids.COUNTER, "value"),
             "link": Input(ids.LINK_INPUT, "value"),
             "clock_s": Input(ids.CLOCK, "data"),

@@ -13,11 +13,10 @@ from __future__ import annotations
 import os
 
 import diskcache
-from dash import DiskcacheManager
 from dash.background_callback.managers import BaseBackgroundCallbackManager
 
 from config import Settings
-from dashboard.panels.fleet import RevokingCeleryManager
+from dashboard.panels.fleet_watchdog import OwnRunDiskcacheManager, RevokingCeleryManager
 from dashboard.web import tasks
 
 JOB_EXPIRE_S = 3600  # a finished job's result is kept this long
@@ -58,7 +57,7 @@ def background_manager(s: Settings) -> BaseBackgroundCallbackManager:
         tasks.register(capp)
         return RevokingCeleryManager(capp, expire=JOB_EXPIRE_S)
     cache = diskcache.Cache(os.path.join(s.cache_dir, "background"))
-    return DiskcacheManager(cache, expire=JOB_EXPIRE_S)
+    return OwnRunDiskcacheManager(cache, expire=JOB_EXPIRE_S)
 
 
 def celery_app_of(manager: BaseBackgroundCallbackManager) -> object | None:

@@ -34,7 +34,10 @@ from model.telemetry.fields import (
     lane_crc_name,
 )
 from model.telemetry.forecast import Forecast, forecast
-from model.telemetry.snapshot import Counters, FabricHealth, counters, health_rule, link_series
+from model.telemetry.health import FabricHealth
+from model.telemetry.rule import health_rule
+from model.telemetry.series import link_series
+from model.telemetry.snapshot import Counters, counters
 
 __all__ = [
     "ACTIVE",

@@ -20,7 +20,8 @@ import numpy as np
 
 from model.scenario import Scenario
 from model.telemetry.fields import FLAKY_RECOVERY_PER_S, RECOVERY, REPLAY
-from model.telemetry.snapshot import health_rule, link_series
+from model.telemetry.rule import health_rule
+from model.telemetry.series import link_series
 
 LOOKBACK_S = 2 * 86400.0  # [A] two days of history, read hourly
 BIN_S = 3600.0

@@ -144,33 +144,49 @@ class TestNothingLeavesByAccident:
         ctx.close()
 
 
-class TestTheIdBox:
-    """(2) The typed-ID box works with Enter, in any case; a bad ID stays in the box and the
-    message names it."""
+MAP = "document.querySelector('#cable-map .js-plotly-plot')"
 
-    def test_enter_any_case_and_a_bad_id_kept(self, served, page):
-        page.goto(served + "/")
-        _ready(page, 0)
+
+class TestTheFindBox:
+    """(2) The find box: suggestions as a person types, Enter in any case finds the part and
+    highlights it on the drawing and the cable map without failing it (in every click mode);
+    the button does what a click does; a bad ID stays in the box and the message names it."""
+
+    def test_type_suggest_enter_highlights_not_fails_and_the_button_applies(self, served, page):
+        page.goto(served + "/?fail=st5")
+        _ready(page)
         box = page.locator("#id-input")
-        box.fill("GPU07-ST3.SW2")
-        box.press("Enter")
-        expect(page).to_have_url(re.compile(r"\?fail=gpu07-st3\.sw2(#.*)?$"))
-        expect(page.locator("#action-message")).to_have_text("gpu07-st3.sw2 failed")
+        box.press_sequentially("GPU20-ST3.SW1.")
+        expect(page.locator("#find-options option")).to_have_count(2)
+        options = page.locator("#find-options option").evaluate_all("os => os.map(o => o.value)")
+        assert options == ["gpu20-st3.sw1.c0", "gpu20-st3.sw1.c1"]
+        box.press("C")
+        box.press("1")
+        box.press("Enter")  # in the default mode, fail: Enter still only finds
+        expect(page).to_have_url(re.compile(r"\?fail=st5#sel=gpu20-st3\.sw1\.c1$"))
+        expect(page.locator("#action-message")).to_contain_text("gpu20-st3.sw1.c1 found")
+        page.wait_for_function(f"() => ({GD}.data[{TRACES['selected']}].y || []).length === 3")
+        page.wait_for_function(  # and its one cell outlined on the cable map
+            f"() => {{ const t = {MAP}.data[1]; return t.x.length === 1"
+            " && t.x[0] === 'st3.sw1.c1' && t.y[0] === 'gpu20'; }"
+        )
+        assert query(page) == {"fail": "st5"}  # found, highlighted, not failed
+        expect(page.locator(WORST)).to_have_text("3.2 TB/s")
+        page.locator("#fail-button").click()  # the button: what a click does
+        expect(page).to_have_url(re.compile(r"\?fail=st5,gpu20-st3\.sw1\.c1(#.*)?$"))
         expect(box).to_have_value("")
-        _ready(page, 2)  # the link's two cables
         box.fill("gpu07-st3.sw9")
         box.press("Enter")
         expect(page.locator("#action-message")).to_contain_text("gpu07-st3.sw9")
         expect(box).to_have_value("gpu07-st3.sw9")  # kept, to be corrected
-        assert query(page) == {"fail": "gpu07-st3.sw2"}
+        assert query(page) == {"fail": "st5,gpu20-st3.sw1.c1"}
         page.locator("#click-mode").get_by_text("inspects").click()
-        expect(page).to_have_url(re.compile(r"#mode=inspect$"))
-        box.fill("Gpu20-St5.Sw1.C0")
+        expect(page).to_have_url(re.compile(r"#mode=inspect"))
+        box.fill("St4")
         box.press("Enter")
-        expect(page).to_have_url(re.compile(r"#mode=inspect&sel=gpu20-st5\.sw1\.c0$"))
-        expect(page.locator("#action-message")).to_contain_text("gpu20-st5.sw1.c0 selected")
-        page.wait_for_function(f"() => ({GD}.data[{TRACES['selected']}].y || []).length === 3")
-        assert query(page) == {"fail": "gpu07-st3.sw2"}  # found, highlighted, not failed
+        expect(page).to_have_url(re.compile(r"#mode=inspect&sel=st4$"))
+        page.wait_for_function(f"() => {MAP}.data[1].x.length === 72 * 8")  # its chips' cells
+        assert query(page) == {"fail": "st5,gpu20-st3.sw1.c1"}
         assert page.log.errors == []
 
 

@@ -5,7 +5,7 @@ cables can be found, hovered and clicked at the default zoom.
 
 The figure is static per fabric; what a scenario changes (each cell's status and its hover
 label) the browser writes from the same compact codes as the drawing's labels (label_data in
-overlay.py, rack.labels in assets/rack_press.js), so a click costs the response nothing more.
+overlay.py, rack.compose in assets/rack_press.js), so a click costs the response nothing more.
 A cell's colour is its cable's level (CABLE_LEVELS' index as z): its status in the drawing's
 colours, a rerouted cable by how much of its bandwidth its own GPU lost (LOSS_BANDS).
 """
@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import functools
 
+from dash import Patch
+
 from dashboard.figures.base import NO_UPLOAD, UPLOAD_BUTTONS
 from dashboard.figures.rack.figure import _fresh, frame
 from dashboard.figures.rack.geometry import (
@@ -21,15 +23,18 @@ from dashboard.figures.rack.geometry import (
     CABLE_LEVELS,
     FONT_FAMILY,
     PAGE_BG,
+    SELECTED_COLOR,
     TEXT,
     TEXT_DIM,
     TRACES,
     fabric_of,
 )
+from dashboard.figures.rack.selection import selected_cables
 from model.fabric.presets import FABRICS, Fabric
 from model.ids import chip_id, gpu_id
 
 GRID_LINE = "#0f1419"  # between switch trays and compute trays: the page's background
+SELECTED = 1  # the trace of the selected part's cells (outlined), after the cells'
 
 
 def columns(f: Fabric) -> tuple[str, ...]:
@@ -84,7 +89,7 @@ def _base(fabric_key: str) -> dict:
         "showscale": False,
         "xgap": 0,
         "ygap": 0,
-        # each cell's state and what a click does: written by the browser (rack.labels)
+        # each cell's state and what a click does: written by the browser (rack.compose)
         "hovertemplate": "<b>cable %{y}-%{x}</b><br>%{text}<extra></extra>",
         "hoverongaps": False,
     }
@@ -134,13 +139,47 @@ def _base(fabric_key: str) -> dict:
         # (trace `hits`, point row x cols + column)
         "meta": {"hits": TRACES["cable_hits"], "cols": len(cols), "chart": "cable-map"},
     }
-    return {"data": [trace], "layout": layout}
+    selected = {
+        "type": "scatter",
+        "name": "selected",
+        "mode": "markers",
+        "x": (),
+        "y": (),
+        "marker": {
+            "symbol": "square-open",
+            "size": 8,
+            "color": SELECTED_COLOR,
+            "line": {"width": 1.5, "color": SELECTED_COLOR},
+        },
+        "hoverinfo": "skip",
+        "showlegend": False,
+    }
+    return {"data": [trace, selected], "layout": layout}
 
 
-def cable_map_figure(fabric_key: str) -> dict:
-    """The cable map of a fabric (a fresh copy): every cell healthy until the browser writes
-    the scenario's statuses and labels in."""
-    return _fresh(_base(fabric_key))
+def selection_cells(fabric_key: str, cid: str | None) -> dict[str, list[str]]:
+    """The selected part's cables as the map's cells (x its cable slot, y its GPU), for the
+    selected trace: the same cables the drawing lights (selection.py)."""
+    f = fabric_of(fabric_key)
+    cols = columns(f)
+    rows, cells = divmod(selected_cables(fabric_key, cid), len(cols))
+    return {"x": [cols[c] for c in cells], "y": [gpu_id(int(g)) for g in rows]}
+
+
+def selection_patch(fabric_key: str, cid: str | None) -> Patch:
+    """The selected trace's cells as a dash.Patch on the map."""
+    patch = Patch()
+    for k, v in selection_cells(fabric_key, cid).items():
+        patch["data"][SELECTED][k] = v
+    return patch
+
+
+def cable_map_figure(fabric_key: str, selected: str | None = None) -> dict:
+    """The cable map of a fabric (a fresh copy), the selected part's cells outlined: every
+    cell healthy until the browser writes the scenario's statuses and labels in."""
+    fig = _fresh(_base(fabric_key))
+    fig["data"][SELECTED] |= selection_cells(fabric_key, selected)
+    return fig
 
 
 def graph_config() -> dict:

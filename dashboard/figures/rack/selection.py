@@ -64,7 +64,7 @@ def _front_positions(fabric_key: str) -> dict[str, tuple[float, float]]:
     return where
 
 
-def _masks(f: Fabric, comp: Component) -> tuple[np.ndarray, list[str]]:
+def part_masks(f: Fabric, comp: Component) -> tuple[np.ndarray, list[str]]:
     """bool[G, P, C] of the part's cables, and the front-view parts to ring."""
     cables = np.zeros((f.gpus, f.planes, f.cables_per_link), bool)
     n = comp.nums
@@ -92,6 +92,19 @@ def _masks(f: Fabric, comp: Component) -> tuple[np.ndarray, list[str]]:
     return cables, [comp.id]  # a controller: no cables of its own
 
 
+def selected_cables(fabric_key: str, cid: str | None) -> np.ndarray:
+    """The cable indices (the drawing's cable order, the map's row x columns + column) of a
+    selected part: none for no part, an ID the fabric does not have, or a controller."""
+    if not cid:
+        return np.zeros(0, int)
+    f = geometry(fabric_key).fabric
+    try:
+        comp = parse_id(cid, f)
+    except ScenarioError:
+        return np.zeros(0, int)
+    return np.flatnonzero(part_masks(f, comp)[0].ravel())
+
+
 def selection_data(fabric_key: str, cid: str | None) -> dict[int, dict[str, Any]]:
     """The selection traces' data for a selected part (empty for none, or an ID the fabric
     does not have): trace index -> {property: value}, like `overlay_data`."""
@@ -104,7 +117,7 @@ def selection_data(fabric_key: str, cid: str | None) -> dict[int, dict[str, Any]
         comp = parse_id(cid, f)
     except ScenarioError:
         return empty
-    mask, parts = _masks(f, comp)
+    mask, parts = part_masks(f, comp)
     sel = np.flatnonzero(mask.ravel())
     xs: list[float] = []
     ys: list[float] = []

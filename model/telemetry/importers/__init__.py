@@ -9,7 +9,9 @@ used. Limits: MAX_BYTES and MAX_LINES; past them the file is refused, naming the
 Formats (docs/TELEMETRY.md cites the definition each is written from):
 - dcgm-exporter's scrape, the Prometheus text format (model/telemetry/importers/dcgm.py);
 - nvidia-smi's `nvlink --status`, `nvlink -e` and the Fabric section of `-q`, alone or
-  together, one host's after another (model/telemetry/importers/nvsmi.py).
+  together, one host's after another (model/telemetry/importers/nvsmi.py);
+- NMX-Manager's REST answers, `GET /nmx/v1/partitions` with `/gpus` and `/ports` if given,
+  one after another (model/telemetry/importers/nmx.py).
 """
 
 from __future__ import annotations
@@ -24,13 +26,13 @@ from model.ids import chip_id, gpu_id, link_id
 from model.scenario import parse_query, to_query
 from model.telemetry.diagnosis import attribution
 from model.telemetry.fields import ACTIVE
-from model.telemetry.importers import dcgm, nvsmi, promtext
+from model.telemetry.importers import dcgm, nmx, nvsmi, promtext
 from model.telemetry.snapshot import Counters
 
 MAX_BYTES = 16 * 2**20  # [A] a whole rack's own scrape is ~8 MB (72 GPUs x 36 links, both sides)
 MAX_LINES = 300_000  # [A] that scrape is ~56,000 lines
 MAX_MESSAGES = 50  # the first ones in full, then a count
-FORMATS = ("dcgm-exporter", "nvidia-smi")
+FORMATS = ("dcgm-exporter", "nvidia-smi", "nmx-manager")
 
 
 @dataclass(frozen=True)
@@ -44,10 +46,12 @@ class Imported:
     messages: tuple[str, ...] = ()
     attribution: dict = field(default_factory=dict)
     fabric_health: dict = field(default_factory=dict)  # GPU -> its mask and summary, if read
+    partition: dict = field(default_factory=dict)  # NMX-Manager's partition health, if read
 
     def to_json(self) -> dict:
         return {
             "fabric_health": self.fabric_health,
+            "partition": self.partition,
             "format": self.format,
             "scenario": self.scenario,
             "confidence": self.confidence,
@@ -102,9 +106,12 @@ def _capped(messages: list[str]) -> tuple[str, ...]:
     return (*messages[:MAX_MESSAGES], f"... and {len(messages) - MAX_MESSAGES} more")
 
 
-def scenario_of(snap: Counters, messages: list[str]) -> tuple[str, dict[str, str], dict]:
+def scenario_of(
+    snap: Counters, messages: list[str], features: dict[str, bool | None] | None = None
+) -> tuple[str, dict[str, str], dict]:
     """The query string of the scenario a snapshot describes, each component's basis, and
-    the attribution it came from."""
+    the attribution it came from. features: those the file tells on or off (None: it
+    says nothing of that feature, which keeps its default)."""
     f = snap.fabric
     a = attribution(snap)
     basis: dict[str, str] = {}
@@ -117,7 +124,7 @@ def scenario_of(snap: Counters, messages: list[str]) -> tuple[str, dict[str, str
             basis[x] = "recovery counter or BER of an ACTIVE link"
         fail, flaky = [*a.failed, *a.silent], list(a.degrading)
     else:
-        down = snap.state != ACTIVE
+        down = (snap.state != ACTIVE) & ~snap.planned[None, :]  # drained planes are no fault
         rows, cols = down.all(axis=1), down.all(axis=0)
         fail = [gpu_id(int(g)) for g in np.flatnonzero(rows)]
         fail += [chip_id(f, int(p)) for p in np.flatnonzero(cols & ~rows.all())]
@@ -145,10 +152,18 @@ def scenario_of(snap: Counters, messages: list[str]) -> tuple[str, dict[str, str
         on += [] if "issu" in defaults else ["issu"]
     if (snap.planned.reshape(-1, k).any(axis=1) & ~trays).any():
         messages.append("some chips are drained but not their whole tray: not imported")
-    if snap.telemetry and "telemetry" not in defaults:
+    told = features or {}
+    if "telemetry" not in told and snap.telemetry and "telemetry" not in defaults:
         on.append("telemetry")
-    elif not snap.telemetry and "telemetry" in defaults:
+    elif "telemetry" not in told and not snap.telemetry and "telemetry" in defaults:
         off.append("telemetry")
+    for k, v in told.items():
+        if v is None:
+            continue
+        if v and k not in defaults:
+            on.append(k)
+        elif not v and k in defaults:
+            off.append(k)
     parts += [f"on={','.join(on)}"] if on else []
     parts += [f"off={','.join(off)}"] if off else []
     s = parse_query("&".join(parts)).scenario
@@ -162,6 +177,8 @@ def import_text(data: bytes | str) -> Imported:
     no fabric to tell); every lesser problem is a message naming its line.
     """
     lines = _lines(data)
+    if nmx.looks_like(lines):
+        return _import_nmx(lines)
     if nvsmi.looks_like(lines):
         return _import_nvsmi(lines)
     samples, problems = promtext.parse(lines)
@@ -231,6 +248,36 @@ def _import_nvsmi(lines: list[str]) -> Imported:
     else:
         confidence = "low: fabric health only (no links: no component can be named)"
     return Imported("nvidia-smi", query, confidence, basis, _capped(messages), attr, health)
+
+
+def _import_nmx(lines: list[str]) -> Imported:
+    try:
+        parsed = nmx.parse("\n".join(lines))
+    except nmx.NmxError as e:
+        raise ImportRefused(e.message, e.line) from None
+    messages = list(parsed.problems)
+    if not (parsed.partitions or parsed.gpus or parsed.ports):
+        raise ImportRefused(
+            "line 1: no NMX-Manager Partition, GPU or Port object: expected the answer of GET "
+            "/nmx/v1/partitions (objects with 'Members' and 'Health')",
+            1,
+        )
+    reading = nmx.read(parsed, messages)
+    query, basis, attr = scenario_of(reading.snap, messages, reading.features)
+    for k in basis:
+        basis[k] = "NMX-Manager GPU ports' states" if reading.ports_seen else "GPU health UNKNOWN"
+    if reading.ports_seen:
+        confidence = "low: link states (GPU ports) and NMX health; no counters, no cables"
+    elif reading.gpu_health:
+        confidence = "low: NMX health only: lost GPUs are named, GPUs short of links are not"
+    else:
+        confidence = "none: partition health only; no component can be named from it"
+    part = reading.partition
+    if part.get("health") not in (None, "HEALTHY"):
+        messages.append(f"partition '{part.get('name')}' reports {part['health']}")
+    return Imported(
+        "nmx-manager", query, confidence, basis, _capped(messages), attr, partition=part
+    )
 
 
 __all__ = ["FORMATS", "MAX_BYTES", "MAX_LINES", "ImportRefused", "Imported", "import_text"]

@@ -33,7 +33,8 @@ from model.telemetry.fields import (
     REPLAY,
     SUMMARY_NAMES,
 )
-from model.telemetry.snapshot import Counters, FabricHealth
+from model.telemetry.health import FabricHealth
+from model.telemetry.snapshot import Counters
 
 GPU_NAMES = {"vr-nvl72": "NVIDIA Rubin", "gb200-nvl72": "NVIDIA GB200"}
 HEADER = re.compile(r"GPU (\d+): (.*?)(?: \(UUID: ([^)]*)\))?\s*$")

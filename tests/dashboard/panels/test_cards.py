@@ -16,6 +16,25 @@ class TestCards:
         assert evaluate(parse_query("fail=st3").scenario)["events"][0] in str(out["events"])
         assert len(out["questions"]) == 4 and "NCCL" in str(out["questions"])
 
+    def test_each_changed_card_says_the_healthy_racks_value(self):
+        out = cards.summary("?fail=st3")
+        shown = {c.children[0].children: c for c in out["cards"]}
+        worst = shown["Worst GPU bandwidth"]
+        assert worst.children[1].children == "3.2 TB/s"
+        assert worst.children[2].children == "healthy rack: 3.6 TB/s"
+        assert shown["Rack bandwidth"].children[2].children == "healthy rack: 259.2 TB/s"
+        # the healthy rack's own figure, from the model: the healthy scenario's card
+        healthy = {c.children[0].children: c for c in cards.summary("")["cards"]}
+        for title, card in shown.items():
+            if card.children[2].className == "card-healthy":
+                assert (
+                    card.children[2].children
+                    == f"healthy rack: {healthy[title].children[1].children}"
+                )
+            else:  # unchanged: no line
+                assert card.children[1].children == healthy[title].children[1].children
+        assert all(len(c.children) == 3 for c in healthy.values())  # the healthy rack: none
+
     def test_a_domain_says_what_it_does_not_model(self):
         out = cards.summary("?fabric=vr-nvl576&fail=r02.st3")
         assert "r02.st3 failed" in str(out["events"])

@@ -53,11 +53,33 @@ class TestScenario:
         assert out["search"] is no_update and out["fabric"] is no_update
         assert "st10" in out["message"] and out["typed"] is no_update  # kept, to correct
 
-    def test_enter_in_the_box_takes_an_id_in_any_case(self, monkeypatch):
-        out = on_change(monkeypatch, ids.ID_INPUT, "?fail=st3", typed="GPU07-ST1.SW0 ")
-        assert out["search"] == "?fail=st3,gpu07-st1.sw0" and out["typed"] == ""
-        out = on_change(monkeypatch, ids.ID_INPUT, "", typed="St4", mode="inspect")
-        assert out["search"] is no_update and "st4 selected" in out["message"]
+    def test_enter_in_the_box_finds_an_id_in_any_case_and_fails_nothing(self, monkeypatch):
+        for mode in ("fail", "flaky", "inspect"):
+            out = on_change(
+                monkeypatch, ids.ID_INPUT, "?fail=st3", typed="GPU07-ST1.SW0 ", mode=mode
+            )
+            assert out["search"] is no_update and out["typed"] is no_update  # kept, to apply
+            assert out["message"].startswith("gpu07-st1.sw0 found: highlighted")
+            v = dict(view.DEFAULTS)
+            args = ("?fail=st3", v["counter"], v["link"], v["compare"], mode, "r01")
+            hashed = fragment.on_view("", None, *args, typed="GPU07-ST1.SW0 ")
+            assert view.parse(hashed["hash"])[0]["sel"] == "gpu07-st1.sw0"
+        out = on_change(monkeypatch, ids.ID_INPUT, "", typed="st10")
+        assert out["search"] is no_update and "st10" in out["message"]  # named, not found
+
+    def test_the_find_box_suggests_every_kind_of_part_in_any_case(self):
+        from dashboard import find
+        from dashboard.panels import finder
+
+        assert len(find.every_id("vr-nvl72")) == 5184 + 2592 + 72 + 18 + 9 + 36 + 9
+        got = [o.value for o in finder.suggestions("GPU07-ST3.SW2", "")["options"]]
+        assert got == ["gpu07-st3.sw2", "gpu07-st3.sw2.c0", "gpu07-st3.sw2.c1"]
+        assert [o.value for o in finder.suggestions("st3.m", "")["options"]] == ["st3.mc"]
+        assert finder.suggestions("", "")["options"] == []
+        assert finder.suggestions("zz", "")["options"] == []
+        near = finder.suggestions("r03.gpu07-st3.sw2.c", "?fabric=vr-nvl576")["options"]
+        domain = [o.value for o in near]
+        assert domain == ["r03.gpu07-st3.sw2.c0", "r03.gpu07-st3.sw2.c1"]
 
     def test_a_click_on_a_cable_toggles_it(self, monkeypatch):
         table = rack_figure.point_ids("vr-nvl72")[rack_figure.TRACES["cable_hits"]]

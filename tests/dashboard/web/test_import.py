@@ -78,7 +78,7 @@ def test_the_issue_case_round_trips_with_its_link_named(client):
     assert body["scenario"] == "fabric=vr-nvl72&fail=st3.mc&flaky=gpu07-st3.sw2"
     assert body["format"] == "dcgm-exporter"
     keys = {"format", "scenario", "confidence", "components", "messages", "attribution"}
-    assert set(body) == keys | {"fabric_health"}
+    assert set(body) == keys | {"fabric_health", "partition"}
     health = body["fabric_health"]  # every GPU healthy: a silent controller degrades none
     assert len(health) == 72 and {h["mask"] for h in health.values()} == {0xAA}
 
@@ -178,6 +178,9 @@ def test_garbage_is_never_a_500(client, body):
             1,
             "mixes fabrics",
         ),
+        (b'[\n{"Members": [], "Health": "HEALTHY"},\n{"Members": \n', 3, "expected JSON"),
+        (b'[{"Name": "x"}] trailing', 1, "expected a JSON array or object"),
+        (b"[1, 2, 3]\n", 1, "no NMX-Manager Partition, GPU or Port object"),
     ],
 )
 def test_what_cannot_be_read_is_refused_naming_the_line(client, body, line, words):
@@ -220,6 +223,28 @@ def test_nothing_from_a_file_is_html(client):
     assert r.status_code == 200
     assert r.headers["Content-Type"].startswith("application/json")
     assert any("<script>" not in m or m.startswith("line 1:") for m in r.get_json()["messages"])
+
+
+NMX_SAMPLE = SAMPLE.parent / "nmx-manager-gb200-answers.txt"
+
+
+def test_an_nmx_manager_answer_through_the_api(client):
+    r = _post(client, NMX_SAMPLE.read_bytes())
+    assert r.status_code == 200
+    out = r.get_json()
+    assert out["format"] == "nmx-manager" and out["partition"]["health"] == "DEGRADED"
+    assert "gpu02-st3.sw1" in out["scenario"]
+
+
+@settings(max_examples=100, deadline=None, derandomize=True)
+@given(st.text(alphabet=st.sampled_from('[]{}",:0123456789 \nMembersHealthPortNum'), max_size=400))
+def test_json_like_garbage_is_never_a_500(client, body):
+    """Bodies that look like NMX-Manager JSON: 200, or 400 naming the line."""
+    r = _post(client, "[" + body)
+    assert r.status_code in (200, 400), r.get_data()[:300]
+    if r.status_code == 400:
+        out = r.get_json()
+        assert out["token"].startswith("line ") and out["error"].startswith(out["token"] + ":")
 
 
 # --- the command line --------------------------------------------------------------------------
