@@ -68,8 +68,10 @@ class Component:
         return (KIND_ORDER[self.kind], self.nums)
 
 
+@lru_cache(maxsize=65536)
 def format_id(c: Component) -> str:
-    """The canonical string of a component."""
+    """The canonical string of a component (memoised: attribution and the events name the
+    same parts on every evaluate)."""
     n = c.nums
     if c.kind == "compute-tray":
         return f"ct{n[0]:02d}"
