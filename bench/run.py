@@ -187,7 +187,13 @@ def bench_metrics() -> None:
     c = app.test_client()
     qs = [f"flaky=gpu{g:02d}-st{1 + g % 9}.sw{g % 4}" for g in range(40)]
     scrapes = iter(qs * 2)
-    c.get("/metrics?" + qs[0])
+    body = c.get("/metrics?" + qs[0]).get_data()
+    lanes = c.get("/metrics?" + qs[0] + "&lanes=1").get_data()
+    n, n_lanes = body.count(b"\n"), lanes.count(b"\n")
+    print(
+        f"     (a scrape is {len(body) / 1e6:.2f} MB, {n:,} lines; with "
+        f"&lanes=1 {len(lanes) / 1e6:.2f} MB, {n_lanes:,} lines)"
+    )
     report(
         "/metrics: vr-nvl72 scrape, telemetry on (21k samples), median",
         _median_ms(lambda: c.get("/metrics?" + next(scrapes)), 80),

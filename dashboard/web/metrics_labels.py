@@ -1,6 +1,12 @@
 """GET /metrics's label sets: every series' escaped '{...}' of a fabric, built once per
 fabric shape (labels depend on its preset's shape and key only), vectorised over numpy
-object arrays. Which labels a family carries, and why, is in dashboard/web/metrics.py."""
+object arrays. Which labels a family carries, and why, is in dashboard/web/metrics.py.
+
+The per-link, per-port and per-lane sets (2,592 series a family on vr-nvl72) carry only what
+places the series: dcgm-exporter's own labels and the project's `link` and `chip`, which
+the alert rules join and group on. The rack-wide `fabric` is on fabric_twin_info (and on
+the small per-GPU, chip, tray and controller families); a link's switch tray and compute
+tray are in its `chip` ("st3.sw2") and `gpu` (compute tray gpu // 4 + 1)."""
 
 from __future__ import annotations
 
@@ -13,9 +19,10 @@ from dashboard.web.promtext import escape_label_value, label_set
 from model.fabric.presets import FABRICS, Fabric
 from model.ids import chip_id, compute_tray_of_gpu, link_id
 
-LINK_LABELS = ("nvlink", "gpu", "link", "chip", "tray", "compute_tray", "fabric")
+LINK_LABELS = ("nvlink", "gpu", "link", "chip")
 GPU_LABELS = ("gpu", "Hostname", "device", "compute_tray", "fabric")
-PORT_LABELS = ("nvswitch", "nvlink", "hostname", "link", "chip", "fabric")
+PORT_LABELS = ("nvswitch", "nvlink", "hostname", "link", "chip")
+LANE_LABELS = ("link", "lane")
 
 
 @dataclass(frozen=True)
@@ -60,9 +67,6 @@ def _labels(f: Fabric) -> Labels:
             ("gpu", np.repeat(gpus, p)),
             ("link", links),
             ("chip", np.tile(chips, g)),
-            ("tray", np.tile(trays, g)),
-            ("compute_tray", np.repeat(cts, p)),
-            ("fabric", fab),
         ]
     )
     port = _join(
@@ -72,7 +76,6 @@ def _labels(f: Fabric) -> Labels:
             ("hostname", np.tile(trays, g)),
             ("link", links),
             ("chip", np.tile(chips, g)),
-            ("fabric", fab),
         ]
     )
     gpu = _join(
@@ -89,7 +92,6 @@ def _labels(f: Fabric) -> Labels:
         [
             ("link", np.repeat(links, c)),
             ("lane", np.tile(arr([str(x) for x in range(c)]), g * p)),
-            ("fabric", fab),
         ]
     )
     chip = _join([("chip", chips), ("tray", trays), ("fabric", fab)])
