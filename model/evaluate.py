@@ -94,10 +94,26 @@ RESULT_KEYS = (
 )
 
 
+def scenario_block(s: Scenario) -> dict:
+    """The result's scenario block: the canonical query and every field of the scenario."""
+    return {
+        "query": to_query(s),
+        "key": s.key(),
+        "fabric": s.fabric,
+        "fail": list(s.fail),
+        "flaky": list(s.flaky),
+        "off": list(s.off),
+        "on": list(s.on),
+        "workload": s.workload,
+        "update": list(s.update),
+        "eth_bw": s.eth_bw,
+    }
+
+
 def evaluate(s: Scenario) -> dict:
     """Propagate the scenario's faults and compute every figure of the result."""
     if s.multirack:
-        from model.multirack.tiers import evaluate_result  # the two-tier domain model
+        from model.multirack.result import evaluate_result  # the two-tier domain model
 
         r = evaluate_result(s)
     else:
@@ -117,18 +133,7 @@ def _single_rack(s: Scenario) -> dict:
     cables_up = links_up * f.cables_per_link
     defaults = defaults_for(f.key)
     return {
-        "scenario": {
-            "query": to_query(s),
-            "key": s.key(),
-            "fabric": s.fabric,
-            "fail": list(s.fail),
-            "flaky": list(s.flaky),
-            "off": list(s.off),
-            "on": list(s.on),
-            "workload": s.workload,
-            "update": list(s.update),
-            "eth_bw": s.eth_bw,
-        },
+        "scenario": scenario_block(s),
         "fabric": {
             "key": f.key,
             "name": f.name,

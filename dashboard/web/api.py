@@ -172,7 +172,7 @@ TOPOLOGY_PARAMS = declare(fabric=Text())
 @api.get("/timeline")
 def timeline_route() -> Response:
     """GET /api/v1/timeline?<scenario>&fault=<id>: the story of one fault, and its series."""
-    q = scenario_request(TIMELINE_PARAMS)
+    q = scenario_request(TIMELINE_PARAMS, multirack=True)
     given = q.params.get("checkpoint_min")
     interval = None if given is None else float(given) * 60
     fault = str(q.params.get("fault", "")) or None

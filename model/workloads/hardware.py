@@ -50,7 +50,7 @@ def scenario_hardware(a: Assessment) -> Hardware:
     return Hardware(f.key, GPUS[f.gpu], f.gpus, tuple(out))
 
 
-def domain_hardware(domain, fail: tuple[str, ...]) -> Hardware:
+def domain_hardware(domain, fail: tuple[str, ...] = (), a=None) -> Hardware:
     """A multi-rack domain in its state (model.multirack.tiers): EP groups up to one rack form
     inside a rack on its own links; wider groups take whole racks, every byte to another rack
     crossing L1, L2, L1 (two more switch hops) at the domain's all-to-all rate under the trunk
@@ -58,11 +58,13 @@ def domain_hardware(domain, fail: tuple[str, ...]) -> Hardware:
     racks sends no more across racks than that)."""
     from model.multirack.tiers import EXTRA_HOP_US, build, plane_rates
 
-    st = build(domain, list(fail))
     f = domain.rack
+    if a is not None and not a.job_runs:  # a: the DomainAssessment; its job is down
+        return Hardware(domain.key, GPUS[f.gpu], domain.gpus, ())
+    st = build(domain, list(fail)) if a is None else a.state
     link = f.link_gbs_bidir / 1000.0
-    alive = np.flatnonzero(st.gpu_alive)
-    injection = st.up.sum(axis=1) * link  # TB/s both ways, inside the rack
+    alive = np.flatnonzero(st.gpu_alive if a is None else a.usable)
+    injection = st.efficiency.sum(axis=1) * link  # TB/s both ways, inside the rack
     a2a = plane_rates(st).sum(axis=1) * link  # across racks, under the trunk limit
     racks = st.rack_of
     out = []

@@ -67,7 +67,7 @@ def domain_frontiers(s: Scenario) -> dict:
     d = DOMAINS[s.fabric]
     m = moe_model(s.workload)
     w = _workload(s)
-    hw = domain_hardware(d, s.fail)
+    hw = domain_hardware(d, s.fail, assess(s))  # the domain's assessment: its GPUs in service
     return {
         "model": m,
         "gpu": GPUS[d.rack.gpu],
@@ -83,14 +83,14 @@ def domain_frontiers(s: Scenario) -> dict:
 def domain_decode(s: Scenario) -> dict:
     """evaluate()'s decode block for a multi-rack domain: the same keys as one rack's."""
     fs = domain_frontiers(s)
-    return decode_result(fs, "when the domain has a GPU in service", fs["hardware"])
+    return decode_result(fs, assess(s).job.to_json()["restart"], fs["hardware"])
 
 
 def _frontiers_of(s: Scenario) -> tuple[dict, bool]:
     """The frontiers behind /api/v1/decode for any scenario, and whether the job runs."""
     if s.multirack:
         fs = domain_frontiers(s)
-        return fs, bool(fs["hardware"].groups)
+        return fs, assess(s).job_runs and bool(fs["hardware"].groups)
     return work(s).curves, assess(s).job_runs
 
 
