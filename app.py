@@ -20,7 +20,7 @@ import config
 from dashboard import panels
 from dashboard.layout import layout
 from dashboard.warm import warm
-from dashboard.web import security
+from dashboard.web import responses, security
 from dashboard.web.background import background_manager, celery_app_of
 from dashboard.web.blueprint import web
 from dashboard.web.cache import SharedCache
@@ -54,6 +54,7 @@ def create_app(s: config.Settings | None = None) -> Dash:
     app.server.extensions[CACHE_EXTENSION] = SharedCache(app.server, s)
     app.server.extensions[BACKGROUND_EXTENSION] = manager
     security.install(app, s.frame_ancestors)
+    responses.install(app)  # the page's pure callbacks answered once per distinct request
     # plotly/dash#3971: _setup_server() sets its guard before it fills the component registry,
     # so concurrent first requests in a fresh worker can get HTTP 500 on the JS bundles. Run it
     # here, at import, so every worker (and the --preload master) is set up before it serves.
