@@ -99,11 +99,15 @@ def bench_workers(report: Report) -> None:
 
 
 def bench_router(report: Report, viewers: int = 200, seconds: float = 60.0) -> None:
-    """200 viewers, each changing the scenario every 2 s (the page's callbacks), through nginx
-    in front of four web processes (one gunicorn worker each), two Celery workers and one
-    redis-server, for 60 s; six fleet studies started along the way and polled as the page
-    does. At 15 s a web process is SIGKILLed (started again at 20 s); at 30 s the worker
-    coordinating a study is (started again 5 s later). tests/scaleout/router.py."""
+    """200 viewers, each changing the scenario every 2 s (the page's callbacks; scenarios
+    drawn by tests/scaleout/router.py's `popularity`: a demo link's viewers at the same few,
+    a long tail once or twice), through nginx in front of four web processes (one gunicorn
+    worker each), two Celery workers and one redis-server, for 60 s; six fleet studies started
+    along the way and polled as the page does (the first two the very same study, started
+    at the same moment). At 15 s a web process is SIGKILLed (started again at 20 s); at 30 s
+    the worker coordinating a study is (started again 5 s later). Beside the latencies: what
+    each kind of process used in CPU, per request served, and so what two cores can serve."""
+    from tests.scaleout.meter import CpuMeter
     from tests.scaleout.router import Stack, run_load
 
     stack = Stack(webs=4, workers=2)
@@ -128,20 +132,21 @@ def bench_router(report: Report, viewers: int = 200, seconds: float = 60.0) -> N
         stack.start_worker(i)
         restarted["worker"] = time.monotonic() - t
 
+    studies = [(5.0, 10_000, 10), (5.0, 10_000, 10)] + [
+        (t, 10_000 - 10 * k, 10) for k, t in enumerate((20.0, 27.0, 34.0, 44.0), start=1)
+    ]
     try:
-        load = run_load(
-            stack.router.base,
-            viewers=viewers,
-            seconds=seconds,
-            # each its own racks: Dash keys a background job's result by its inputs, so two
-            # runs of the very same study at once share one result (the first poll to read it
-            # takes it; see the report)
-            studies=[
-                (t, 10_000 - 10 * k, 10) for k, t in enumerate((5.0, 12.0, 20.0, 27.0, 34.0, 44.0))
-            ],
-            events=[(15.0, kill_web), (30.0, kill_worker)],
-            study_timeout_s=300.0,
-        )
+        with CpuMeter(stack) as meter:
+            t0 = time.monotonic()
+            load = run_load(
+                stack.router.base,
+                viewers=viewers,
+                seconds=seconds,
+                studies=studies,
+                events=[(15.0, kill_web), (30.0, kill_worker)],
+                study_timeout_s=300.0,
+            )
+            wall = time.monotonic() - t0
     finally:
         stack.stop()
     failed = load.failed()
@@ -149,12 +154,28 @@ def bench_router(report: Report, viewers: int = 200, seconds: float = 60.0) -> N
     unfinished = [s for s in load.studies if s[1] is None or s[2] is not None]
     held = max((s[3] for s in load.studies), default=0.0)
     durations = [round(s[1] - s[0], 1) if s[1] else s[2] for s in load.studies]
+    served = len(load.requests) - len(failed)
+    cpu = meter.by_role()
+    per = {k: cpu.get(k, 0.0) / max(served, 1) * 1e3 for k in ("web", "nginx", "redis")}
+    per["client"] = load.client_cpu_s / max(served, 1) * 1e3
+    per_request = sum(per.values())
+    cores = os.cpu_count() or 1
+    asked = viewers / 2.0 * (len(load.requests) / max(len(load.asked), 1))
     print(
-        f"     ({len(load.requests)} requests in {seconds:g} s; failed {len(failed)}, of them "
-        f"in flight at a kill {len(failed) - len(beyond)}; {'; '.join(notes)}; studies took "
-        f"{durations} s, the longest wait between two progress steps {held:.1f} s; restarted "
-        f"web in {restarted.get('web', float('nan')):.1f} s, worker in "
+        f"     ({len(load.requests)} requests in {seconds:g} s ({len(load.requests) / seconds:.0f}"
+        f"/s; the viewers asked {asked:.0f}/s), {len(set(load.asked))} distinct scenarios of "
+        f"{len(load.asked)} changes; failed {len(failed)}, of them in flight at a kill "
+        f"{len(failed) - len(beyond)}; {'; '.join(notes)}; studies took {durations} s, the "
+        f"longest wait between two progress steps {held:.1f} s; restarted web in "
+        f"{restarted.get('web', float('nan')):.1f} s, worker in "
         f"{restarted.get('worker', float('nan')):.1f} s; {_load_note()})"
+    )
+    print(
+        "     (CPU per request served: "
+        + ", ".join(f"{k} {v:.2f} ms" for k, v in per.items())
+        + f"; {per_request:.2f} ms in all, so {cores} cores serve at most "
+        f"{cores * 1e3 / per_request:.0f} requests/s with nothing else running; the studies' "
+        f"workers used {cpu.get('worker', 0.0):.0f} CPU-s of the {cores * wall:.0f} the run had)"
     )
     report(
         f"router: {viewers} viewers via nginx, 4 web, 2 workers, p95",
