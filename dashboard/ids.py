@@ -93,6 +93,7 @@ COMPARE = "compare-table"
 EXPORT_JSON = "export-json"
 EXPORT_CSV = "export-csv"
 PRINT = "print-report"  # the browser's print of the page, as a report (assets/present.js)
+REPORT_HTML = "download-report"  # the report as one HTML file (assets/report.js)
 DOWNLOAD = "download"
 ASSUMPTIONS = "assumptions"
 ASSUMPTIONS_BODY = "assumptions-body"
