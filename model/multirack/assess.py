@@ -17,7 +17,7 @@ import numpy as np
 
 from model.fabric.fate import Job, Repair
 from model.multirack import fate, tiers
-from model.multirack.domains import Domain
+from model.multirack.domains import Domain, parse_part, rack_id
 from model.multirack.fate import DomainPartition
 from model.multirack.state import DomainState, build_domain_state
 from model.scenario import Scenario
@@ -68,7 +68,14 @@ class DomainAssessment:
         return self.job.runs
 
     def repair_of(self, component_id: str) -> Repair | None:
-        return next((r for r in self.repairs if r.id == component_id), None)
+        """The repair of a failed part; a part of a lost rack comes back with its rack's."""
+        own = next((r for r in self.repairs if r.id == component_id), None)
+        if own is not None or component_id not in self.scenario.fail:
+            return own
+        part = parse_part(component_id, self.fabric)
+        if part.local is None or self.state.racks[part.rack] is not None:
+            return None
+        return next((r for r in self.repairs if r.id == rack_id(part.rack)), None)
 
 
 @lru_cache(maxsize=512)

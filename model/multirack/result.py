@@ -137,6 +137,8 @@ def fault_line(a: DomainAssessment, tok: str, part: DomainPart) -> str:
     k = part.kind
     if part.local is not None:
         rs = st.racks[part.rack]
+        if rs is None:
+            return words.gone_with_rack(tok, rack_id(part.rack))
         return f"{rack_id(part.rack)}: " + fault_sentence(rs.state, part.local, "")
     if k is DomainKind.RACK:
         return words.rack_fault(tok, d.rack.gpus)

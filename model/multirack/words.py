@@ -76,6 +76,10 @@ def rack_fault(rack: str, gpus: int) -> str:
     return f"{rack} lost: its {gpus} GPUs and its L1 switch chips go with it"
 
 
+def gone_with_rack(cid: str, rack: str) -> str:
+    return f"{cid} lost with its rack {rack}: the rack's repair brings it back"
+
+
 def l2_chip_fault(cid: str, plane: int, left: int, s: int) -> str:
     return (
         f"{cid} lost: plane {plane} keeps {left} of {s} L2 chips; its traffic between racks "

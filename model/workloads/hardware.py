@@ -67,19 +67,28 @@ def domain_hardware(domain, fail: tuple[str, ...] = (), a=None) -> Hardware:
     injection = st.efficiency.sum(axis=1) * link  # TB/s both ways, inside the rack
     a2a = plane_rates(st).sum(axis=1) * link  # across racks, under the trunk limit
     racks = st.rack_of
+    per_rack = [alive[racks[alive] == r] for r in range(domain.racks)]
+    memo: dict[tuple[int, float], EPFabric] = {}
+    full = f.gpu_tbs_bidir
+
+    def view(n: int, share: float) -> EPFabric:  # many groups share a bandwidth: build once
+        v = memo.get((n, share))
+        if v is None:
+            v = memo[(n, share)] = share_view(f, n, share)
+        return v
+
     out = []
     for e in D.EP_SIZES:
         groups: list[tuple[EPFabric, int]] = []
         if e <= f.gpus:
-            for r in range(domain.racks):
-                idx = alive[racks[alive] == r]
+            for idx in per_rack:
                 k = len(idx) // e
                 if k:
                     worst = injection[idx[: k * e]].reshape(k, e).min(axis=1)
-                    groups += [(share_view(f, e, float(w) / f.gpu_tbs_bidir), 1) for w in worst]
+                    groups += [(view(e, w / full), 1) for w in worst.tolist()]
                 if r_left := leftover(len(idx), e):
                     w = injection[idx[k * e :]].min()
-                    groups.append((share_view(f, r_left, float(w) / f.gpu_tbs_bidir), 1))
+                    groups.append((view(r_left, float(w) / full), 1))
         else:
             k = len(alive) // e
             if k == 0:
@@ -97,6 +106,12 @@ def domain_hardware(domain, fail: tuple[str, ...] = (), a=None) -> Hardware:
         if merged:
             out.append((e, tuple(merged.items())))
     return Hardware(domain.key, GPUS[f.gpu], domain.gpus, tuple(out))
+
+
+@lru_cache(maxsize=4)
+def healthy_domain_hardware(domain) -> Hardware:
+    """domain_hardware of the healthy domain (every scenario's decode is held against it)."""
+    return domain_hardware(domain)
 
 
 # --- b200-roce: the comparison buyers make (issue 12 item 6) -----------------------------------

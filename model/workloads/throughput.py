@@ -25,6 +25,7 @@ from model.workloads.hardware import (
     BASELINE_WHY,
     comparison_hardware,
     domain_hardware,
+    healthy_domain_hardware,
     preset_hardware,
     scenario_hardware,
 )
@@ -73,7 +74,7 @@ def domain_frontiers(s: Scenario) -> dict:
         "gpu": GPUS[d.rack.gpu],
         "hardware": hw,
         "scenario": decode.cached_frontier(m, hw, w),
-        "healthy": decode.cached_frontier(m, domain_hardware(d, ()), w),
+        "healthy": decode.cached_frontier(m, healthy_domain_hardware(d), w),
         "baseline": decode.cached_frontier(m, preset_hardware(d.rack), w),
         "baseline_key": BASELINE[d.key],
         "fabric_key": d.key,

@@ -284,3 +284,54 @@ def test_domain_keys_take_only_their_kinds(q, token):
     with pytest.raises(ScenarioError) as e:
         parse_query(q)
     assert e.value.token == token
+
+
+def _random_domain_query(rng, d) -> str:
+    """A seeded mix of every kind of domain part, flaky links and trunks, updates, switches."""
+    r = lambda: f"r{int(rng.integers(1, d.racks + 1)):02d}"
+    t = lambda: int(rng.integers(1, 10))
+    makers = [
+        lambda: f"{r()}.st{t()}",
+        lambda: f"{r()}.st{t()}.sw{int(rng.integers(0, 4))}",
+        lambda: f"{r()}.st{t()}.mc",
+        lambda: f"{r()}.gpu{int(rng.integers(0, 72)):02d}",
+        lambda: f"{r()}.ct{int(rng.integers(1, 19)):02d}",
+        lambda: f"{r()}.gpu{int(rng.integers(0, 72)):02d}-st{t()}.sw{int(rng.integers(0, 4))}",
+        lambda: r(),
+        lambda: f"l2.p{int(rng.integers(0, 36)):02d}.s{int(rng.integers(0, d.l2_per_plane))}",
+        lambda: f"l2.t{int(rng.integers(1, l2_trays(d) + 1)):02d}",
+        lambda: (
+            f"{r()}.st{t()}.sw{int(rng.integers(0, 4))}-l2.s{int(rng.integers(0, d.l2_per_plane))}"
+        ),
+    ]
+    fail = {makers[int(rng.integers(0, len(makers)))]() for _ in range(int(rng.integers(1, 5)))}
+    q = f"fabric={d.key}&fail={','.join(sorted(fail))}"
+    if rng.random() < 0.3:
+        q += f"&flaky={r()}.gpu{int(rng.integers(0, 72)):02d}-st{t()}.sw0"
+    if rng.random() < 0.2:
+        q += "&update=" + ("all" if rng.random() < 0.5 else f"l2.t{int(rng.integers(1, 10)):02d}")
+    feats = ["cp-resilience", "partial-rack", "hot-swap", "sdr-fallback", "reroute", "issu"]
+    off = [f for f in feats if rng.random() < 0.2]
+    return q + (f"&off={','.join(off)}" if off else "")
+
+
+@pytest.mark.parametrize("d", [VR_NVL576, VR_NVL1152])
+def test_random_domain_scenarios_answer_every_block_and_every_fault_s_story(d):
+    from model.reliability.timeline import timeline
+
+    rng = np.random.default_rng(1152 + d.racks)
+    for _ in range(25):
+        s = _s(_random_domain_query(rng, d))
+        r = evaluate(s)
+        a = assess(s)
+        assert r["gpus_in_service"] == a.gpus_in_service <= r["counts"]["gpus_active"]
+        assert r["job"]["state"] == a.job.state
+        assert 0.0 <= r["delivered_fraction"] <= 1.0 + 1e-9
+        assert r["sharp_tflops"] <= r["sharp_healthy_tflops"] + 1e-9
+        if not a.job_runs:
+            assert r["delivered_fraction"] == 0.0
+        for fid in s.fail:
+            t = timeline(s, fid)
+            assert t["fault"] == fid
+            assert t["series"][-1]["delivered"] == pytest.approx(t["before"], abs=1e-6)
+            assert t["repair"]["repair_h"] > 0
