@@ -52,17 +52,7 @@ def _telemetry(s: Scenario, st: FabricState) -> dict:
 
 def _goodput(s: Scenario) -> dict:
     """Lifetime goodput of this fabric and feature set (closed form; faults of now aside)."""
-    g = goodput.closed_form(s)
-    return {
-        "fraction": g["fraction"],
-        "badput": g["badput"],
-        "badput_hours_per_rack_year": g["badput_hours_per_rack_year"],
-        "mtbf_hours": g["mtbf_hours"],
-        "interruptions_per_rack_year": g["interruptions_per_rack_year"],
-        "checkpoint_interval_s": g["checkpoint_interval_s"],
-        "tokens_delivered_per_rack_year": g["tokens_delivered"],
-        "method": "closed form over one rack-year; /api/v1/goodput adds the Monte Carlo",
-    }
+    return goodput.summary(s)
 
 
 # The one result type: every domain size answers with these keys. What a multi-rack domain

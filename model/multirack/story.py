@@ -15,7 +15,6 @@ from model.multirack.assess import DomainAssessment, assess_domain
 from model.multirack.domains import DOMAINS, l2_tray_id, l2_tray_of, parse_part, rack_id
 from model.multirack.fate import l2_unroutable
 from model.multirack.result import fault_line
-from model.multirack.state import rack_scenario
 from model.multirack.work import delivered_fraction
 from model.params import CONTROLLER_RESTART_H
 from model.scenario import Scenario
@@ -69,9 +68,8 @@ def domain_facts(s: Scenario, fid: str, rates):
             return _delivered(s)
         return _delivered(with_fail(s, (*before_s.fail, tray)))
 
-    # the checkpoint interval and a deferring policy's wait: one rack's, for a job over the
-    # domain's racks [A] (the domain's own rates are goodput's: issue 16, H16b)
-    rack_s = rack_scenario(s)
+    # the checkpoint interval and a deferring policy's wait: the domain's own, from its
+    # lifetime's events (model/reliability/domain.py), as goodput and evaluate report them
     policy = parse_policy(s.repair)
     return FaultFacts(
         kind=kind,
@@ -87,8 +85,8 @@ def domain_facts(s: Scenario, fid: str, rates):
         control_explanation=a.state.control.explanation,
         whole_tray=whole_tray,
         controller_back=lambda: _controller_back(s, a),
-        visit_wait_s=visit_wait_h(rack_s, rates) * 3600.0 if policy.kind != "now" else 0.0,
-        interval_s=lambda: checkpoint_interval_s(rack_s, rates, job_racks=d.racks),
+        visit_wait_s=visit_wait_h(s, rates) * 3600.0 if policy.kind != "now" else 0.0,
+        interval_s=lambda: checkpoint_interval_s(s, rates),
     )
 
 

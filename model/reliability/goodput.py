@@ -51,6 +51,7 @@ __all__ = [
     "lifetime_goodput",
     "monte_carlo",
     "simulate_ettr",
+    "summary",
 ]
 
 
@@ -298,3 +299,20 @@ def policy_words(text: str) -> str:
         "bw": f"a visit when the worst GPU falls below {p.n}% of its bandwidth",
     }[p.kind]
     return head + (", spare parts on site" if p.onsite else "")
+
+
+def summary(s: Scenario) -> dict:
+    """evaluate()'s goodput block: lifetime goodput of the scenario's fabric and features
+    (closed form over one year of its rack or domain; the faults of now aside)."""
+    g = closed_form(s)
+    unit = "domain" if s.multirack else "rack"
+    return {
+        "fraction": g["fraction"],
+        "badput": g["badput"],
+        "badput_hours_per_rack_year": g["badput_hours_per_rack_year"],
+        "mtbf_hours": g["mtbf_hours"],
+        "interruptions_per_rack_year": g["interruptions_per_rack_year"],
+        "checkpoint_interval_s": g["checkpoint_interval_s"],
+        "tokens_delivered_per_rack_year": g["tokens_delivered"],
+        "method": f"closed form over one {unit}-year; /api/v1/goodput adds the Monte Carlo",
+    }

@@ -136,3 +136,23 @@ def test_the_docs_carry_the_domain_beside_one_rack():
     head, _, rest = doc.partition(C.DOMAIN_BEGIN)
     section, _, _ = rest.partition(C.DOMAIN_END)
     assert head and section.count("\n| ") == 9  # the header and the eight rows, generated
+
+
+@pytest.mark.parametrize("q", ["fabric=vr-nvl1152&fail=r03.st2", "fabric=vr-nvl576&workload=train"])
+def test_one_answer_on_a_domain_evaluate_goodput_and_the_timeline(q):
+    """evaluate's goodput and training blocks, the API's goodput and the timeline read the
+    same functions: one checkpoint interval, one degraded rate, nothing left unmodelled."""
+    from model import evaluate
+    from model.reliability.accounting import checkpoint_interval_s
+    from model.reliability.timeline import timeline
+
+    s = _s(q)
+    r = evaluate(s)
+    assert r["not_modelled_yet"] == []
+    assert r["goodput"]["fraction"] == G.closed_form(s)["fraction"]
+    tau = checkpoint_interval_s(s)
+    assert r["goodput"]["checkpoint_interval_s"] == tau
+    assert r["delivered_fraction"] == DOM.delivered(s)
+    assert r["training"]["step_time_s"] is not None
+    if s.fail:
+        assert timeline(s, s.fail[0])["checkpoint_interval_s"] == pytest.approx(tau)
