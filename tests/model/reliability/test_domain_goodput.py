@@ -156,3 +156,22 @@ def test_one_answer_on_a_domain_evaluate_goodput_and_the_timeline(q):
     assert r["training"]["step_time_s"] is not None
     if s.fail:
         assert timeline(s, s.fail[0])["checkpoint_interval_s"] == pytest.approx(tau)
+
+
+def test_repair_policies_and_the_optimiser_on_a_domain():
+    """Deferred repairs on a domain: a dark plane is its chip in every rack (site.dark_ids),
+    the slowdown is the domain's own; the optimiser never does worse than repairing at once."""
+    from model.reliability import effects as X
+    from model.reliability.site import dark_ids
+
+    s = _s("fabric=vr-nvl576")
+    ids = dark_ids(s, site_of(s), 2, 1)
+    assert len(ids) == 2 + 8 and all(i.startswith("r") for i in ids)
+    slow = X.dark_slowdown(s, 2, 1)
+    assert 0.0 <= slow < 1.0
+    b = G.best_policy(s)
+    now = next(t for t in b["tried"] if t["policy"] == "now")
+    assert len(b["tried"]) == 22 and b["gain_vs_now"] >= 0.0
+    assert max(t["fraction"] for t in b["tried"]) == pytest.approx(
+        now["fraction"] + b["gain_vs_now"]
+    )

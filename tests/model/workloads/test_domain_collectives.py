@@ -96,6 +96,9 @@ def test_the_api_answers_collectives_and_goodput_on_domains(client):
         g = client.get(f"/api/v1/goodput?fabric={key}").get_json()
         assert 0.5 < g["fraction"] < 1.0
         assert any(x["name"] == "trunk_link_per_h" for x in g["rates"])
+    c = client.get("/api/v1/goodput?fabric=vr-nvl576&compare=1").get_json()
+    assert c["feature_values"]["rows"][0]["key"] == "vr-nvl576"
+    assert len(c["comparison"]) == 8 and c["feature_values"]["scales"][0]["gpus"] == 576
     one = client.get("/api/v1/goodput?fabric=vr-nvl72").get_json()
     assert not any(x["name"] == "trunk_link_per_h" for x in one["rates"])
     bad = client.get("/api/v1/goodput?fabric=vr-nvl72&trunk_link_per_h=1e-6")
