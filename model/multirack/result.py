@@ -3,6 +3,8 @@ from the DomainAssessment (model/multirack/assess.py); nothing here computes a s
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from model.fabric.features import FEATURES, defaults_for
 from model.ids import link_id
 from model.kinds import DomainKind, Feature, JobState
@@ -193,11 +195,19 @@ def _rack_window() -> str:
     )
 
 
+@lru_cache(maxsize=256)
+def _rack_telemetry(rs: Scenario) -> dict:
+    """One rack's own telemetry block (model/evaluate.py), once per rack scenario: a rack's
+    fault recurs in many domain scenarios. Read-only by its callers."""
+    from model.assess import assess_rack
+    from model.evaluate import _telemetry as rack_telemetry
+
+    return rack_telemetry(rs, assess_rack(rs).state)
+
+
 def _telemetry(a: DomainAssessment) -> dict:
     """What the operator sees: each rack's own per-link counters and attribution (IDs
     prefixed), and the domain's parts (L2 chips, trunk bundles) by up/down."""
-    from model.evaluate import _telemetry as rack_telemetry
-
     st = a.state
     seen = Feature.TELEMETRY in st.features
     lists = {k: [] for k in ("attribution", "failed", "degrading", "silent", "masked")}
@@ -211,7 +221,7 @@ def _telemetry(a: DomainAssessment) -> dict:
     for r, ra in enumerate(st.racks):
         if ra is None or not (ra.scenario.fail or ra.scenario.flaky):
             continue
-        t = rack_telemetry(ra.scenario, ra.state)
+        t = _rack_telemetry(ra.scenario)
         pre = f"{rack_id(r)}."
         for k in lists:
             sep = ": " if k == "masked" else ""  # masked entries are sentences

@@ -136,23 +136,39 @@ def _pair_mixture(
     return WaitMixture(vals[ok], w[ok], service_s, (off,), (1.0,), float(w[~ok].sum())), total
 
 
-def _quantile_us(mixes: list[tuple[float, float, WaitMixture]], q: float) -> float:
-    """q-quantile of one-way latency over (share, offset us, mixture) classes of pairs."""
+def _quantiles_us(
+    mixes: list[tuple[float, float, WaitMixture]], qs: tuple[float, ...]
+) -> list[float]:
+    """q-quantiles of one-way latency over (share, offset us, mixture) classes of pairs:
+    the CDF on a grid of 65 points, the bracket of each q refined five times (to ~1e-9 of
+    the span), vectorised; infinite where unstable pairs hold more than 1 - q."""
     stuck = sum(sh * m.unstable_share for sh, _, m in mixes)
-    if stuck >= 1.0 - q:
-        return math.inf
 
-    def cdf(t_us: float) -> float:
-        return sum(sh * (1.0 - m.tail((t_us - off) * 1e-6)) for sh, off, m in mixes if t_us >= off)
+    def cdf(t_us: np.ndarray) -> np.ndarray:
+        out = np.zeros(t_us.shape)
+        for sh, off, m in mixes:
+            w = np.maximum(t_us - off, 0.0)[:, None] * 1e-6
+            tail = (m.weight * m.rho * np.exp(-(1 - m.rho) * w / m.service_s)).sum(axis=1)
+            out += np.where(t_us >= off, sh * (1.0 - tail - m.unstable_share), 0.0)
+        return out
 
-    lo = min(off for _, off, _ in mixes)
-    hi = max(off for _, off, _ in mixes) + 1.0
-    while cdf(hi) < q:
-        hi = lo + 2 * (hi - lo)
-    for _ in range(48):
-        mid = (lo + hi) / 2
-        lo, hi = (mid, hi) if cdf(mid) < q else (lo, mid)
-    return hi
+    lo0 = min(off for _, off, _ in mixes)
+    hi0 = max(off for _, off, _ in mixes) + 1.0
+    res = []
+    for q in qs:
+        if stuck >= 1.0 - q:
+            res.append(math.inf)
+            continue
+        hi = hi0
+        while cdf(np.array([hi]))[0] < q:
+            hi = lo0 + 2 * (hi - lo0)
+        lo = lo0
+        for _ in range(5):
+            grid = np.linspace(lo, hi, 65)
+            i = int(np.searchsorted(cdf(grid) >= q, True))  # first grid point at or past q
+            lo, hi = grid[max(i - 1, 0)], grid[min(i, 64)]
+        res.append(float(hi))
+    return res
 
 
 def latency(st: DomainState) -> dict:
@@ -192,7 +208,8 @@ def latency(st: DomainState) -> dict:
     stuck = sum(sh * m.unstable_share for sh, _, m in mixes)
     if stuck > 0:
         out["unstable_share"] = _r(stuck, 6)
-    q = {k: _quantile_us(mixes, v) for k, v in (("p50", 0.5), ("p99", 0.99))}
+    p50, p99 = _quantiles_us(mixes, (0.5, 0.99))
+    q = {"p50": p50, "p99": p99}
     return {**out, **{k: _r(v, 3) if math.isfinite(v) else None for k, v in q.items()}}
 
 
