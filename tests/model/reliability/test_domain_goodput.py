@@ -82,6 +82,7 @@ def test_more_faults_or_fewer_features_never_raise_a_domains_goodput(q):
     s = _s(q)
     base = G.closed_form(s)["fraction"]
     assert G.closed_form(s, R.scaled(2.0))["fraction"] <= base + 1e-12
+    assert G.closed_form(s, job_racks=2)["fraction"] <= base + 1e-12  # a job over two domains
     for k in ("partial-rack", "reroute", "hot-swap", "issu", "cp-resilience"):
         off = G.closed_form(_s(f"{q}&off={k}"))["fraction"]
         assert off <= base + 1e-12, k
