@@ -87,6 +87,7 @@ def domain_facts(s: Scenario, fid: str, rates):
         controller_back=lambda: _controller_back(s, a),
         visit_wait_s=visit_wait_h(s, rates) * 3600.0 if policy.kind != "now" else 0.0,
         interval_s=lambda: checkpoint_interval_s(s, rates),
+        whole="domain",
     )
 
 

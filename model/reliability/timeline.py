@@ -54,6 +54,7 @@ class FaultFacts:
     controller_back: Callable[[], tuple[float, float]]  # when routes are back, and the level
     visit_wait_s: float  # a deferring repair policy's mean wait for the visit
     interval_s: Callable[[], float]  # the scenario's own checkpoint interval
+    whole: str = "rack"  # what the job spans: the rack, or the domain
 
 
 def _rack_facts(s: Scenario, fid: str, rates: Rates) -> FaultFacts:
@@ -156,7 +157,7 @@ def timeline(
             f"traffic rerouted by {fx.reroute_how}: the job stalled {_fmt(stall)}",
         )
         at(stall, after)
-        ev(stall, E.DEGRADED, f"running degraded at {after:.1%} of the healthy rack's work")
+        ev(stall, E.DEGRADED, f"running degraded at {after:.1%} of the healthy {fx.whole}'s work")
         t = stall
     else:
         detect = (
@@ -214,7 +215,7 @@ def timeline(
     if rep.mode is RepairMode.RACK_DOWN or waiting:
         hot = rep.mode is RepairMode.HOT_SWAP
         down = (rep.planes_down_h or 0.0) * 3600 if hot else rep.rack_down_h * 3600
-        how = "hot-swap while the job waits" if hot else f"rack down {_fmt(down)}"
+        how = "hot-swap while the job waits" if hot else f"{fx.whole} down {_fmt(down)}"
         ev(t_fix, E.REPAIR, f"repair: {action} ({how})")
         at(t_fix, 0.0)
         t_back = t_fix + down + rates.restart_s
@@ -250,7 +251,9 @@ def timeline(
         "lost_work_s": lost_work_s,
         "events": sorted(events, key=lambda e: e["t_s"]),
         "series": series,
-        "units": "t_s: seconds from the fault; delivered: fraction of the healthy rack's work",
+        "units": (
+            f"t_s: seconds from the fault; delivered: fraction of the healthy {fx.whole}'s work"
+        ),
     }
 
 
