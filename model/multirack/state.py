@@ -184,10 +184,12 @@ def build_domain_state(s: Scenario) -> DomainState:
     rolling = s.update == ("all",)
     upd_local: dict[int, list[str]] = {}
     upd_l2: list[int] = []
+    gone = {p.rack for _, p in fail_rest if p.kind is DomainKind.RACK}
     if rolling:
-        # one tray at a time over the whole domain: r01's first tray now; without in-service
-        # updates every rack (and the L2 tier) is in the window at once
-        for r in range(R) if not issu else (0,):
+        # one tray at a time over the whole domain: the first live rack's first tray now;
+        # without in-service updates every rack (and the L2 tier) is in the window at once
+        live = [r for r in range(R) if r not in gone]
+        for r in live if not issu else live[:1]:
             upd_local[r] = ["all"]
         if not issu:
             upd_l2 = list(range(1, l2_trays(d) + 1))

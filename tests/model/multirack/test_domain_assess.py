@@ -193,6 +193,7 @@ def test_updates_drain_l1_and_l2_trays():
     roll = _a("fabric=vr-nvl576&update=all")
     assert roll.state.updating == ("r01.st1",) and roll.state.rolling
     assert roll.repairs[-1].subject == str(8 * 9 + l2_trays(d))
+    assert _a("fabric=vr-nvl576&update=all&fail=r01").state.updating == ("r02.st1",)
     # an L2 tray update with no routing authority for the L2 tier is deferred
     q = "fabric=vr-nvl576&fail=r01&off=cp-resilience,sdr-fallback&update=l2.t06"
     assert _a(q).state.update_blocked == ("l2.t06",)
