@@ -10,8 +10,9 @@ exposition format 0.0.4 (Content-Type: text/plain; version=0.0.4; charset=utf-8)
 simulated time t_s (default: model.evaluate.TELEMETRY_READ_S, as the JSON API). The per-lane
 families (the switch tray's cable view: what tells a cable from a port) are a drill-down,
 exported with lanes=1 only: an operator's scrape every interval does without them, as
-dcgm-exporter's does. A bad query is HTTP 400 with JSON {"error", "token"}, as in the JSON
-API.
+dcgm-exporter's does. On a multi-rack domain it answers the domain's tier and every GPU, and
+&rack=rNN one rack's whole scrape (dashboard/web/metrics_domain.py). A bad query is HTTP 400
+with JSON {"error", "token"}, as in the JSON API.
 
 The names, and whose they are (docs/TELEMETRY.md has every one with its source):
 
@@ -61,7 +62,7 @@ from flask import Blueprint, Response
 from dashboard.web.metrics_families import PARTITION_STATES, Family, Series, families
 from dashboard.web.metrics_labels import labels_for
 from dashboard.web.promtext import CONTENT_TYPE, family_text, label_set, prefixes
-from dashboard.web.request import Number, declare, scenario_request
+from dashboard.web.request import Number, Text, declare, scenario_request
 from model import Scenario, ScenarioError, parse_query, telemetry
 from model.assess import assess
 from model.evaluate import TELEMETRY_READ_S
@@ -74,10 +75,12 @@ prom = Blueprint("prom", __name__)
 
 T_PARAM = "t_s"
 LANES_PARAM = "lanes"  # 1: the per-lane families too (the switch tray's cable view)
+RACK_PARAM = "rack"  # a domain's rack, read alone (dashboard/web/metrics_domain.py)
 PARAMS = declare(
     **{
         T_PARAM: Number(0.0, telemetry.MAX_T_S, default=TELEMETRY_READ_S),
         LANES_PARAM: Number(0, 1, default=0, whole=True),
+        RACK_PARAM: Text(),
     }
 )
 
@@ -92,6 +95,9 @@ class Reading:
     state: FabricState
     partition: Partition
     rule: dict  # model.telemetry.health_rule at the same t_s
+    prefix: str = ""  # a domain's rack read alone ("r03."): before every ID of its labels
+    domain_key: str | None = None  # that domain's fabric key
+    domain_scenario: str | None = None  # and its scenario
 
     @property
     def fabric(self) -> Fabric:
@@ -129,17 +135,20 @@ def read(s: Scenario, t_s: float) -> Reading:
 
 def series_labels(r: Reading, series: Series) -> tuple[str, ...]:
     """The escaped label set ('{...}', or '' unlabelled) of each series of a family."""
+    key = r.domain_key or r.fabric.key
     if series == "scenario":
-        return (label_set({"fabric": r.fabric.key, "scenario": r.snap.scenario_key}),)
+        if r.domain_key:  # one rack of a domain: the domain's scenario, and which rack
+            rack = r.prefix.rstrip(".")
+            return (label_set({"fabric": key, "rack": rack, "scenario": r.domain_scenario or ""}),)
+        return (label_set({"fabric": key, "scenario": r.snap.scenario_key}),)
     if series == "one":
         return ("",)
     if series == "partition":
         mode = str(r.partition.mode)
         return tuple(
-            label_set({"state": str(x), "mode": mode, "fabric": r.fabric.key})
-            for x in PARTITION_STATES
+            label_set({"state": str(x), "mode": mode, "fabric": key}) for x in PARTITION_STATES
         )
-    return getattr(labels_for(r.fabric), series)
+    return getattr(labels_for(r.fabric, r.prefix, r.domain_key), series)
 
 
 def exported(r: Reading, lanes: bool = False) -> tuple[Family, ...]:
@@ -180,7 +189,23 @@ def render_scenario(s: Scenario, t_s: float, lanes: bool = False) -> str:
 # --- the endpoint ----------------------------------------------------------------------------
 @prom.get("/metrics")
 def metrics_route() -> Response:
-    """GET /metrics?<scenario>[&t_s=<simulated seconds>][&lanes=1]: Prometheus text 0.0.4."""
-    q = scenario_request(PARAMS)
-    body = render_scenario(q.scenario, float(q.params[T_PARAM]), bool(q.params[LANES_PARAM]))
+    """GET /metrics?<scenario>[&t_s=<simulated seconds>][&lanes=1][&rack=rNN]: Prometheus
+    text 0.0.4; on a multi-rack domain the domain's scrape, or one rack's with rack=."""
+    from dashboard.web import metrics_domain as dom
+
+    q = scenario_request(PARAMS, multirack=True)
+    s, t, lanes = q.scenario, float(q.params[T_PARAM]), bool(q.params[LANES_PARAM])
+    rack = q.params.get(RACK_PARAM)
+    if not s.multirack:
+        if rack is not None:
+            msg = f"{RACK_PARAM}= names a rack of a multi-rack domain; {s.fabric} is one rack"
+            raise ScenarioError(msg, RACK_PARAM)
+        body = render_scenario(s, t, lanes)
+    elif rack is not None:
+        body = dom.rack_text(s, t, dom.rack_index(s, str(rack)), lanes)
+    elif lanes:
+        msg = f"{LANES_PARAM}=1 on a domain is per rack: add {RACK_PARAM}=r01 (or another)"
+        raise ScenarioError(msg, LANES_PARAM)
+    else:
+        body = dom.domain_text(s, t)
     return Response(body, status=200, headers={"Content-Type": CONTENT_TYPE})
