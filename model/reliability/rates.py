@@ -60,11 +60,11 @@ FAILURE_RATE_FIELDS = (
     "compute_tray_per_h",
     "controller_per_h",
     "software_per_gpu_h",
-    "trunk_link_per_h",
 )
 # Rates only a multi-rack domain has (model/reliability/domain.py): left out of a single
-# rack's rows, so one rack's answers are as before.
+# rack's rows and parameters, so one rack's answers are as before.
 DOMAIN_ONLY_FIELDS = ("trunk_link_per_h",)
+DOMAIN_FAILURE_RATE_FIELDS = FAILURE_RATE_FIELDS + DOMAIN_ONLY_FIELDS
 
 
 @dataclass(frozen=True)
@@ -319,7 +319,7 @@ class Rates:
         """Every failure rate times `factor` (a sensitivity knob: more faults, same timings)."""
         if not math.isfinite(factor) or factor < 0:
             raise ScenarioError(f"scale factor must be >= 0, not {factor!r}", token="scale")
-        return replace(self, **{k: getattr(self, k) * factor for k in FAILURE_RATE_FIELDS})
+        return replace(self, **{k: getattr(self, k) * factor for k in DOMAIN_FAILURE_RATE_FIELDS})
 
 
 DEFAULT_RATES = Rates()

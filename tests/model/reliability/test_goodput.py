@@ -23,6 +23,7 @@ from model.reliability import formulas as F
 from model.reliability import goodput as G
 from model.reliability.rates import (
     DEFAULT_RATES,
+    DOMAIN_FAILURE_RATE_FIELDS,
     DOMAIN_ONLY_FIELDS,
     DOMAIN_RELIABILITY_FACTS,
     FAILURE_RATE_FIELDS,
@@ -320,7 +321,8 @@ def test_every_reliability_parameter_is_sourced():
     for fact in DOMAIN_RELIABILITY_FACTS:
         assert fact.tag in ("V", "M", "D", "A")
         assert fact.source
-    assert {f.name for f in DOMAIN_RELIABILITY_FACTS} >= set(FAILURE_RATE_FIELDS)
+    assert {f.name for f in RELIABILITY_FACTS} >= set(FAILURE_RATE_FIELDS)
+    assert {f.name for f in DOMAIN_RELIABILITY_FACTS} >= set(DOMAIN_FAILURE_RATE_FIELDS)
     # one rack's rows are the domain's less the rates only a domain has
     assert {f.name for f in RELIABILITY_FACTS} == (
         {f.name for f in DOMAIN_RELIABILITY_FACTS} - set(DOMAIN_ONLY_FIELDS)
