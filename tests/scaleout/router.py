@@ -220,11 +220,15 @@ class Stack:
 @dataclass
 class Load:
     """What the viewers saw: each request's (start, end, seconds, error or None), and each
-    study's (start, end or None, error or None, the longest wait in seconds between two
-    polls that showed more chunks done: how long a kill held it up)."""
+    study's (start, end or None, error or None, silence, first): silence is the longest the
+    page went without a new heartbeat of the study after its first (the page's watchdog
+    gives up on it after STALL_S, 30 s), first the wait for that first one (PICKUP_S, 60 s:
+    a study queued behind others waits for a worker's pool process)."""
 
     requests: list[tuple[float, float, float, str | None]] = field(default_factory=list)
-    studies: list[tuple[float, float | None, str | None, float]] = field(default_factory=list)
+    studies: list[tuple[float, float | None, str | None, float, float]] = field(
+        default_factory=list
+    )
     asked: list[str] = field(default_factory=list)  # each scenario change's scenario
     client_cpu_s: float = 0.0  # the viewers' own CPU (this process), beside the servers'
 
@@ -340,29 +344,32 @@ def run_load(
         body = json.dumps(study_body(app, racks, years)).encode()
         r, err, _ = await post(conn, body, decode=True)
         if err or r is None or r[0] != 200:
-            load.studies.append((start, None, f"start: {err}", 0.0))
+            load.studies.append((start, None, f"start: {err}", 0.0, 0.0))
             return
         handle = json.loads(r[1])
         params = {"cacheKey": handle["cacheKey"], "job": handle["job"]}
-        shown, moved, gap = None, start, 0.0
+        beat, beaten, silence, first = None, start, 0.0, None
         while time.monotonic() < start + study_timeout_s:
             await asyncio.sleep(1.0)
             r, err, _ = await post(conn, body, params, decode=True)
             if err or r is None or r[0] != 200:
                 continue  # a poll lost at a kill: the page polls again a second later
             got = json.loads(r[1])
-            done = got.get("progress", {}).get("fleet-progress.value")
-            if done is not None and done != shown:
-                gap = max(gap, time.monotonic() - moved)
-                shown, moved = done, time.monotonic()
+            b = got.get("progress", {}).get("fleet-beat.data")
+            if b is not None and b != beat:
+                if first is None:
+                    first = time.monotonic() - start
+                else:
+                    silence = max(silence, time.monotonic() - beaten)
+                beat, beaten = b, time.monotonic()
             if "response" in got:
                 text = json.dumps(got["response"])
                 ok = "vr-nvl72, all seven features" in text and "done" in json.dumps(got)
                 end = time.monotonic()
-                load.studies.append((start, end, None if ok else text[:300], gap))
+                load.studies.append((start, end, None if ok else text[:300], silence, first or 0.0))
                 await conn.close()
                 return
-        load.studies.append((start, None, "timed out", gap))
+        load.studies.append((start, None, "timed out", silence, first or 0.0))
         await conn.close()
 
     def fire(at: float, fn: Callable[[], object]) -> None:
