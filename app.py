@@ -21,13 +21,12 @@ from dashboard import panels
 from dashboard.layout import layout
 from dashboard.warm import warm
 from dashboard.web import responses, security
-from dashboard.web.background import background_manager, celery_app_of
+from dashboard.web.background import BACKGROUND_EXTENSION, background_manager, celery_app_of
 from dashboard.web.blueprint import web
 from dashboard.web.cache import SharedCache
 from dashboard.web.results import CACHE_EXTENSION
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-BACKGROUND_EXTENSION = "fabric_twin_background"  # app.server.extensions[...]: its manager
 
 
 def create_app(s: config.Settings | None = None) -> Dash:

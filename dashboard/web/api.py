@@ -8,7 +8,7 @@ from urllib.parse import unquote_plus
 
 from flask import Blueprint, Response, jsonify
 
-from dashboard.web import importing, results
+from dashboard.web import importing, results, tasks
 from dashboard.web.request import (
     Number,
     Text,
@@ -130,7 +130,8 @@ def goodput_route() -> Response:
             **cmp_kw,
         )
     if own["optimise"]:
-        out["policy"] = goodput.best_policy(s, rates, years=years, racks=racks, **job)
+        # split over the Celery workers when there are any (dashboard/web/tasks.py)
+        out["policy"] = tasks.best_policy(s, rates, years=years, racks=racks, **job)
     return jsonify(out)
 
 
