@@ -144,7 +144,12 @@ class DomainState:
         )
 
 
-def rack_scenario(s: Scenario, fail=(), flaky=(), update=()) -> Scenario:
+def rack_scenario(
+    s: Scenario,
+    fail: tuple[str, ...] | list[str] = (),
+    flaky: tuple[str, ...] | list[str] = (),
+    update: tuple[str, ...] | list[str] = (),
+) -> Scenario:
     """The single-rack Scenario of one rack: its local IDs, the domain's switches."""
     d = DOMAINS[s.fabric]
     return Scenario(

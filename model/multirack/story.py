@@ -5,6 +5,7 @@ one) aborts the job, and when routes are back if it waits for a controller."""
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -18,6 +19,10 @@ from model.multirack.result import fault_line
 from model.multirack.work import delivered_fraction
 from model.params import CONTROLLER_RESTART_H
 from model.scenario import Scenario
+
+if TYPE_CHECKING:
+    from model.reliability.rates import Rates
+    from model.reliability.timeline import FaultFacts
 
 
 def with_fail(s: Scenario, fail: tuple[str, ...]) -> Scenario:
@@ -44,7 +49,7 @@ def _delivered(s: Scenario) -> float:
     return 0.0 if x is None else x
 
 
-def domain_facts(s: Scenario, fid: str, rates):
+def domain_facts(s: Scenario, fid: str, rates: Rates) -> FaultFacts:
     """The timeline's FaultFacts for fault `fid` of domain scenario s."""
     from model.reliability.accounting import checkpoint_interval_s, visit_wait_h
     from model.reliability.policy import parse_policy
