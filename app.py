@@ -20,14 +20,13 @@ import config
 from dashboard import panels
 from dashboard.layout import layout
 from dashboard.warm import warm
-from dashboard.web import security
-from dashboard.web.background import background_manager, celery_app_of
+from dashboard.web import responses, security
+from dashboard.web.background import BACKGROUND_EXTENSION, background_manager, celery_app_of
 from dashboard.web.blueprint import web
 from dashboard.web.cache import SharedCache
 from dashboard.web.results import CACHE_EXTENSION
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-BACKGROUND_EXTENSION = "fabric_twin_background"  # app.server.extensions[...]: its manager
 
 
 def create_app(s: config.Settings | None = None) -> Dash:
@@ -54,6 +53,7 @@ def create_app(s: config.Settings | None = None) -> Dash:
     app.server.extensions[CACHE_EXTENSION] = SharedCache(app.server, s)
     app.server.extensions[BACKGROUND_EXTENSION] = manager
     security.install(app, s.frame_ancestors)
+    responses.install(app)  # the page's pure callbacks answered once per distinct request
     # plotly/dash#3971: _setup_server() sets its guard before it fills the component registry,
     # so concurrent first requests in a fresh worker can get HTTP 500 on the JS bundles. Run it
     # here, at import, so every worker (and the --preload master) is set up before it serves.

@@ -33,11 +33,11 @@ a report is printed or saved: window.belowDrawn). */
   watch();
   window.belowSeen = seen;
   /* Every chart below the first screen drawn for the scenario on show: resolves once each
-  holds one of the app's figures (its layout names the chart: figures/base.py header) and
-  none has redrawn for 0.4 s (at most `ms`). */
+  holds one of the app's figures (its layout names the chart: figures/base.py header), the
+  assumptions' tables are in and no chart has redrawn for 0.4 s (at most `ms`, 60 s). */
   window.belowDrawn = function (ms) {
     seen();
-    const until = performance.now() + (ms || 15000);
+    const until = performance.now() + (ms || 60000);
     let last = performance.now();
     const graphs = () => [...document.querySelectorAll(".charts .js-plotly-plot")];
     graphs().forEach(function (g) {
@@ -49,7 +49,8 @@ a report is printed or saved: window.belowDrawn). */
     return new Promise(function (resolve) {
       (function check() {
         const g = graphs();
-        const drawn = g.length && g.every((d) => d.layout && d.layout.meta);
+        const tables = document.querySelector("#assumptions-body table");  // its own callback
+        const drawn = tables && g.length && g.every((d) => d.layout && d.layout.meta);
         const now = performance.now();
         if ((drawn && now - last > 400) || now > until) return resolve(drawn);
         setTimeout(check, 100);

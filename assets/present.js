@@ -46,10 +46,8 @@ click does in the click mode. */
     const evt = Object.assign({ target: gd }, place);
     window.Plotly.Fx.hover(gd, evt, subplot);
   }
-  function press(curve, point) {
-    window.dash_clientside.set_props("rack-press", {
-      data: { points: [{ curveNumber: curve, pointNumber: point }], at: performance.now() },
-    });
+  function press(curve, point) {  // one at a time, as a click's (assets/rack_press.js)
+    window.rackPress({ points: [{ curveNumber: curve, pointNumber: point }], at: performance.now() });
   }
 
   /* The drawing's front-view parts as rows top to bottom, each left to right:

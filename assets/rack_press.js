@@ -45,6 +45,51 @@ the first has redrawn the rack). */
     },
     true
   );
+  /* Presses go to the server one at a time. The server computes a press from the URL's
+  scenario as the request carries it; a second press sent while the first is in flight would
+  start from the scenario before the first, and its answer replace the first's (a press lost,
+  seen under load). So a press waits until the server has answered the one before it (it says
+  so by name: rack-pressed holds that press's `at`, set by the response that set its URL), or
+  5 s at most; presses made meanwhile are kept in order and sent then. */
+  const WAIT_MS = 5000;
+  let inFlight = null;  // the press sent and not yet answered: {at, since}
+  const queue = [];
+  function answered() {
+    const el = document.getElementById("rack-pressed");
+    return !inFlight || (el && el.textContent === String(inFlight.at)) ||
+      performance.now() - inFlight.since > WAIT_MS;
+  }
+  function pump() {
+    if (!answered()) return setTimeout(pump, 15);
+    inFlight = null;
+    const next = queue.shift();
+    if (!next) return;
+    send(next);
+    if (queue.length) setTimeout(pump, 15);
+  }
+  function send(data) {
+    inFlight = { at: data.at, since: performance.now() };
+    last = { at: data.at, before: window.location.search, undone: false };
+    window.dash_clientside.set_props("rack-press", { data: data });
+    setTimeout(pump, 15);
+  }
+  /* A press (from the drawing, the map or the keyboard): sent now if none is in flight, else
+  queued; `data` is {points: [{curveNumber, pointNumber}], at}. Returns true if sent now. */
+  function enqueue(data) {
+    if (answered() && !queue.length) {
+      inFlight = { at: data.at, since: performance.now() };
+      last = { at: data.at, before: window.location.search, undone: false };
+      setTimeout(pump, 15);
+      return true;
+    }
+    queue.push(data);
+    setTimeout(pump, 15);
+    return false;
+  }
+  window.rackPress = function (data) {  // the keyboard's presses (assets/present.js)
+    if (enqueue(data)) window.dash_clientside.set_props("rack-press", { data: data });
+  };
+
   window.dash_clientside = window.dash_clientside || {};
   window.dash_clientside.rack = {
     press: function (click) {
@@ -53,8 +98,8 @@ the first has redrawn the rack). */
       const start = Number.isFinite(down) ? down : performance.now();
       if (doubled >= start) return [none];  // a double-click already: no press
       const p = click.points[0];
-      last = { at: start, before: window.location.search, undone: false };
-      return [{ points: [{ curveNumber: p.curveNumber, pointNumber: p.pointNumber }], at: start }];
+      const data = { points: [{ curveNumber: p.curveNumber, pointNumber: p.pointNumber }], at: start };
+      return [enqueue(data) ? data : none];
     },
     /* The rack and the cable map as drawn: the figures the server sent (rack-base,
     map-base: a whole figure, or the rack's Patch applied there), with the hover labels

@@ -9,6 +9,7 @@ import time
 from collections.abc import Callable
 
 Report = Callable[..., None]  # bench/run.py's report(name, value, unit, budget)
+WORKER_NICE = 10  # the Procfile's worker: runs at `nice -n 10`
 
 
 def _load_note() -> str:
@@ -27,7 +28,8 @@ def _two_process_floor(specs: list[dict]) -> float:
     processes against one process computing them all (no Celery, no Redis), best of two."""
     from concurrent.futures import ProcessPoolExecutor
 
-    with ProcessPoolExecutor(2) as pool:
+    # niced as the Procfile's worker is, so both figures compete alike with other load
+    with ProcessPoolExecutor(2, initializer=os.nice, initargs=(WORKER_NICE,)) as pool:
         list(pool.map(_chunks, [specs[:1], specs[1:2]]))  # both processes started and warm
         ratios = []
         for _ in range(2):
@@ -62,10 +64,29 @@ def bench_workers(report: Report) -> None:
         workers.append(start_celery_worker(redis.url, log, WORKER_CONCURRENCY="1"))
         run_chunks(plan[:4], capp, help=False)  # warm: each process's first chunks
 
+    cpu: list[tuple[int, float]] = []  # (workers, CPU-s they used) for each timed run
+
+    def workers_cpu() -> float:
+        import psutil
+
+        total = 0.0
+        for w in workers:
+            try:
+                root = psutil.Process(w.pid)
+                for p in [root, *root.children(recursive=True)]:
+                    t = p.cpu_times()
+                    total += t.user + t.system
+            except psutil.NoSuchProcess:
+                pass
+        return total
+
     def timed() -> tuple[float, list[str]]:
+        c = workers_cpu()
         t = time.perf_counter()
         answers = run_chunks(plan, capp, help=False)
-        return time.perf_counter() - t, answers
+        took = time.perf_counter() - t
+        cpu.append((len(workers), workers_cpu() - c))
+        return took, answers
 
     try:
         start_worker()
@@ -83,6 +104,13 @@ def bench_workers(report: Report) -> None:
     t1, t2 = min(t1a, t1b), min(t2a, t2b)
     same = one == two == one_b == two_b
     floor = _two_process_floor(plan[:20])
+    cpu1 = min(c for n, c in cpu if n == 1)
+    cpu2 = min(c for n, c in cpu if n == 2)
+    print(
+        f"     (CPU the workers used for the study: one {cpu1:.1f} s, two {cpu2:.1f} s together:"
+        f" the split costs {cpu2 / cpu1 - 1:+.0%} of work; so two at most "
+        f"{max(cpu2 / 2, cpu1 / 2) / cpu1:.2f}x of one's wall time if each had a core)"
+    )
     print(
         f"     ({len(plan)} chunks; one worker {t1a:.1f} / {t1b:.1f} s, two {t2a:.1f} / "
         f"{t2b:.1f} s; {_load_note()}; the machine itself, the same chunks in two plain "
@@ -99,11 +127,16 @@ def bench_workers(report: Report) -> None:
 
 
 def bench_router(report: Report, viewers: int = 200, seconds: float = 60.0) -> None:
-    """200 viewers, each changing the scenario every 2 s (the page's callbacks), through nginx
-    in front of four web processes (one gunicorn worker each), two Celery workers and one
-    redis-server, for 60 s; six fleet studies started along the way and polled as the page
-    does. At 15 s a web process is SIGKILLed (started again at 20 s); at 30 s the worker
-    coordinating a study is (started again 5 s later). tests/scaleout/router.py."""
+    """200 viewers, each changing the scenario every 2 s (the page's callbacks; scenarios
+    drawn by tests/scaleout/router.py's `popularity`: a demo link's viewers at the same few,
+    a long tail once or twice), through nginx in front of four web processes (one gunicorn
+    worker each), two Celery workers and one redis-server, for 60 s; six fleet studies started
+    along the way and polled as the page does (the first two the very same study, started
+    at the same moment). At 15 s a web process is SIGKILLed (started again at 20 s); at 30 s
+    the worker coordinating a study is (started again 5 s later). Beside the latencies: what
+    each kind of process used in CPU, per request served, and so what two cores can serve."""
+    from dashboard.panels.fleet_watchdog import PICKUP_S, STALL_S
+    from tests.scaleout.meter import CpuMeter
     from tests.scaleout.router import Stack, run_load
 
     stack = Stack(webs=4, workers=2)
@@ -128,33 +161,57 @@ def bench_router(report: Report, viewers: int = 200, seconds: float = 60.0) -> N
         stack.start_worker(i)
         restarted["worker"] = time.monotonic() - t
 
+    studies = [(5.0, 10_000, 10), (5.0, 10_000, 10)] + [
+        (t, 10_000 - 10 * k, 10) for k, t in enumerate((20.0, 27.0, 34.0, 44.0), start=1)
+    ]
     try:
-        load = run_load(
-            stack.router.base,
-            viewers=viewers,
-            seconds=seconds,
-            # each its own racks: Dash keys a background job's result by its inputs, so two
-            # runs of the very same study at once share one result (the first poll to read it
-            # takes it; see the report)
-            studies=[
-                (t, 10_000 - 10 * k, 10) for k, t in enumerate((5.0, 12.0, 20.0, 27.0, 34.0, 44.0))
-            ],
-            events=[(15.0, kill_web), (30.0, kill_worker)],
-            study_timeout_s=300.0,
-        )
+        with CpuMeter(stack) as meter:
+            t0 = time.monotonic()
+            load = run_load(
+                stack.router.base,
+                viewers=viewers,
+                seconds=seconds,
+                studies=studies,
+                events=[(15.0, kill_web), (30.0, kill_worker)],
+                study_timeout_s=300.0,
+            )
+            wall = time.monotonic() - t0
     finally:
         stack.stop()
     failed = load.failed()
     beyond = load.failed_beyond(kills)
     unfinished = [s for s in load.studies if s[1] is None or s[2] is not None]
-    held = max((s[3] for s in load.studies), default=0.0)
+    silence = max((s[3] for s in load.studies), default=0.0)
+    first = max((s[4] for s in load.studies), default=0.0)
     durations = [round(s[1] - s[0], 1) if s[1] else s[2] for s in load.studies]
+    served = len(load.requests) - len(failed)
+    cpu = meter.by_role()
+    per = {k: cpu.get(k, 0.0) / max(served, 1) * 1e3 for k in ("web", "nginx", "redis")}
+    per["client"] = load.client_cpu_s / max(served, 1) * 1e3
+    per_request = sum(per.values())
+    cores = os.cpu_count() or 1
+    asked = viewers / 2.0 * (len(load.requests) / max(len(load.asked), 1))
     print(
-        f"     ({len(load.requests)} requests in {seconds:g} s; failed {len(failed)}, of them "
-        f"in flight at a kill {len(failed) - len(beyond)}; {'; '.join(notes)}; studies took "
-        f"{durations} s, the longest wait between two progress steps {held:.1f} s; restarted "
-        f"web in {restarted.get('web', float('nan')):.1f} s, worker in "
+        f"     ({len(load.requests)} requests in {seconds:g} s ({len(load.requests) / seconds:.0f}"
+        f"/s; the viewers asked {asked:.0f}/s), {len(set(load.asked))} distinct scenarios of "
+        f"{len(load.asked)} changes; failed {len(failed)}, of them in flight at a kill "
+        f"{len(failed) - len(beyond)}; {'; '.join(notes)}; studies took {durations} s; restarted web in "
+        f"{restarted.get('web', float('nan')):.1f} s, worker in "
         f"{restarted.get('worker', float('nan')):.1f} s; {_load_note()})"
+    )
+    t0 = min((r[0] for r in load.requests), default=0.0)
+    thirds = []
+    for k in range(3):
+        lo, hi = t0 + k * seconds / 3, t0 + (k + 1) * seconds / 3
+        lat = sorted(d for t, _, d, e in load.requests if e is None and lo <= t < hi)
+        thirds.append(f"{lat[int(0.95 * (len(lat) - 1))] * 1e3:.0f}" if lat else "-")
+    print(f"     (p95 by third of the run, ms: {' / '.join(thirds)}: the first holds the misses)")
+    print(
+        "     (CPU per request served: "
+        + ", ".join(f"{k} {v:.2f} ms" for k, v in per.items())
+        + f"; {per_request:.2f} ms in all, so {cores} cores serve at most "
+        f"{cores * 1e3 / per_request:.0f} requests/s with nothing else running; the studies' "
+        f"workers used {cpu.get('worker', 0.0):.0f} CPU-s of the {cores * wall:.0f} the run had)"
     )
     report(
         f"router: {viewers} viewers via nginx, 4 web, 2 workers, p95",
@@ -170,4 +227,15 @@ def bench_router(report: Report, viewers: int = 200, seconds: float = 60.0) -> N
     )
     report("router: failed requests not in flight at a kill", len(beyond), "requests", 0)
     report("router: studies not finished (of 6)", len(unfinished), "studies", 0)
-    report("router: a study held up by the worker's kill, longest", held, "s", 30)
+    report(
+        "router: a study's longest silence on the page (the watchdog gives up at 30 s)",
+        silence,
+        "s",
+        STALL_S,
+    )
+    report(
+        "router: a study's longest wait for its first beat (the watchdog: 60 s)",
+        first,
+        "s",
+        PICKUP_S,
+    )

@@ -62,6 +62,7 @@ CABLE_MAP = "cable-map"  # every cable a cell, beside the drawing (figures/rack/
 RACK_KEYS = "rack-keys"  # the drawing, focusable: the arrow keys walk its parts
 MAP_KEYS = "map-keys"  # the cable map, focusable: the arrow keys walk its cells
 RACK_PRESS = "rack-press"  # a single press on the rack (assets/rack_press.js), never a double
+RACK_PRESSED = "rack-pressed"  # the last press the server answered (its `at`): the next may go
 L2 = "l2-chart"
 HOVER = "hover-details"
 
@@ -93,6 +94,7 @@ COMPARE = "compare-table"
 EXPORT_JSON = "export-json"
 EXPORT_CSV = "export-csv"
 PRINT = "print-report"  # the browser's print of the page, as a report (assets/present.js)
+REPORT_HTML = "download-report"  # the report as one HTML file (assets/report.js)
 DOWNLOAD = "download"
 ASSUMPTIONS = "assumptions"
 ASSUMPTIONS_BODY = "assumptions-body"

@@ -22,6 +22,7 @@ from dashboard.panels import (
     scenario,
     telemetry,
 )
+from dashboard.panels.sources import cite
 
 
 def header() -> html.Header:
@@ -31,9 +32,15 @@ def header() -> html.Header:
         children=[
             html.H1("NVLink fabric twin"),
             html.P(
-                "Click any cable, GPU, chip, controller or tray to fail it; click again "
-                "to repair. The URL is the whole view: share it and it opens the same "
-                "anywhere. Numbers cite FACTS.md; [A] marks assumptions."
+                [
+                    (
+                        "Click any cable, GPU, chip, controller or tray to fail it; click again "
+                        "to repair. The URL is the whole view: share it and it opens the same "
+                        "anywhere. "
+                    ),
+                    *cite("Numbers cite FACTS.md; [A] marks assumptions; docs/MODEL.md "),
+                    "explains the model.",
+                ]
             ),
             html.Button(
                 "Present",

@@ -11,14 +11,16 @@ property here (GPUs in service, the worst GPU's bandwidth, whether the job runs)
 function beside the work it needs (model/workloads/throughput.py: the delivered fraction
 and tokens per second; model/reliability/goodput.py: the checkpoint interval).
 
-A multi-rack domain has its own data-plane model (model/multirack/tiers.py); everything
-else is refused by name in one place, model.scenario.require_single_rack.
+A multi-rack domain (vr-nvl576, vr-nvl1152) is assessed by model/multirack/assess.py: each
+rack's own faults through this module's single-rack pipeline (assess_rack), composed with the
+L2 tier; assess(s) returns that DomainAssessment for a domain scenario.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -26,7 +28,10 @@ from model.fabric import metrics
 from model.fabric.fate import Job, Partition, Repair, job, partition, repairs, usable_mask
 from model.fabric.presets import Fabric
 from model.fabric.state import FabricState, build_state
-from model.scenario import Scenario, require_single_rack
+from model.scenario import Scenario
+
+if TYPE_CHECKING:
+    from model.multirack.assess import DomainAssessment
 
 
 @dataclass(frozen=True)
@@ -68,14 +73,23 @@ class Assessment:
         return next((r for r in self.repairs if r.id == component_id), None)
 
 
-@lru_cache(maxsize=1024)
-def assess(s: Scenario) -> Assessment:
+def assess(s: Scenario) -> Assessment | DomainAssessment:
     """The scenario's fabric state, partition, usable GPUs, bandwidth, job and repairs.
 
     Pure and memoised: a Scenario is frozen and canonical (model/scenario.py), so equal
-    scenarios share one Assessment; its arrays are read-only.
+    scenarios share one Assessment; its arrays are read-only. A multi-rack domain gets its
+    DomainAssessment (model/multirack/assess.py), which reads the same way.
     """
-    require_single_rack(s)
+    if s.multirack:
+        from model.multirack.assess import assess_domain  # composes assess_rack per rack
+
+        return assess_domain(s)
+    return assess_rack(s)
+
+
+@lru_cache(maxsize=1024)
+def assess_rack(s: Scenario) -> Assessment:
+    """assess() of a single-rack scenario (a domain's racks each come through here)."""
     st = build_state(s)
     part = partition(st)
     usable = usable_mask(st, part)

@@ -63,17 +63,7 @@ def _goodput(s: Scenario) -> dict:
 def _lifetime(s: Scenario) -> dict:
     """Memoised on the scenario without its faults of now, which the lifetime figure does
     not read (tests/model/reliability: the same answer with and without them)."""
-    g = goodput.closed_form(s)
-    return {
-        "fraction": g["fraction"],
-        "badput": g["badput"],
-        "badput_hours_per_rack_year": g["badput_hours_per_rack_year"],
-        "mtbf_hours": g["mtbf_hours"],
-        "interruptions_per_rack_year": g["interruptions_per_rack_year"],
-        "checkpoint_interval_s": g["checkpoint_interval_s"],
-        "tokens_delivered_per_rack_year": g["tokens_delivered"],
-        "method": "closed form over one rack-year; /api/v1/goodput adds the Monte Carlo",
-    }
+    return goodput.summary(s)
 
 
 # The one result type: every domain size answers with these keys. What a multi-rack domain
@@ -105,10 +95,26 @@ RESULT_KEYS = (
 )
 
 
+def scenario_block(s: Scenario) -> dict:
+    """The result's scenario block: the canonical query and every field of the scenario."""
+    return {
+        "query": to_query(s),
+        "key": s.key(),
+        "fabric": s.fabric,
+        "fail": list(s.fail),
+        "flaky": list(s.flaky),
+        "off": list(s.off),
+        "on": list(s.on),
+        "workload": s.workload,
+        "update": list(s.update),
+        "eth_bw": s.eth_bw,
+    }
+
+
 def evaluate(s: Scenario) -> dict:
     """Propagate the scenario's faults and compute every figure of the result."""
     if s.multirack:
-        from model.multirack.tiers import evaluate_result  # the two-tier domain model
+        from model.multirack.result import evaluate_result  # the two-tier domain model
 
         r = evaluate_result(s)
     elif s.islands:
@@ -132,18 +138,7 @@ def _single_rack(s: Scenario) -> dict:
     cables_up = links_up * f.cables_per_link
     defaults = defaults_for(f.key)
     return {
-        "scenario": {
-            "query": to_query(s),
-            "key": s.key(),
-            "fabric": s.fabric,
-            "fail": list(s.fail),
-            "flaky": list(s.flaky),
-            "off": list(s.off),
-            "on": list(s.on),
-            "workload": s.workload,
-            "update": list(s.update),
-            "eth_bw": s.eth_bw,
-        },
+        "scenario": scenario_block(s),
         "fabric": {
             "key": f.key,
             "name": f.name,

@@ -40,6 +40,20 @@ class IslandKind(StrEnum):
     LEAF = "scale-out-switch"
 
 
+class DomainKind(StrEnum):
+    """What a multi-rack ID names beyond one rack's parts (model/multirack/domains.py)."""
+
+    RACK = "rack"
+    L2_CHIP = "l2-chip"
+    L2_TRAY = "l2-tray"
+    TRUNK = "trunk"
+
+    @property
+    def data_plane(self) -> bool:
+        """Every one carries traffic between GPUs (a rack: its GPUs and L1 chips)."""
+        return True
+
+
 class Feature(StrEnum):
     """The seven resiliency features (FACTS.md §3), in the order the page lists them."""
 
@@ -115,6 +129,8 @@ class RepairAction(StrEnum):
     REPLACE_COMPUTE_TRAY = "replace-compute-tray"
     MAINTENANCE_UPDATE = "maintenance-update"
     IN_SERVICE_UPDATE = "in-service-update"
+    RESTORE_RACK = "restore-rack"  # a multi-rack domain's whole rack (power, cooling)
+    REPLACE_TRUNK = "replace-trunk"  # a trunk cable bundle between a rack and the L2 tier
 
 
 class RepairMode(StrEnum):

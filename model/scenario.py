@@ -16,6 +16,7 @@ from model.fabric.features import FEATURE_KEYS, default_features
 from model.fabric.islands import SCENARIO_ISLANDS, IslandFabric, IslandPart, parse_island_part
 from model.fabric.presets import DEFAULT_FABRIC, ETH_X72, FABRICS, Fabric, eth_with_bandwidth
 from model.ids import Component, parse_id
+from model.kinds import ComponentKind, DomainKind
 from model.multirack.domains import DOMAINS, Domain, DomainPart, parse_part
 from model.workloads.models import DEFAULT_WORKLOAD, WORKLOADS
 
@@ -91,17 +92,17 @@ class Scenario:
         return to_query(self, include_fabric=True)
 
 
-# What a multi-rack domain's model does not cover yet (docs/MULTIRACK.md), said once.
-DOMAIN_UNMODELLED = (
-    "feature switches, control plane, partition and job fate",
-    "training, goodput, telemetry and timeline",
-    "flaky links and switch updates",
-)
+# What a multi-rack domain's model does not cover yet (docs/MULTIRACK.md), said once: the
+# endpoints whose model exists answer for domains (their routes say multirack=True); the
+# rest are refused by require_single_rack, naming this.
+DOMAIN_UNMODELLED: tuple[str, ...] = ()
 
 
 def require_single_rack(s: Scenario) -> None:
-    """Refuse, naming the domain, anything but a multi-rack domain's data plane: the one
-    place every endpoint and panel learns what a domain does not model."""
+    """Refuse a multi-rack domain where only one rack is modelled (a route that does not
+    answer for domains, or a reader that needs one rack's Fabric), and an island fabric
+    anywhere but its data plane and decode: the one place every endpoint and panel learns
+    what a domain or b200-roce does not model."""
     if s.islands:
         raise ScenarioError(
             f"{s.fabric} is the buyer's comparison of HGX islands on RoCE: only its data "
@@ -109,9 +110,11 @@ def require_single_rack(s: Scenario) -> None:
             token=s.fabric,
         )
     if s.multirack:
+        missing = (
+            f" (not modelled yet: {'; '.join(DOMAIN_UNMODELLED)})" if DOMAIN_UNMODELLED else ""
+        )
         raise ScenarioError(
-            f"{s.fabric} is a multi-rack domain: only its data plane and decode are modelled "
-            "so far (GET /api/v1/evaluate, /api/v1/decode)",
+            f"{s.fabric} is a multi-rack domain: this answer is for one rack only{missing}",
             token=s.fabric,
         )
 
@@ -168,6 +171,49 @@ class _Reader:
         return out
 
 
+def _features(r: _Reader, raw: dict[str, str], fabric_key: str) -> tuple[dict, frozenset]:
+    """off= and on= read against the fabric's defaults: the feature sets and the defaults."""
+    feats = {}
+    for key in ("off", "on"):
+        feats[key] = set()
+        for tok in _split(raw.get(key, "")):
+            if tok not in FEATURE_KEYS:
+                r.error(f"{key}: unknown feature '{tok}' (known: {', '.join(FEATURE_KEYS)})", tok)
+            else:
+                feats[key].add(tok)
+    for tok in sorted(feats["off"] & feats["on"]):
+        r.error(f"feature '{tok}' is both in 'off' and in 'on'", token=tok)
+        feats["off"].discard(tok)
+        feats["on"].discard(tok)
+    defaults = default_features(fabric_key)
+    for tok in sorted(feats["off"] - defaults):
+        r.notices.append(f"off: '{tok}' is already off on {fabric_key}")
+    for tok in sorted(feats["on"] & defaults):
+        r.notices.append(f"on: '{tok}' is already on on {fabric_key}")
+    return feats, defaults
+
+
+def _repair(r: _Reader, raw: dict[str, str]) -> str:
+    """repair= as its canonical policy ('now' when not given)."""
+    repair = "now"
+    if raw.get("repair", "") not in ("", "now"):
+        tok = raw["repair"]
+        canon = canonical_repair(tok)
+        if canon is None:
+            lo, hi = BW_PERCENT_RANGE
+            r.error(
+                f"repair '{tok}': a policy is 'now' (repair at once), 'window-N' (defer "
+                f"rerouted faults to a planned window every N days, 1 to {MAX_WINDOW_DAYS}), "
+                f"'dark-K' (take the rack down when K links are dark, 1 to {MAX_DARK_LINKS}) "
+                f"or 'bw-P' (when the worst GPU falls below P% of its bandwidth, {lo} to "
+                f"{hi}); add ',{ONSITE}' for spare parts on site",
+                token=tok,
+            )
+        else:
+            repair = canon
+    return repair
+
+
 def parse_query(query: str, *, strict: bool = True) -> Parsed:
     """Parse a query string (with or without '?') into a Scenario.
 
@@ -215,23 +261,7 @@ def parse_query(query: str, *, strict: bool = True) -> Parsed:
         r.notices.append(f"flaky: '{fid}' is also failed; failed wins")
         del flaky[fid]
 
-    feats = {}
-    for key in ("off", "on"):
-        feats[key] = set()
-        for tok in _split(raw.get(key, "")):
-            if tok not in FEATURE_KEYS:
-                r.error(f"{key}: unknown feature '{tok}' (known: {', '.join(FEATURE_KEYS)})", tok)
-            else:
-                feats[key].add(tok)
-    for tok in sorted(feats["off"] & feats["on"]):
-        r.error(f"feature '{tok}' is both in 'off' and in 'on'", token=tok)
-        feats["off"].discard(tok)
-        feats["on"].discard(tok)
-    defaults = default_features(fabric_key)
-    for tok in sorted(feats["off"] - defaults):
-        r.notices.append(f"off: '{tok}' is already off on {fabric_key}")
-    for tok in sorted(feats["on"] & defaults):
-        r.notices.append(f"on: '{tok}' is already on on {fabric_key}")
+    feats, defaults = _features(r, raw, fabric_key)
 
     workload = raw.get("workload", DEFAULT_WORKLOAD) or DEFAULT_WORKLOAD
     if workload not in WORKLOADS:
@@ -261,22 +291,7 @@ def parse_query(query: str, *, strict: bool = True) -> Parsed:
         else:
             eth_bw = round(val, 3)
 
-    repair = "now"
-    if raw.get("repair", "") not in ("", "now"):
-        tok = raw["repair"]
-        canon = canonical_repair(tok)
-        if canon is None:
-            lo, hi = BW_PERCENT_RANGE
-            r.error(
-                f"repair '{tok}': a policy is 'now' (repair at once), 'window-N' (defer "
-                f"rerouted faults to a planned window every N days, 1 to {MAX_WINDOW_DAYS}), "
-                f"'dark-K' (take the rack down when K links are dark, 1 to {MAX_DARK_LINKS}) "
-                f"or 'bw-P' (when the worst GPU falls below P% of its bandwidth, {lo} to "
-                f"{hi}); add ',{ONSITE}' for spare parts on site",
-                token=tok,
-            )
-        else:
-            repair = canon
+    repair = _repair(r, raw)
 
     scenario = Scenario(
         fabric=fabric_key,
@@ -292,36 +307,72 @@ def parse_query(query: str, *, strict: bool = True) -> Parsed:
     return Parsed(scenario, r.notices, r.errors)
 
 
-def _parse_domain(r: _Reader, raw: dict[str, str], d: Domain) -> Parsed:
-    """A multi-rack domain (docs/MULTIRACK.md): its data plane only, so far. Keys the domain
-    model does not read yet are refused by name, never silently ignored."""
-    for key in ("flaky", "off", "on", "update", "eth_bw", "repair"):
-        if raw.get(key):
-            r.error(
-                f"'{key}' is not modelled on multi-rack domains yet ({d.key}): they take "
-                "fail= only",
-                token=key,
-            )
-    workload = raw.get("workload", DEFAULT_WORKLOAD) or DEFAULT_WORKLOAD
-    if workload not in WORKLOADS:
-        r.error(f"unknown workload '{workload}' (known: {', '.join(WORKLOADS)})", token=workload)
-        workload = DEFAULT_WORKLOAD
-    parts: dict[str, DomainPart] = {}
-    tokens = _split(raw.get("fail", ""))
+def _domain_ids(
+    r: _Reader, key: str, value: str, d: Domain, kinds: tuple | None
+) -> tuple[str, ...]:
+    """A domain's ID list (model/multirack/domains.py: parse_part), canonical: sorted, unique.
+    kinds: the kinds the key takes (None: any)."""
+    tokens = _split(value)
     if len(tokens) > MAX_IDS:
-        r.error(f"'fail' lists {len(tokens)} IDs; at most {MAX_IDS}", token="fail")
+        r.error(f"'{key}' lists {len(tokens)} IDs; at most {MAX_IDS}", token=key)
         tokens = tokens[:MAX_IDS]
+    parts: dict[str, DomainPart] = {}
     for tok in tokens:
         try:
             part = parse_part(tok, d)
         except ScenarioError as e:
-            r.error(f"fail: {e.message}", token=tok)
+            r.error(f"{key}: {e.message}", token=tok)
+            continue
+        if kinds and part.kind not in kinds:
+            names = " or ".join(str(k) for k in kinds)
+            r.error(f"{key}: '{tok}' is a {part.kind}; {key} takes {names}s", token=tok)
             continue
         if tok in parts:
-            r.notices.append(f"fail: '{tok}' is listed more than once; counted once")
+            r.notices.append(f"{key}: '{tok}' is listed more than once; counted once")
         parts[tok] = part
-    fail = tuple(sorted(parts, key=lambda t: parts[t].sort_key()))
-    return Parsed(Scenario(fabric=d.key, fail=fail, workload=workload), r.notices, r.errors)
+    return tuple(sorted(parts, key=lambda t: parts[t].sort_key()))
+
+
+def _parse_domain(r: _Reader, raw: dict[str, str], d: Domain) -> Parsed:
+    """A multi-rack domain (docs/MULTIRACK.md): fail= and flaky= take rack-prefixed IDs, L2
+    chips and trays and trunks; update= an L1 tray (rNN.stK), an L2 tray (l2.tNN) or all."""
+    if raw.get("eth_bw"):
+        r.error(f"eth_bw applies to eth-x72 only, not to {d.key}", token="eth_bw")
+    fail = _domain_ids(r, "fail", raw.get("fail", ""), d, None)
+    flaky = _domain_ids(
+        r,
+        "flaky",
+        raw.get("flaky", ""),
+        d,
+        (ComponentKind.LINK, ComponentKind.CABLE, DomainKind.TRUNK),
+    )
+    both = set(flaky) & set(fail)
+    for fid in sorted(both):
+        r.notices.append(f"flaky: '{fid}' is also failed; failed wins")
+    flaky = tuple(t for t in flaky if t not in both)
+    feats, defaults = _features(r, raw, d.key)
+    workload = raw.get("workload", DEFAULT_WORKLOAD) or DEFAULT_WORKLOAD
+    if workload not in WORKLOADS:
+        r.error(f"unknown workload '{workload}' (known: {', '.join(WORKLOADS)})", token=workload)
+        workload = DEFAULT_WORKLOAD
+    up_raw = raw.get("update", "")
+    if up_raw.strip() == "all":
+        update: tuple[str, ...] = ("all",)
+    else:
+        update = _domain_ids(
+            r, "update", up_raw, d, (ComponentKind.SWITCH_TRAY, DomainKind.L2_TRAY)
+        )
+    scenario = Scenario(
+        fabric=d.key,
+        fail=fail,
+        flaky=flaky,
+        off=tuple(k for k in FEATURE_KEYS if k in feats["off"] & defaults),
+        on=tuple(k for k in FEATURE_KEYS if k in feats["on"] - defaults),
+        workload=workload,
+        update=update,
+        repair=_repair(r, raw),
+    )
+    return Parsed(scenario, r.notices, r.errors)
 
 
 def _parse_islands(r: _Reader, raw: dict[str, str], f: IslandFabric) -> Parsed:

@@ -160,4 +160,6 @@ def repair_action(action: RepairAction, subject: str) -> str:
         RepairAction.REPLACE_COMPUTE_TRAY: f"replace compute tray {subject}",
         RepairAction.MAINTENANCE_UPDATE: "switch firmware update of every tray",
         RepairAction.IN_SERVICE_UPDATE: f"in-service update, {subject} tray(s) one at a time",
+        RepairAction.RESTORE_RACK: f"restore rack {subject} (power, cooling, its trays)",
+        RepairAction.REPLACE_TRUNK: f"replace the trunk cables {subject}",
     }[action]

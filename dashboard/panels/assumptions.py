@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from dash import Dash, Input, Output, html, no_update
 
 from dashboard import ids
+from dashboard.panels.sources import cite
 from model.fabric.presets import FABRICS
 from model.params import PARAM_FACTS
 from model.reliability.rates import RELIABILITY_FACTS
@@ -23,7 +24,7 @@ def _fact_rows(facts: Iterable) -> list[html.Tr]:
                 html.Td(f.name),
                 html.Td(f"{f.value} {f.unit}".strip()),
                 html.Td(f.tag),
-                html.Td(f.source),
+                html.Td(cite(f.source)),
             ]
         )
         for f in facts
@@ -49,7 +50,7 @@ def tables() -> list:
                         html.Td(a["name"]),
                         html.Td(str(a["value"])),
                         html.Td(a["tag"]),
-                        html.Td(a["source"]),
+                        html.Td(cite(a["source"])),
                     ]
                 )
                 for a in DECODE_ASSUMPTIONS
@@ -70,9 +71,20 @@ def layout() -> html.Details:
         children=[
             html.Summary("Assumptions and sources: every number on this page"),
             html.P(
-                "Tags: V vendor statement, M measured and published, D derived by arithmetic, "
-                "A an assumption of this project (no public figure; editable through the API). "
-                "FACTS.md is the project's sourced fact sheet; docs/MODEL.md explains the model."
+                [
+                    (
+                        "Tags: V vendor statement, M measured and published, D derived by "
+                        "arithmetic, A an assumption of this project (no public figure; editable "
+                        "through the API). "
+                    ),
+                    *cite(
+                        "FACTS.md is the project's sourced fact sheet; docs/MODEL.md explains "
+                        "the model; docs/CALIBRATION.md how decode is fitted."
+                    ),
+                    " ",
+                    html.A("Every source the page cites", href="/docs/", target="_blank"),
+                    ".",
+                ]
             ),
             html.Div(id=ids.ASSUMPTIONS_BODY, children=html.P("Building the tables…")),
         ],

@@ -74,7 +74,18 @@ def body(answer: dict) -> list:
     out: list = [html.P(answer["reading"]), html.H3("Decode: the fitted terms"), terms]
     for title, rows in answer["sections"].items():
         out += [html.H3(title), _table(rows)]
-    out.append(html.P(f"Source: {answer['source']}.", className="note"))
+    out.append(
+        html.P(
+            [
+                f"Source: {answer['source']}. ",
+                html.A("The table on its own page", href="/docs/calibration", target="_blank"),
+                "; how the terms are fitted: ",
+                html.A("docs/CALIBRATION.md", href="/docs/CALIBRATION.md", target="_blank"),
+                ".",
+            ],
+            className="note",
+        )
+    )
     return out
 
 

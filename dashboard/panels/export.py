@@ -28,6 +28,18 @@ def layout() -> html.Section:
                 title="The browser's print: the cards, the rack, the charts, what happened and "
                 "the assumptions, laid out for paper (a print style sheet, assets/style.css)",
             ),
+            html.Button(
+                "Download the report (HTML)",
+                id=ids.REPORT_HTML,
+                title="One HTML file: the cards, what happened, the rack, the cable map and "
+                "every chart (as images), the readers' questions and the assumptions; it "
+                "prints well and opens offline (assets/report.js)",
+            ),
+            html.P(
+                "A PDF: Print a report, then choose Save as PDF as the printer (the browser "
+                "makes it; the page's print style sheet lays it out).",
+                className="note",
+            ),
             html.Span("Charts: the camera icon on each chart saves a PNG.", className="note"),
             dcc.Download(id=ids.DOWNLOAD),
         ],

@@ -80,6 +80,8 @@ def layout() -> html.Div:
             ),
             _views(),
             dcc.Store(id=ids.RACK_PRESS),
+            # the last press answered, read by assets/rack_press.js (presses go one at a time)
+            html.Span(id=ids.RACK_PRESSED, hidden=True),
             dcc.Store(id=ids.RACK_LABELS),
             dcc.Store(id=ids.RACK_BASE),
             dcc.Store(id=ids.MAP_BASE),

@@ -225,6 +225,7 @@ def _change_outputs() -> dict[str, Output]:
         "preset": Output(ids.PRESET, "value"),
         "message": Output(ids.ACTION, "children"),
         "typed": Output(ids.ID_INPUT, "value"),
+        "pressed": Output(ids.RACK_PRESSED, "children"),
     }
 
 
@@ -253,7 +254,20 @@ def _controls_of(s: Scenario) -> dict[str, Any]:
     }
 
 
-def on_change(
+def on_change(search: str | None = None, **kw: Any) -> dict[str, Any]:
+    """Apply whatever changed to the scenario; the URL and the controls follow. A press on
+    the rack is answered by name (`pressed`, its `at`), in the same response as its URL: the
+    browser sends the next press only then (assets/rack_press.js), so a press made while the
+    last was in flight starts from the scenario that one made, never from the one before it
+    (the lost press under load: both computed from the same URL, the later one won)."""
+    out = _on_change(search, **kw)
+    click = kw.get("click")
+    if ctx.triggered_id == ids.RACK_PRESS and isinstance(click, dict) and "at" in click:
+        out["pressed"] = str(click["at"])
+    return out
+
+
+def _on_change(
     search: str | None,
     click: dict | None,
     l2_click: dict | None,
@@ -269,7 +283,6 @@ def on_change(
     mode: str | None,
     rack: str | None,
 ) -> dict[str, Any]:
-    """Apply whatever changed to the scenario; the URL and the controls follow."""
     s = state.current(search).scenario
     trig = ctx.triggered_id
     msg = ""

@@ -89,8 +89,9 @@ def layout() -> list[html.Div]:
                 html.H2("Your rack's telemetry in"),
                 html.P(
                     "Paste or upload what your rack reports: a dcgm-exporter scrape (the "
-                    "Prometheus text of its /metrics), or nvidia-smi nvlink --status, nvlink -e "
-                    "and the Fabric section of nvidia-smi -q, one host after another. The twin "
+                    "Prometheus text of its /metrics), nvidia-smi nvlink --status, nvlink -e "
+                    "and the Fabric section of nvidia-smi -q, one host after another, or "
+                    "NMX-Manager's answers to GET /nmx/v1/partitions, /gpus and /ports. The twin "
                     "reads it into the scenario it "
                     f"describes and says how sure it is. At most {MAX_BYTES // 2**20} MiB; "
                     "every line it cannot read is named.",
@@ -245,6 +246,11 @@ def _read(n_clicks: int, upload: str | None, pasted: str | None) -> Any:
     return [
         html.P(f"Read as {got.format} output. Found: {comps}."),
         html.P(f"How sure: {got.confidence}."),
+        *(
+            [html.P(f"NMX-Manager partition health: {got.partition['health']}.")]
+            if got.partition.get("health")
+            else []
+        ),
         dcc.Link(
             "Open this scenario",
             href=f"/?{got.scenario}",

@@ -8,7 +8,7 @@ from urllib.parse import unquote_plus
 
 from flask import Blueprint, Response, jsonify
 
-from dashboard.web import importing, results
+from dashboard.web import importing, results, tasks
 from dashboard.web.request import (
     Number,
     Text,
@@ -25,7 +25,12 @@ from model.fabric.topology import domain_topology, topology
 from model.multirack.domains import DOMAINS
 from model.reliability import compare, goodput
 from model.reliability.accounting import MAX_JOB_RACKS
-from model.reliability.rates import DEFAULT_RATES, RELIABILITY_FACTS, rate_facts
+from model.reliability.rates import (
+    DEFAULT_RATES,
+    DOMAIN_ONLY_FIELDS,
+    DOMAIN_RELIABILITY_FACTS,
+    rate_facts,
+)
 from model.reliability.timeline import timeline
 from model.workloads import comm, moe_a2a
 from model.workloads.throughput import decode_breakdowns
@@ -36,7 +41,7 @@ api = Blueprint("api", __name__, url_prefix="/api/v1")
 @api.get("/evaluate")
 def evaluate_route() -> Response:
     """GET /api/v1/evaluate?<scenario>: the model's result for that scenario (any domain)."""
-    q = scenario_request(multirack=True)
+    q = scenario_request(multirack=True, islands=True)
     out = results.result(q.scenario)
     out["notices"] = list(q.notices)
     return jsonify(out)
@@ -55,7 +60,7 @@ DECODE_PARAMS = declare(at=Number(2.0, 600.0))
 def decode_route() -> Response:
     """GET /api/v1/decode?<scenario>[&at=<tokens/s per user>]: the frontiers, the ratio along
     them, and the step's breakdown at 50 tokens/s per user or at `at` (any operating point)."""
-    q = scenario_request(DECODE_PARAMS, multirack=True)
+    q = scenario_request(DECODE_PARAMS, multirack=True, islands=True)
     out = results.decode(q.scenario)
     if q.params.get("at") is not None:
         out["at"] = decode_breakdowns(q.scenario, float(q.params["at"]))
@@ -64,7 +69,7 @@ def decode_route() -> Response:
 
 # Every reliability input is a parameter (rates.Rates checks each against its own range and
 # names it), so a published case (Meta's 16k job, Llama 3) can be written in a query.
-RATE_PARAMS = declare(**{f.name: Number(0.0, 1e9) for f in RELIABILITY_FACTS})
+RATE_PARAMS = declare(**{f.name: Number(0.0, 1e9) for f in DOMAIN_RELIABILITY_FACTS})
 GOODPUT_PARAMS = declare(
     years=Number(0.01, 100.0, default=1.0),
     racks=Number(1, 10_000, default=1, whole=True),
@@ -83,9 +88,12 @@ def goodput_route() -> Response:
     """GET /api/v1/goodput?<scenario>[&years&racks&checkpoint_min&compare&optimise&job_racks
     &spares&price&<rate>=...]: compare=1 adds the side-by-side and what each feature buys
     (model/reliability/compare.py) under the scenario's repair policy."""
-    q = scenario_request(GOODPUT_PARAMS)
+    q = scenario_request(GOODPUT_PARAMS, multirack=True)
     s, own = q.scenario, q.params
     years, racks = float(own["years"]), int(own["racks"])
+    for k in DOMAIN_ONLY_FIELDS:  # a rate only a multi-rack domain has, named on one rack
+        if k in own and not s.multirack:
+            raise ScenarioError(f"{k} is a multi-rack domain's rate: not on {s.fabric}", k)
     rates = DEFAULT_RATES.with_overrides(**{k: v for k, v in own.items() if k in RATE_PARAMS})
     job = {"job_racks": int(own["job_racks"]), "spares": bool(own["spares"])}
     kw = {"years": years, "racks": racks, **job}
@@ -103,7 +111,7 @@ def goodput_route() -> Response:
         "monte_carlo": mc,
         "rates": [
             {"name": f.name, "value": f.value, "unit": f.unit, "tag": f.tag, "source": f.source}
-            for f in rate_facts(rates)
+            for f in rate_facts(rates, domain=s.multirack)
         ],
     }
     if own["compare"]:
@@ -112,15 +120,18 @@ def goodput_route() -> Response:
             "checkpoint_interval_s": kw.get("checkpoint_interval_s"),
             "workload": s.workload,
         }
+        if s.multirack:  # the domain's seven features, beside one rack's (compare.py)
+            cmp_kw["fabric"] = s.fabric
         out["comparison"] = goodput.comparison(rates, years=years, racks=racks, **job, **cmp_kw)
         out["feature_values"] = compare.feature_values(
             rates,
-            scales=compare.scales_for(job["job_racks"], job["spares"]),
+            scales=compare.scales_for(job["job_racks"], job["spares"], s.fabric),
             price_per_gpu_h=own.get("price"),
             **cmp_kw,
         )
     if own["optimise"]:
-        out["policy"] = goodput.best_policy(s, rates, years=years, racks=racks, **job)
+        # split over the Celery workers when there are any (dashboard/web/tasks.py)
+        out["policy"] = tasks.best_policy(s, rates, years=years, racks=racks, **job)
     return jsonify(out)
 
 
@@ -172,7 +183,7 @@ TOPOLOGY_PARAMS = declare(fabric=Text())
 @api.get("/timeline")
 def timeline_route() -> Response:
     """GET /api/v1/timeline?<scenario>&fault=<id>: the story of one fault, and its series."""
-    q = scenario_request(TIMELINE_PARAMS)
+    q = scenario_request(TIMELINE_PARAMS, multirack=True)
     given = q.params.get("checkpoint_min")
     interval = None if given is None else float(given) * 60
     fault = str(q.params.get("fault", "")) or None
@@ -209,7 +220,7 @@ COLLECTIVE_PARAMS = declare(
 def collectives_route() -> Response:
     """GET /api/v1/collectives?<scenario>&op=...: an NCCL collective as nccl-tests reports it
     (&algo&bytes&ranks), or one MoE layer's dispatch or combine (&tokens&ep&precision)."""
-    q = scenario_request(COLLECTIVE_PARAMS)
+    q = scenario_request(COLLECTIVE_PARAMS, multirack=True)
     return jsonify(comm.answer(assess(q.scenario), q.params))
 
 

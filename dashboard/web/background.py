@@ -19,6 +19,7 @@ from config import Settings
 from dashboard.panels.fleet_watchdog import OwnRunDiskcacheManager, RevokingCeleryManager
 from dashboard.web import tasks
 
+BACKGROUND_EXTENSION = "fabric_twin_background"  # app.server.extensions[...]: the manager
 JOB_EXPIRE_S = 3600  # a finished job's result is kept this long
 # A job whose whole worker died is handed out again this long after it was taken (plus a
 # sweep every RESTORE_S): well inside the fleet study watchdog's 30 s of silence (STALL_S),

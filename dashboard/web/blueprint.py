@@ -1,4 +1,4 @@
-"""The web layer as one blueprint: the JSON API and /metrics nested in it, and the error
+"""The web layer as one blueprint: the JSON API, /metrics and /docs nested in it, and the error
 handlers written once for both.
 
 A ScenarioError raised anywhere under either (by dashboard/web/request.py, or by the model
@@ -14,6 +14,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, jsonify, request
 
 from dashboard.web.api import api
+from dashboard.web.docs import docs
 from dashboard.web.metrics import prom
 from dashboard.web.request import bad_request
 from model import ScenarioError
@@ -22,6 +23,7 @@ web = Blueprint("web", __name__)
 web.register_error_handler(ScenarioError, bad_request)
 web.register_blueprint(api)
 web.register_blueprint(prom)
+web.register_blueprint(docs)  # the sources the page cites (FACTS.md, docs/, calibration)
 
 
 @web.app_errorhandler(405)

@@ -57,26 +57,48 @@ class SharedCache:
             log.warning("cache %s failed (%s: %s): computing without it", what, type(e).__name__, e)
         self._down_until = time.monotonic() + RETRY_AFTER_S
 
-    def get_or_compute(self, key: str, compute: Callable[[], str]) -> str:
-        """The cached text for `key`, or compute it, store it and log the computation."""
-        if self._usable():
-            try:
-                hit = self.cache.get(key)
-                if hit is not None:
-                    if self._down_until:
-                        log.info("cache %s is back", self.kind)
-                        self._down_until = 0.0
-                    return hit
-            except Exception as e:  # noqa: BLE001 - any backend failure means: compute
-                self._failed("read", e)
-        t = time.perf_counter()
-        value = compute()
-        log.info(
-            "computed %s in %.1f ms (pid %d)", key, (time.perf_counter() - t) * 1e3, os.getpid()
-        )
+    def get(self, key: str) -> str | bytes | None:
+        """The cached text for `key`, or None (absent, or the backend failing)."""
+        if not self._usable():
+            return None
+        try:
+            hit = self.cache.get(key)
+        except Exception as e:  # noqa: BLE001 - any backend failure means: not cached
+            self._failed("read", e)
+            return None
+        if hit is not None and self._down_until:
+            log.info("cache %s is back", self.kind)
+            self._down_until = 0.0
+        return hit
+
+    def put(self, key: str, value: str | bytes) -> None:
+        """Store `value` under `key` (nothing, if the backend is failing)."""
         if self._usable():
             try:
                 self.cache.set(key, value)
             except Exception as e:  # noqa: BLE001
                 self._failed("write", e)
+
+    def claim(self, key: str, seconds: int) -> bool:
+        """Whether this caller is the first to claim `key`'s computation in the last `seconds`
+        (an atomic add of a claim key); True too when the backend fails (compute it)."""
+        if not self._usable():
+            return True
+        try:
+            return bool(self.cache.add(f"{key}:claim", 1, timeout=seconds))
+        except Exception as e:  # noqa: BLE001
+            self._failed("claim", e)
+            return True
+
+    def get_or_compute(self, key: str, compute: Callable[[], str]) -> str:
+        """The cached text for `key`, or compute it, store it and log the computation."""
+        hit = self.get(key)
+        if hit is not None:
+            return hit
+        t = time.perf_counter()
+        value = compute()
+        log.info(
+            "computed %s in %.1f ms (pid %d)", key, (time.perf_counter() - t) * 1e3, os.getpid()
+        )
+        self.put(key, value)
         return value

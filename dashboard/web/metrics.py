@@ -5,9 +5,13 @@ whose label sets, where its values come from in a Reading); the label sets are b
 per fabric shape (dashboard/web/metrics_labels.py); this module reads a scenario and writes
 the families in table order through dashboard/web/promtext.py.
 
-GET /metrics?<scenario query>[&t_s=<simulated seconds>] answers in the text exposition
-format 0.0.4 (Content-Type: text/plain; version=0.0.4; charset=utf-8), read at simulated
-time t_s (default: model.evaluate.TELEMETRY_READ_S, as the JSON API). A bad query is HTTP 400
+GET /metrics?<scenario query>[&t_s=<simulated seconds>][&lanes=1] answers in the text
+exposition format 0.0.4 (Content-Type: text/plain; version=0.0.4; charset=utf-8), read at
+simulated time t_s (default: model.evaluate.TELEMETRY_READ_S, as the JSON API). The per-lane
+families (the switch tray's cable view: what tells a cable from a port) are a drill-down,
+exported with lanes=1 only: an operator's scrape every interval does without them, as
+dcgm-exporter's does. On a multi-rack domain it answers the domain's tier and every GPU, and
+&rack=rNN one rack's whole scrape (dashboard/web/metrics_domain.py). A bad query is HTTP 400
 with JSON {"error", "token"}, as in the JSON API.
 
 The names, and whose they are (docs/TELEMETRY.md has every one with its source):
@@ -17,7 +21,7 @@ The names, and whose they are (docs/TELEMETRY.md has every one with its source):
   entity, which scale to NVLink 6's 36 links), DCGM_FI_DEV_NVLINK_GET_STATE (NVML: 1 ACTIVE,
   0 INACTIVE) and NVML_FI_DEV_NVLINK_COUNT_EFFECTIVE_BER. Labels as dcgm-exporter's link
   metrics: nvlink (the link's index on its GPU, which here is its plane), gpu (the rack-wide
-  index), and the project's link ("gpu07-st3.sw2"), chip, tray, compute_tray and fabric.
+  index), and the project's link ("gpu07-st3.sw2") and chip ("st3.sw2").
 - GPU side, per GPU: the sums over its links under dcgm-exporter's names,
   DCGM_FI_DEV_NVLINK_{CRC_FLIT,CRC_DATA,REPLAY,RECOVERY}_ERROR_COUNT_TOTAL and
   DCGM_FI_DEV_NVLINK_BANDWIDTH_TOTAL, and the NVML fabric health, DCGM_FI_DEV_FABRIC_HEALTH_MASK
@@ -25,14 +29,15 @@ The names, and whose they are (docs/TELEMETRY.md has every one with its source):
   device ("nvidia3", the GPU's index on its tray), compute_tray, fabric.
 - Switch side, per NVSwitch port: DCGM_FI_DEV_NVSWITCH_LINK_{FLIT,CRC,REPLAY,RECOVERY}_ERROR_TOTAL,
   DCGM_FI_DEV_NVSWITCH_LINK_THROUGHPUT_TX, DCGM_FI_DEV_NVSWITCH_LINK_STATUS (2 ACTIVE, 0 OFF) and
-  per lane DCGM_FI_DEV_NVSWITCH_LINK_CRC_ERROR_L<n>_TOTAL. Labels as dcgm-exporter's: nvswitch
+  (lanes=1) per lane DCGM_FI_DEV_NVSWITCH_LINK_CRC_ERROR_L<n>_TOTAL. Labels as dcgm-exporter's: nvswitch
   ("nvswitch2", the chip's index on its tray), nvlink (the port, which faces GPU <nvlink>),
   hostname (the switch tray, "st3"; dcgm-exporter spells it so on link and switch metrics),
-  and link, chip, fabric.
+  and link, chip. The rack's fabric is a label of fabric_twin_info, not of every per-link
+  series (dashboard/web/metrics_labels.py says why).
 - nmx_* are this project's names for what NMX-Telemetry and NMX-Manager report and publish no
   metric names for (FACTS.md §2; research: "NMX-T metrics list NOT public"): chip, tray and
-  controller up, staleness, and nmx_partition_health{state, mode} (1 for the partition's
-  state, 0 for the others).
+  controller up, staleness, (lanes=1) each lane's state and BER, and
+  nmx_partition_health{state, mode} (1 for the partition's state, 0 for the others).
 - fabric_twin_* describe the twin: fabric_twin_info{fabric, scenario},
   fabric_twin_simulated_time_seconds, fabric_twin_link_counters_available, the model's traffic
   (fabric_twin_nvlink_throughput_gigabytes_per_second) and the public windowed health rule's
@@ -57,7 +62,7 @@ from flask import Blueprint, Response
 from dashboard.web.metrics_families import PARTITION_STATES, Family, Series, families
 from dashboard.web.metrics_labels import labels_for
 from dashboard.web.promtext import CONTENT_TYPE, family_text, label_set, prefixes
-from dashboard.web.request import Number, declare, scenario_request
+from dashboard.web.request import Number, Text, declare, scenario_request
 from model import Scenario, ScenarioError, parse_query, telemetry
 from model.assess import assess
 from model.evaluate import TELEMETRY_READ_S
@@ -69,7 +74,15 @@ from model.ids import parse_id, plane_of
 prom = Blueprint("prom", __name__)
 
 T_PARAM = "t_s"
-PARAMS = declare(**{T_PARAM: Number(0.0, telemetry.MAX_T_S, default=TELEMETRY_READ_S)})
+LANES_PARAM = "lanes"  # 1: the per-lane families too (the switch tray's cable view)
+RACK_PARAM = "rack"  # a domain's rack, read alone (dashboard/web/metrics_domain.py)
+PARAMS = declare(
+    **{
+        T_PARAM: Number(0.0, telemetry.MAX_T_S, default=TELEMETRY_READ_S),
+        LANES_PARAM: Number(0, 1, default=0, whole=True),
+        RACK_PARAM: Text(),
+    }
+)
 
 
 # --- what a scrape reads ---------------------------------------------------------------------
@@ -82,6 +95,9 @@ class Reading:
     state: FabricState
     partition: Partition
     rule: dict  # model.telemetry.health_rule at the same t_s
+    prefix: str = ""  # a domain's rack read alone ("r03."): before every ID of its labels
+    domain_key: str | None = None  # that domain's fabric key
+    domain_scenario: str | None = None  # and its scenario
 
     @property
     def fabric(self) -> Fabric:
@@ -119,37 +135,42 @@ def read(s: Scenario, t_s: float) -> Reading:
 
 def series_labels(r: Reading, series: Series) -> tuple[str, ...]:
     """The escaped label set ('{...}', or '' unlabelled) of each series of a family."""
+    key = r.domain_key or r.fabric.key
     if series == "scenario":
-        return (label_set({"fabric": r.fabric.key, "scenario": r.snap.scenario_key}),)
+        if r.domain_key:  # one rack of a domain: the domain's scenario, and which rack
+            rack = r.prefix.rstrip(".")
+            return (label_set({"fabric": key, "rack": rack, "scenario": r.domain_scenario or ""}),)
+        return (label_set({"fabric": key, "scenario": r.snap.scenario_key}),)
     if series == "one":
         return ("",)
     if series == "partition":
         mode = str(r.partition.mode)
         return tuple(
-            label_set({"state": str(x), "mode": mode, "fabric": r.fabric.key})
-            for x in PARTITION_STATES
+            label_set({"state": str(x), "mode": mode, "fabric": key}) for x in PARTITION_STATES
         )
-    return getattr(labels_for(r.fabric), series)
+    return getattr(labels_for(r.fabric, r.prefix, r.domain_key), series)
 
 
-def exported(r: Reading) -> tuple[Family, ...]:
-    """The families a scrape of this reading has, in order (no counters with telemetry off)."""
-    fams = families(r.fabric)
+def exported(r: Reading, lanes: bool = False) -> tuple[Family, ...]:
+    """The families a scrape of this reading has, in order (no counters with telemetry off;
+    the per-lane families only when asked for)."""
+    fams = families(r.fabric, lanes)
     return tuple(fam for fam in fams if r.snap.telemetry or not fam.needs_telemetry)
 
 
-def reading_text(r: Reading) -> str:
+def reading_text(r: Reading, lanes: bool = False) -> str:
     """The exposition text of a Reading: every exported family, in table order."""
     parts = []
-    for fam in exported(r):
+    for fam in exported(r, lanes):
         labs = series_labels(r, fam.series)
         pre = prefixes(fam.name, labs) if len(labs) > 1 else (f"{fam.name}{labs[0]} ",)
         parts.append(family_text(fam.name, fam.kind, fam.help, pre, np.asarray(fam.values(r))))
     return "".join(parts)
 
 
-def render(scenario_query: str = "", t_s: float = TELEMETRY_READ_S) -> str:
-    """The exposition text of the scenario (a query string) at simulated time t_s.
+def render(scenario_query: str = "", t_s: float = TELEMETRY_READ_S, lanes: bool = False) -> str:
+    """The exposition text of the scenario (a query string) at simulated time t_s (lanes:
+    with the per-lane families).
 
     Raises ScenarioError (with the token) on a bad query or a t_s outside 0..MAX_T_S.
     """
@@ -157,18 +178,34 @@ def render(scenario_query: str = "", t_s: float = TELEMETRY_READ_S) -> str:
         raise ScenarioError(
             f"{T_PARAM} '{t_s:g}' must be a number from 0 to {telemetry.MAX_T_S:g}", T_PARAM
         )
-    return render_scenario(parse_query(scenario_query, strict=True).scenario, t_s)
+    return render_scenario(parse_query(scenario_query, strict=True).scenario, t_s, lanes)
 
 
-def render_scenario(s: Scenario, t_s: float) -> str:
+def render_scenario(s: Scenario, t_s: float, lanes: bool = False) -> str:
     """The exposition text of a parsed Scenario at simulated time t_s (in 0..MAX_T_S)."""
-    return reading_text(read(s, t_s))
+    return reading_text(read(s, t_s), lanes)
 
 
 # --- the endpoint ----------------------------------------------------------------------------
 @prom.get("/metrics")
 def metrics_route() -> Response:
-    """GET /metrics?<scenario>[&t_s=<simulated seconds>]: Prometheus text format 0.0.4."""
-    q = scenario_request(PARAMS)
-    body = render_scenario(q.scenario, float(q.params[T_PARAM]))
+    """GET /metrics?<scenario>[&t_s=<simulated seconds>][&lanes=1][&rack=rNN]: Prometheus
+    text 0.0.4; on a multi-rack domain the domain's scrape, or one rack's with rack=."""
+    from dashboard.web import metrics_domain as dom
+
+    q = scenario_request(PARAMS, multirack=True)
+    s, t, lanes = q.scenario, float(q.params[T_PARAM]), bool(q.params[LANES_PARAM])
+    rack = q.params.get(RACK_PARAM)
+    if not s.multirack:
+        if rack is not None:
+            msg = f"{RACK_PARAM}= names a rack of a multi-rack domain; {s.fabric} is one rack"
+            raise ScenarioError(msg, RACK_PARAM)
+        body = render_scenario(s, t, lanes)
+    elif rack is not None:
+        body = dom.rack_text(s, t, dom.rack_index(s, str(rack)), lanes)
+    elif lanes:
+        msg = f"{LANES_PARAM}=1 on a domain is per rack: add {RACK_PARAM}=r01 (or another)"
+        raise ScenarioError(msg, LANES_PARAM)
+    else:
+        body = dom.domain_text(s, t)
     return Response(body, status=200, headers={"Content-Type": CONTENT_TYPE})

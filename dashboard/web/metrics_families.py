@@ -346,7 +346,8 @@ FAMILIES: tuple[Family, ...] = (
 )
 
 
-def families(f: Fabric) -> tuple[Family, ...]:
-    """Every family of a fabric, in order: FAMILIES with the per-lane ones after the ports'."""
+def families(f: Fabric, lanes: bool = True) -> tuple[Family, ...]:
+    """Every family of a fabric, in order: FAMILIES with the per-lane ones after the ports'
+    (lanes=False: without them, as a default scrape is)."""
     n = len(TWIN_FAMILIES) + len(LINK_FAMILIES) + len(GPU_FAMILIES) + len(PORT_FAMILIES)
-    return (*FAMILIES[:n], *lane_families(f), *FAMILIES[n:])
+    return (*FAMILIES[:n], *(lane_families(f) if lanes else ()), *FAMILIES[n:])

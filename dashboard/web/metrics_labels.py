@@ -1,6 +1,12 @@
 """GET /metrics's label sets: every series' escaped '{...}' of a fabric, built once per
 fabric shape (labels depend on its preset's shape and key only), vectorised over numpy
-object arrays. Which labels a family carries, and why, is in dashboard/web/metrics.py."""
+object arrays. Which labels a family carries, and why, is in dashboard/web/metrics.py.
+
+The per-link, per-port and per-lane sets (2,592 series a family on vr-nvl72) carry only what
+places the series: dcgm-exporter's own labels and the project's `link` and `chip`, which
+the alert rules join and group on. The rack-wide `fabric` is on fabric_twin_info (and on
+the small per-GPU, chip, tray and controller families); a link's switch tray and compute
+tray are in its `chip` ("st3.sw2") and `gpu` (compute tray gpu // 4 + 1)."""
 
 from __future__ import annotations
 
@@ -13,9 +19,10 @@ from dashboard.web.promtext import escape_label_value, label_set
 from model.fabric.presets import FABRICS, Fabric
 from model.ids import chip_id, compute_tray_of_gpu, link_id
 
-LINK_LABELS = ("nvlink", "gpu", "link", "chip", "tray", "compute_tray", "fabric")
+LINK_LABELS = ("nvlink", "gpu", "link", "chip")
 GPU_LABELS = ("gpu", "Hostname", "device", "compute_tray", "fabric")
-PORT_LABELS = ("nvswitch", "nvlink", "hostname", "link", "chip", "fabric")
+PORT_LABELS = ("nvswitch", "nvlink", "hostname", "link", "chip")
+LANE_LABELS = ("link", "lane")
 
 
 @dataclass(frozen=True)
@@ -40,29 +47,28 @@ def _join(parts: list[tuple[str, np.ndarray]]) -> np.ndarray:
     return out + '"}'
 
 
-@lru_cache(maxsize=len(FABRICS))
-def _labels(f: Fabric) -> Labels:
+@lru_cache(maxsize=len(FABRICS) + 24)
+def _labels(f: Fabric, prefix: str = "", fabric_key: str | None = None) -> Labels:
     g, p, k = f.gpus, f.planes, f.chips_per_tray
+    pre = prefix
     esc = np.frompyfunc(escape_label_value, 1, 1)
 
     def arr(values: list[str]) -> np.ndarray:
         return esc(np.array(values, dtype=object))
 
-    chips = arr([chip_id(f, q) for q in range(p)])
-    trays = arr([f"st{q // k + 1}" for q in range(p)])
+    chips = arr([pre + chip_id(f, q) for q in range(p)])
+    trays = arr([f"{pre}st{q // k + 1}" for q in range(p)])
     gpus = arr([str(x) for x in range(g)])
-    cts = arr([f"ct{compute_tray_of_gpu(f, x):02d}" for x in range(g)])
-    links = arr([link_id(f, x, q) for x in range(g) for q in range(p)])
-    fab = np.array([escape_label_value(f.key)], dtype=object)
+    cts = arr([f"{pre}ct{compute_tray_of_gpu(f, x):02d}" for x in range(g)])
+    links = arr([pre + link_id(f, x, q) for x in range(g) for q in range(p)])
+    key = fabric_key or f.key
+    fab = np.array([escape_label_value(key)], dtype=object)
     link = _join(
         [
             ("nvlink", np.tile(arr([str(q) for q in range(p)]), g)),
             ("gpu", np.repeat(gpus, p)),
             ("link", links),
             ("chip", np.tile(chips, g)),
-            ("tray", np.tile(trays, g)),
-            ("compute_tray", np.repeat(cts, p)),
-            ("fabric", fab),
         ]
     )
     port = _join(
@@ -72,7 +78,6 @@ def _labels(f: Fabric) -> Labels:
             ("hostname", np.tile(trays, g)),
             ("link", links),
             ("chip", np.tile(chips, g)),
-            ("fabric", fab),
         ]
     )
     gpu = _join(
@@ -89,14 +94,13 @@ def _labels(f: Fabric) -> Labels:
         [
             ("link", np.repeat(links, c)),
             ("lane", np.tile(arr([str(x) for x in range(c)]), g * p)),
-            ("fabric", fab),
         ]
     )
     chip = _join([("chip", chips), ("tray", trays), ("fabric", fab)])
-    tray_ids = [f"st{t + 1}" for t in range(f.switch_trays)]
-    tray = tuple(label_set({"tray": t, "fabric": f.key}) for t in tray_ids)
+    tray_ids = [f"{pre}st{t + 1}" for t in range(f.switch_trays)]
+    tray = tuple(label_set({"tray": t, "fabric": key}) for t in tray_ids)
     controller = tuple(
-        label_set({"tray": t, "controller": f"{t}.mc", "fabric": f.key}) for t in tray_ids
+        label_set({"tray": t, "controller": f"{t}.mc", "fabric": key}) for t in tray_ids
     )
     return Labels(
         tuple(link.tolist()),
@@ -109,7 +113,8 @@ def _labels(f: Fabric) -> Labels:
     )
 
 
-def labels_for(f: Fabric) -> Labels:
+def labels_for(f: Fabric, prefix: str = "", fabric_key: str | None = None) -> Labels:
     """The cached label sets of a fabric (labels depend on its preset's shape and key only, so
-    eth-x72's bandwidth variants share its preset's entry)."""
-    return _labels(FABRICS[f.key])
+    eth-x72's bandwidth variants share its preset's entry). prefix: a domain's rack ("r03."),
+    put before every ID; fabric_key: the domain's key for the `fabric` labels."""
+    return _labels(FABRICS[f.key], prefix, fabric_key)

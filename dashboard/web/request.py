@@ -109,17 +109,19 @@ def _whole(key: str, v: float) -> int:
 
 
 def scenario_request(
-    own: Mapping[str, Param] | None = None, *, multirack: bool = False
+    own: Mapping[str, Param] | None = None, *, multirack: bool = False, islands: bool = False
 ) -> ScenarioRequest:
     """Parse the current request: the route's own parameters `own` and the scenario (strict).
 
-    multirack: whether the route answers for multi-rack domains (only /evaluate does).
+    multirack: whether the route answers for multi-rack domains; islands: for b200-roce
+    (only /evaluate and /decode: its model is the data plane and decode).
     """
     own = own or {}
     rest, given = split_query(query_text(), own)
     parsed = parse_query(rest, strict=True)
-    if not multirack:
-        require_single_rack(parsed.scenario)  # the model's one word on what a domain lacks
+    s = parsed.scenario
+    if (s.multirack and not multirack) or (s.islands and not islands):
+        require_single_rack(s)  # the model's one word on what a domain or b200-roce lacks
     params: dict[str, Value] = {}
     for key, p in own.items():
         v = given.get(key, p.default)

@@ -54,6 +54,7 @@ CLAIM_S = 6  # a chunk's claim outlives its claimer's process by at most this
 REFRESH_S = 1.0  # alive and claim keys are refreshed this often
 RESULT_S = 3600  # a chunk's answer is kept this long (a retried chunk finds it)
 POLL_S = 0.1
+REQUEST_S = 50.0  # a web request's chunks are answered within this (gunicorn's timeout: 60 s)
 
 Progress = Callable[[int, int], None]
 
@@ -222,3 +223,30 @@ def run_chunks(
                 except Exception:
                     log.warning("study %s: could not revoke its chunks", study, exc_info=True)
     return [a for a in answers if a is not None]
+
+
+def best_policy(s: Any, rates: Any, **kw: Any) -> dict:
+    """goodput.best_policy(s, rates, **kw), its candidates split over this app's Celery
+    workers when it has them (one chunk a candidate; the request's own thread computes
+    every chunk no worker has taken, so a request never waits behind queued studies), in
+    one process otherwise: the same answer either way (tests/scaleout/test_chunks.py)."""
+    from model.reliability import chunks, goodput
+
+    capp = _celery_of_current_app()
+    if capp is None or s.multirack:  # a domain's optimiser stays whole (not chunked)
+        return goodput.best_policy(s, rates, **kw)
+    plan = chunks.policy_plan(s, rates, **kw)
+    return chunks.policy_combine(run_chunks(plan, capp, help=True, timeout_s=REQUEST_S))
+
+
+def _celery_of_current_app() -> Any | None:
+    """The Celery app behind the current Flask app's background manager, or None (embedded,
+    or outside a request)."""
+    from flask import current_app, has_app_context
+
+    from dashboard.web.background import BACKGROUND_EXTENSION, celery_app_of
+
+    if not has_app_context():
+        return None
+    manager = current_app.extensions.get(BACKGROUND_EXTENSION)
+    return celery_app_of(manager) if manager is not None else None

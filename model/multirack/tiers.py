@@ -1,223 +1,226 @@
-"""Multi-rack NVLink domains (576 and 1,152 GPUs): the two-tier fabric's fast path.
+"""Multi-rack NVLink domains (576 and 1,152 GPUs): the two-tier data plane's fast path.
 
 The assumption is docs/MULTIRACK.md's [A]: every rack is an NVL72 as modelled in this
 package; each rack-level (L1) switch chip adds 72 trunk ports, and plane p of every rack meets
 at plane p's group of racks / 2 144-port L2 chips, every L1 chip spreading its 72 trunks
 evenly over them. Planes stay independent; across racks a message crosses L1, L2, L1.
 
-This module is the model core (IDs, fault propagation, bandwidth, all-to-all under the trunk
-limit, latency); the scenario grammar, the API and the dashboard do not use it yet.
+Everything here reads a DomainState (model/multirack/state.py, built once per scenario by
+model/multirack/assess.py): the all-to-all under the trunk limit, bandwidth, in-network
+reduction over two tiers, latency (pairs across racks wait at their trunk-limited capacity)
+and packet rate.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
 
 import numpy as np
 
-from model.fabric.metrics import message_service_s, wait_mixture
-from model.ids import plane_of
-from model.multirack.domains import TRUNKS_PER_L1, Domain, parse_part
-from model.params import LATENCY_MESSAGE_BYTES
+from model.fabric.metrics import WaitMixture, message_service_s
+from model.multirack.domains import Domain
+from model.multirack.state import DomainState
+from model.params import LATENCY_MESSAGE_BYTES, OFFERED_LOAD
 
 EXTRA_HOP_US = 0.2  # [A] each extra switch traversal (L1 -> L2, L2 -> L1), one way
 
-
-@dataclass(frozen=True)
-class DomainState:
-    domain: Domain
-    gpu_alive: np.ndarray  # bool[G]
-    l1_failed: np.ndarray  # bool[R, P]
-    l2_failed: np.ndarray  # bool[P, S]
-    link_failed: np.ndarray  # bool[G, P]
-
-    @property
-    def rack_of(self) -> np.ndarray:
-        return np.arange(self.domain.gpus) // self.domain.rack.gpus
-
-    @property
-    def up(self) -> np.ndarray:
-        """bool[G, P]: the GPU's link to its rack's chip of plane p carries traffic."""
-        l1_ok = ~self.l1_failed[self.rack_of]
-        return self.gpu_alive[:, None] & l1_ok & ~self.link_failed
-
-    @property
-    def l2_share(self) -> np.ndarray:
-        """float[P]: share of each plane's L2 chips in service."""
-        return 1.0 - self.l2_failed.mean(axis=1)
+__all__ = ["EXTRA_HOP_US", "DomainState", "build", "plane_rates"]
 
 
-def build(domain: Domain, fail: list[str]) -> DomainState:
-    """Propagate failed components, named rNN.<NVL72 ID>, rNN (a whole rack) or l2.pPP.sS."""
-    d, f = domain, domain.rack
-    g, p, k = d.gpus, d.planes, f.chips_per_tray
-    gpu_alive = np.ones(g, bool)
-    l1_failed = np.zeros((d.racks, p), bool)
-    l2_failed = np.zeros((p, d.l2_per_plane), bool)
-    link_failed = np.zeros((g, p), bool)
-    for token in fail:
-        part = parse_part(token, d)
-        if part.l2 is not None:
-            l2_failed[part.l2] = True
-            continue
-        r = part.rack
-        g0 = r * f.gpus
-        if part.local is None:  # the whole rack
-            gpu_alive[g0 : g0 + f.gpus] = False
-            l1_failed[r] = True
-            continue
-        c = part.local
-        n = c.nums
-        if c.kind == "compute-tray":
-            gpu_alive[g0 + (n[0] - 1) * f.gpus_per_tray : g0 + n[0] * f.gpus_per_tray] = False
-        elif c.kind == "gpu":
-            gpu_alive[g0 + n[0]] = False
-        elif c.kind == "switch-tray":
-            l1_failed[r, (n[0] - 1) * k : n[0] * k] = True
-        elif c.kind == "switch-chip":
-            l1_failed[r, plane_of(f, n[0], n[1])] = True
-        elif c.kind in ("link", "cable"):
-            link_failed[g0 + n[0], plane_of(f, n[1], n[2])] = True
-        # a controller: control plane only (model/control.py), no data-plane effect here
-    return DomainState(d, gpu_alive, l1_failed, l2_failed, link_failed)
+def build(domain: Domain, fail: list[str] | tuple[str, ...]) -> DomainState:
+    """The state of `domain` with these parts failed (IDs as in fail=), every switch at its
+    default: the assessment's own state (one propagation, model/multirack/state.py)."""
+    from model.multirack.assess import assess_domain
+    from model.multirack.domains import parse_part
+    from model.scenario import Scenario
+
+    parts = {t: parse_part(t, domain) for t in fail}  # ScenarioError names a bad token
+    canon = tuple(sorted(parts, key=lambda t: parts[t].sort_key()))
+    return assess_domain(Scenario(fabric=domain.key, fail=canon)).state
+
+
+def cross_scale(st: DomainState) -> tuple[np.ndarray, np.ndarray]:
+    """f[G], the share of each GPU's uniform all-to-all traffic that leaves its rack, and
+    scale[R, P], the share of L1 chip (r, p)'s outbound demand its trunks carry
+    (DomainState.cross, computed once per state)."""
+    return st.cross
 
 
 def plane_rates(st: DomainState) -> np.ndarray:
-    """float[G, P]: share of a link's rate each GPU sustains per plane in a uniform all-to-all.
-
-    A share f of each GPU's traffic leaves its rack; L1 chip (r, p) can send 72 x u_p links'
-    worth up, u_p the share of plane p's L2 chips in service, against f x (its GPUs with the
-    plane up) links of demand. Intra-rack traffic never leaves the L1 chip.
-    """
-    d = st.domain
-    up = st.up
-    n = int(st.gpu_alive.sum())
-    in_rack = np.bincount(st.rack_of[st.gpu_alive], minlength=d.racks)
-    f = np.where(n > 1, (n - in_rack) / max(n - 1, 1), 0.0)[st.rack_of]  # [G]
-    demand = np.zeros((d.racks, d.planes))
-    np.add.at(demand, st.rack_of, up * f[:, None])
-    capacity = TRUNKS_PER_L1 * st.l2_share[None, :]  # [1, P] links' worth, per L1 chip
-    with np.errstate(divide="ignore", invalid="ignore"):
-        scale = np.where(demand > 0, np.minimum(1.0, capacity / demand), 1.0)  # [R, P]
-    rate = (1.0 - f)[:, None] + f[:, None] * scale[st.rack_of]
-    return np.where(up, rate, 0.0)
+    """float[G, P]: share of a link's rate each GPU sustains per plane in a uniform all-to-all:
+    its link's efficiency, in-rack at full rate, across racks at its L1 chip's trunk scale
+    (DomainState.plane_rates, computed once per state; read-only)."""
+    return st.plane_rates
 
 
-def evaluate_domain(domain: Domain, fail: list[str]) -> dict:
-    """Counts, bandwidth, all-to-all under the trunk limit, and latency for a domain."""
-    st = build(domain, fail)
-    d, f = domain, domain.rack
-    link = f.link_gbs_bidir / 1000.0
-    injection = st.up.sum(axis=1) * link
-    alive = st.gpu_alive
-    a2a = plane_rates(st).sum(axis=1) * link
-    n = int(alive.sum())
-    worst = float(a2a[alive].min()) if n else 0.0
-    l1_in = ~st.l1_failed
-    return {
-        "domain": d.key,
-        "counts": {
-            "gpus": d.gpus,
-            "gpus_active": n,
-            "l1_chips": d.l1_chips,
-            "l1_chips_up": int(l1_in.sum()),
-            "l2_chips": d.l2_chips,
-            "l2_chips_up": int((~st.l2_failed).sum()),
-            "links": d.gpus * d.planes,
-            "links_up": int(st.up.sum()),
-        },
-        "bandwidth": {
-            "per_gpu_tbs": {
-                "min": round(float(injection[alive].min()), 4) if n else 0.0,
-                "max": round(float(injection[alive].max()), 4) if n else 0.0,
-            },
-            "aggregate_tbs": round(float(injection.sum()), 3),
-            "all_to_all_per_gpu_tbs": round(worst, 4),
-            "all_to_all_tbs": round(n * worst, 3),
-        },
-        "sharp_tflops": round(float(l1_in.sum()) * f.sharp_tflops_per_chip, 3),
-        "latency_us": _latency(st),
-    }
+def a2a_gpu_tbs(st: DomainState) -> np.ndarray:
+    """float[G]: each GPU's all-to-all rate over the domain, TB/s both ways (0 if lost)."""
+    return plane_rates(st).sum(axis=1) * st.domain.rack.link_gbs_bidir / 1000.0
 
 
-def _latency(st: DomainState) -> dict:
-    """p50/p99 one way: intra-rack pairs cross one switch, inter-rack pairs three; the same
-    waiting-time mixture as one rack's (model/fabric/metrics.py)."""
+def injection_tbs(st: DomainState) -> np.ndarray:
+    """float[G]: each GPU's own bandwidth into its L1 chips, TB/s both ways."""
+    return st.efficiency.sum(axis=1) * st.domain.rack.link_gbs_bidir / 1000.0
+
+
+def _r(x: float, nd: int = 4) -> float:
+    return float(round(x, nd))
+
+
+def bandwidth(st: DomainState, usable: np.ndarray, a2a: np.ndarray | None = None) -> dict:
+    """Per-GPU, aggregate and all-to-all bandwidth over the domain (TB/s bidirectional)."""
     d, f = st.domain, st.domain.rack
+    inj = injection_tbs(st)
+    a2a = a2a_gpu_tbs(st) if a2a is None else a2a
     alive = st.gpu_alive
-    n = int(alive.sum())
-    in_rack = np.bincount(st.rack_of[alive], minlength=d.racks)
-    intra = float((in_rack * (in_rack - 1)).sum()) / (n * (n - 1)) if n > 1 else 1.0
+    n, n_use = int(alive.sum()), int(usable.sum())
+    worst = float(a2a[usable].min()) if n_use else 0.0
+    act = inj[alive] if n else np.zeros(1)
+    per_rack = inj.reshape(d.racks, -1).sum(axis=1)
+    live = ~st.racks_lost
+    return {
+        "unit": "TB/s, bidirectional (both directions counted, as NVIDIA quotes it)",
+        "per_gpu_tbs": {
+            "min": _r(float(act.min()) if n else 0.0),
+            "mean": _r(float(act.mean()) if n else 0.0),
+            "max": _r(float(act.max()) if n else 0.0),
+            "healthy": _r(f.gpu_tbs_bidir),
+            "values": np.round(inj, 4).tolist(),
+            "over": "active GPUs (lost GPUs are 0 in values and left out of min/mean/max)",
+        },
+        "aggregate_tbs": _r(float(inj.sum()), 3),
+        "aggregate_healthy_tbs": _r(d.gpus * f.gpu_tbs_bidir, 3),
+        "all_to_all_per_gpu_tbs": _r(worst),
+        "all_to_all_tbs": _r(n_use * worst, 3),
+        "all_to_all_gpus": n_use,
+        "all_to_all_note": (
+            "an all-to-all over the domain ends in a barrier: every GPU in service moves data "
+            "at the pace of the slowest, whose traffic to other racks crosses L1, L2, L1 and "
+            "is held to its L1 chips' trunk capacity"
+        ),
+        "per_rack_tbs": [_r(float(x), 3) for x in per_rack],
+        "per_rack_healthy_tbs": _r(f.rack_tbs_bidir, 3),
+        "trunk_share_min": _r(float(st.trunk_share[live].min()) if live.any() else 0.0),
+        "l2_chips_in_service": int(st.l2_in_service.sum()),
+        "planes_in_service": int((st.l1_in_service[live].any(axis=0)).sum()),
+        "planes": d.planes,
+    }
+
+
+def sharp_tflops(st: DomainState) -> float:
+    """In-network reduction over two tiers: an L1 chip's reduction counts for a domain-wide
+    collective only if its partial result can cross to the other racks (some trunk capacity
+    to an L2 chip of its plane in service). [D] The L2 tier itself never binds: reducing R
+    partials over S chips takes (R - 1) / (71 S) of the L1 chips' work per element."""
+    ok = st.l1_in_service & st.cross_ok
+    return _r(float(ok.sum()) * st.domain.rack.sharp_tflops_per_chip, 3)
+
+
+def _pair_mixture(
+    rho: np.ndarray, rack: np.ndarray, racks: int, same_rack: bool, service_s: float, off: float
+) -> tuple[WaitMixture | None, float]:
+    """The waiting-time mixture of ordered pairs (i != j) in one rack or in two, each waiting
+    at the busier of its two ends (utilisation rho, inf for no capacity), and how many pairs."""
+    u, inv = np.unique(rho, return_inverse=True)
+    c = np.zeros((racks, len(u)))
+    np.add.at(c, (rack, inv.ravel()), 1.0)
+    tot = c.sum(axis=0)
+    same = c.T @ c - np.diag(tot)
+    w = same if same_rack else np.outer(tot, tot) - c.T @ c
+    total = float(w.sum())
+    if total <= 0:
+        return None, 0.0
+    vals = np.maximum(u[:, None], u[None, :]).ravel()
+    w = w.ravel() / total
+    ok = vals < 1.0
+    return WaitMixture(vals[ok], w[ok], service_s, (off,), (1.0,), float(w[~ok].sum())), total
+
+
+def _quantiles_us(
+    mixes: list[tuple[float, float, WaitMixture]], qs: tuple[float, ...]
+) -> list[float]:
+    """q-quantiles of one-way latency over (share, offset us, mixture) classes of pairs:
+    the CDF on a grid of 65 points, the bracket of each q refined five times (to ~1e-9 of
+    the span), vectorised; infinite where unstable pairs hold more than 1 - q."""
+    stuck = sum(sh * m.unstable_share for sh, _, m in mixes)
+
+    def cdf(t_us: np.ndarray) -> np.ndarray:
+        out = np.zeros(t_us.shape)
+        for sh, off, m in mixes:
+            w = np.maximum(t_us - off, 0.0)[:, None] * 1e-6
+            tail = (m.weight * m.rho * np.exp(-(1 - m.rho) * w / m.service_s)).sum(axis=1)
+            out += np.where(t_us >= off, sh * (1.0 - tail - m.unstable_share), 0.0)
+        return out
+
+    lo0 = min(off for _, off, _ in mixes)
+    hi0 = max(off for _, off, _ in mixes) + 1.0
+    res = []
+    for q in qs:
+        if stuck >= 1.0 - q:
+            res.append(math.inf)
+            continue
+        hi = hi0
+        while cdf(np.array([hi]))[0] < q:
+            hi = lo0 + 2 * (hi - lo0)
+        lo = lo0
+        for _ in range(5):
+            grid = np.linspace(lo, hi, 65)
+            i = int(np.searchsorted(cdf(grid) >= q, True))  # first grid point at or past q
+            lo, hi = grid[max(i - 1, 0)], grid[min(i, 64)]
+        res.append(float(hi))
+    return res
+
+
+def latency(st: DomainState) -> dict:
+    """p50/p99 one way over all pairs of active GPUs, under load. A pair in one rack crosses
+    one switch and waits at the busier of its two GPU ports (as on one rack); a pair in two
+    racks crosses three and waits at the busier of its two ends' capacity toward other racks:
+    each plane's link held to its L1 chip's trunk scale, so a degraded L2 group or trunk
+    loads the ports whose traffic must cross it."""
+    d, f = st.domain, st.domain.rack
     base = f.latency_one_way_us
-    mix = wait_mixture(
-        st.up.sum(axis=1)[alive].astype(float),
-        d.planes,
-        message_service_s(f, LATENCY_MESSAGE_BYTES),
-        (base, base + 2 * EXTRA_HOP_US),
-        (intra, 1.0 - intra),
-    )
-    if mix is None:
-        return {"p50": None, "p99": None}
-    return {name: round(mix.quantile_us(q), 3) for name, q in (("p50", 0.5), ("p99", 0.99))}
-
-
-def evaluate_result(s) -> dict:
-    """evaluate() for a multi-rack scenario: the data plane, with what is not modelled said."""
-    from model.multirack.domains import DOMAINS
-    from model.scenario import DOMAIN_UNMODELLED, to_query
-
-    d = DOMAINS[s.fabric]
-    r = evaluate_domain(d, list(s.fail))
-    r["scenario"] = {
-        "query": to_query(s),
-        "key": s.key(),
-        "fabric": s.fabric,
-        "fail": list(s.fail),
-        "workload": s.workload,
+    cross = base + 2 * EXTRA_HOP_US
+    out = {
+        "unloaded_us": base,
+        "unloaded_across_racks_us": round(cross, 3),
+        "message_bytes": LATENCY_MESSAGE_BYTES,
+        "offered_load": OFFERED_LOAD,
+        "model": (
+            "one hop in a rack, three (L1, L2, L1) across racks, plus M/M/1 queueing at the "
+            "busier end: the same traffic on less capacity (fewer planes, or trunks held by "
+            "a degraded L2 group) loads each remaining port more"
+        ),
     }
-    r["fabric"] = {
-        "key": d.key,
-        "name": d.name,
-        "racks": d.racks,
-        "gpus": d.gpus,
-        "l1_chips": d.l1_chips,
-        "l2_chips": d.l2_chips,
-        "l2_per_plane": d.l2_per_plane,
-        "gpu_tbs_bidir": d.rack.gpu_tbs_bidir,
-    }
-    r["not_modelled_yet"] = list(DOMAIN_UNMODELLED)
-    from model.workloads.throughput import domain_decode
+    alive = st.gpu_alive
+    if st.maintenance or alive.sum() < 2:
+        return {**out, "p50": None, "p99": None}
+    _f, scale = cross_scale(st)
+    rack = st.rack_of[alive]
+    cap_in = st.efficiency[alive].sum(axis=1)
+    cap_x = (st.efficiency[alive] * scale[rack]).sum(axis=1)
+    service = message_service_s(f, LATENCY_MESSAGE_BYTES)
+    with np.errstate(divide="ignore"):
+        rho_in = np.where(cap_in > 0, OFFERED_LOAD * d.planes / cap_in, np.inf)
+        rho_x = np.where(cap_x > 0, OFFERED_LOAD * d.planes / cap_x, np.inf)
+    a, n_a = _pair_mixture(rho_in, rack, d.racks, True, service, base)
+    b, n_b = _pair_mixture(rho_x, rack, d.racks, False, service, cross)
+    mixes = [(n / (n_a + n_b), off, m) for n, off, m in ((n_a, base, a), (n_b, cross, b)) if m]
+    stuck = sum(sh * m.unstable_share for sh, _, m in mixes)
+    if stuck > 0:
+        out["unstable_share"] = _r(stuck, 6)
+    p50, p99 = _quantiles_us(mixes, (0.5, 0.99))
+    q = {"p50": p50, "p99": p99}
+    return {**out, **{k: _r(v, 3) if math.isfinite(v) else None for k, v in q.items()}}
 
-    r["decode"] = domain_decode(s)
-    r["gpus_in_service"] = r["counts"]["gpus_active"]  # no partition model: every live GPU
-    r["assumptions"] = [
-        {
-            "name": "racks",
-            "value": d.racks,
-            "unit": "NVL72 racks",
-            "tag": "A",
-            "source": "docs/MULTIRACK.md; FACTS.md §1 roadmap: domains up to 1,152 GPUs",
-        },
-        {
-            "name": "trunks per L1 chip",
-            "value": TRUNKS_PER_L1,
-            "unit": "ports",
-            "tag": "A",
-            "source": "non-blocking: as many trunk ports as GPU ports",
-        },
-        {
-            "name": "L2 chips per plane",
-            "value": d.l2_per_plane,
-            "unit": "144-port chips",
-            "tag": "D",
-            "source": "racks x 72 trunks / 144 ports",
-        },
-        {
-            "name": "extra hop latency",
-            "value": EXTRA_HOP_US,
-            "unit": "us one way",
-            "tag": "A",
-            "source": "two more switch traversals across racks",
-        },
-    ]
-    return r
+
+def packet_rate(st: DomainState) -> dict:
+    """Packets per second each way per GPU (G), scaled by the share of its links in service."""
+    f = st.domain.rack
+    per = f.packet_rate_gpps_per_gpu * st.efficiency.sum(axis=1) / f.planes
+    alive = st.gpu_alive
+    return {
+        "unit": "G packets/s per GPU, each way",
+        "per_gpu_min": _r(float(per[alive].min()) if alive.any() else 0.0, 3),
+        "per_gpu_healthy": _r(f.packet_rate_gpps_per_gpu, 3),
+        "domain_total": _r(float(per.sum()), 2),
+    }

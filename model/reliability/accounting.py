@@ -5,13 +5,16 @@ reader uses (goodput, evaluate, the timeline)."""
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 from model.errors import ScenarioError
 from model.fabric.features import FEATURE_KEYS
-from model.reliability.effects import Effect, dark_slowdown, effects, healthy, job_effects
+from model.reliability import domain
+from model.reliability.effects import REPAIR_WAIT, Effect, Stop, dark_slowdown, effects, healthy
 from model.reliability.formulas import daly_interval
 from model.reliability.policy import apply_policy, parse_policy, plan, rack_down_visits_per_h
 from model.reliability.rates import DEFAULT_RATES, HOURS_PER_YEAR, Rates
+from model.reliability.site import site_of
 from model.scenario import Scenario
 from model.workloads.throughput import healthy_tokens_per_s
 
@@ -30,19 +33,19 @@ MAX_JOB_RACKS = 100_000  # a job over up to 7.2 M GPUs
 def job_scale(
     s: Scenario, rates: Rates, job_racks: int = 1, spares: bool = False
 ) -> tuple[Effect, ...]:
-    """The events a job over `job_racks` racks (spare racks or not) sees: effects.job_effects
+    """The events a job over `job_racks` racks (spare racks or not) sees: job_effects
     of one rack's effects, after checking the job's size."""
     if isinstance(job_racks, bool) or not isinstance(job_racks, int):
         raise ScenarioError("job_racks must be a whole number", token="job_racks")
     if not 1 <= job_racks <= MAX_JOB_RACKS:
         raise ScenarioError(f"job_racks must be from 1 to {MAX_JOB_RACKS:,}", token="job_racks")
-    f = s.spec()
+    f = site_of(s)
     h = healthy(s)
     eff = apply_policy(
         effects(s, rates),
         parse_policy(s.repair),
         f.gpus,
-        f.chips,
+        f.links_per_gpu,
         lambda m, c: dark_slowdown(h, m, c),
     )
     return job_effects(
@@ -53,8 +56,8 @@ def job_scale(
 def visit_wait_h(s: Scenario, rates: Rates = DEFAULT_RATES) -> float:
     """How long, on average, a part on site waits for its repair visit under the scenario's
     policy (0 when it repairs at once): half a window, or until the threshold is crossed."""
-    f = s.spec()
-    pl = plan(effects(s, rates), parse_policy(s.repair), f.gpus, f.chips)
+    f = site_of(s)
+    pl = plan(effects(s, rates), parse_policy(s.repair), f.gpus, f.links_per_gpu)
     return 0.0 if pl is None else pl.wait_h
 
 
@@ -113,7 +116,7 @@ def unplanned_rate(eff: tuple[Effect, ...]) -> float:
 def rate_of_tokens(s: Scenario, given: float | None) -> float:
     if given is not None:
         return check_number("tokens_per_s", given, 0.0, MAX_TOKENS_PER_S)
-    return healthy_tokens_per_s(s)
+    return domain.healthy_tokens_per_s(s) if s.multirack else healthy_tokens_per_s(s)
 
 
 def result(
@@ -164,3 +167,37 @@ def result(
             for e in eff
         ],
     }
+
+
+def job_effects(
+    eff: tuple[Effect, ...], job_racks: int, spare_swap_h: float | None, restart_h: float = 0.0
+) -> tuple[Effect, ...]:
+    """The events of one job over `job_racks` racks joined by the scale-out network.
+
+    Every rack's events reach the job (rates x racks): an abort in any rack restarts the
+    whole job, a rack-down stop stops it, and a degraded rack gates every step's collectives
+    (its slowdown is the job's). With spare racks (`spare_swap_h` given) a stop never waits
+    longer than re-forming the job on a spare, and a job aborted by a rack that restarts at
+    once comes back on a spare at full rate: no degraded running on fewer GPUs, no later
+    stop for the repaired rack to rejoin. A fault the job could run through is also swapped
+    out for a spare when that costs less (a planned stop: checkpoint, re-form on the spare,
+    `restart_h`) than running degraded on it until its repair and the stops that follow:
+    at scale one dark link gates every rack's collectives.
+    """
+    if job_racks == 1 and spare_swap_h is None:
+        return eff
+    out = []
+    for e in eff:
+        stops, degraded = e.stops, e.degraded_h
+        if spare_swap_h is not None:
+            if stops and not stops[0].planned and stops[0].offset_h == 0.0:
+                stops, degraded = stops[:1], 0.0  # restarted on a spare, whole
+            stops = tuple(replace(st, wait_h=min(st.wait_h, spare_swap_h)) for st in stops)
+            keep = degraded + sum(st.wait_h + st.restart_h for st in stops)
+            if degraded > 0.0 and spare_swap_h + restart_h < keep:
+                stops = (Stop(0.0, True, spare_swap_h, REPAIR_WAIT, restart_h),)
+                degraded = 0.0
+        out.append(
+            replace(e, rate_per_h=e.rate_per_h * job_racks, stops=stops, degraded_h=degraded)
+        )
+    return tuple(out)

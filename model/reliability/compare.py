@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from model.errors import ScenarioError
 from model.fabric.features import FEATURE_KEYS
+from model.multirack.domains import DOMAINS
 from model.reliability.goodput import comparison
 from model.reliability.rates import DEFAULT_RATES, HOURS_PER_YEAR, Rates, rate_facts
 
@@ -21,6 +22,7 @@ GPUS_PER_RACK = 72  # every preset in the comparison (FACTS.md §1)
 # The scales the Must-show names: one rack, and a job over 2,000 racks with spare racks
 # (without spares such a job waits for every repair of every rack, and is almost never up).
 DEFAULT_SCALES: tuple[tuple[int, bool], ...] = ((1, False), (2_000, True))
+DOMAIN_SCALES: tuple[tuple[int, bool], ...] = ((1, False),)  # one 576- or 1,152-GPU domain
 SMALL_PP = 0.01  # below this a feature's value is called small
 
 # What a cause's change in hours means, {h} hours {more} a year.
@@ -30,8 +32,8 @@ _CAUSE_WORDS = {
     "lost_work": "{h} h {more} a year of work is lost since the last checkpoint",
     "checkpoints": "checkpoint writes take {h} h {more} a year",
     "degraded": "the job runs slower, {h} full-rate hours {more} a year",
-    "maintenance": "update windows hold the rack {h} h {more} a year",
-    "repair_wait": "the rack stands idle {h} h {more} a year for repairs and swaps",
+    "maintenance": "update windows hold the {unit} {h} h {more} a year",
+    "repair_wait": "the {unit} stands idle {h} h {more} a year for repairs and swaps",
 }
 # When each row's difference can be felt at all (FACTS.md §3): said after a small value.
 _WHEN = {
@@ -59,9 +61,9 @@ def _kind_hours(r: dict) -> dict[str, float]:
     }
 
 
-def why(key: str, value_pp: float, ref: dict, row: dict, spares: bool) -> str:
+def why(key: str, value_pp: float, ref: dict, row: dict, spares: bool, unit: str = "rack") -> str:
     """Why a row's value is large or small: the cause of badput that moves most its way, and
-    the event kinds whose cost moves most."""
+    the event kinds whose cost moves most (`unit`: what stands idle, a rack or a domain)."""
     if abs(value_pp) < SMALL_PP:
         out = f"small ({value_pp:+.3f} pp): {_WHEN.get(key, 'little here depends on it')}"
         if spares and key == "partial-rack":
@@ -77,16 +79,20 @@ def why(key: str, value_pp: float, ref: dict, row: dict, spares: bool) -> str:
     size = "large" if abs(value_pp) >= 1.0 else "modest"
     where = "without it" if key in FEATURE_KEYS else f"on {key}"
     words = _CAUSE_WORDS[cause].format(
-        h=f"{abs(hx[cause] - hr[cause]):,.1f}", more="more" if sign > 0 else "less"
+        h=f"{abs(hx[cause] - hr[cause]):,.1f}", more="more" if sign > 0 else "less", unit=unit
     )
     out = f"{size} ({value_pp:+.2f} pp): {where} {words}"
     return out + (f", mostly from {' and '.join(top)}" if top else "")
 
 
-def scales_for(job_racks: int, spares: bool) -> tuple[tuple[int, bool], ...]:
-    """The Must-show's scales (1 rack; 2,000 racks with spares) and the job's own."""
+def scales_for(
+    job_racks: int, spares: bool, fabric: str = "vr-nvl72"
+) -> tuple[tuple[int, bool], ...]:
+    """The Must-show's scales (1 rack; 2,000 racks with spares) and the job's own; on a
+    multi-rack domain, one domain and the job's own (a job over that many domains)."""
     own = (job_racks, spares)
-    return DEFAULT_SCALES if own in DEFAULT_SCALES else (*DEFAULT_SCALES, own)
+    base = DOMAIN_SCALES if fabric in DOMAINS else DEFAULT_SCALES
+    return base if own in base else (*base, own)
 
 
 def _row_key(row: dict) -> str:
@@ -102,13 +108,17 @@ def feature_values(
     checkpoint_interval_s: float | None = None,
     price_per_gpu_h: float | None = None,
     workload: str | None = None,
+    fabric: str = "vr-nvl72",
 ) -> dict:
     """Each comparison row's value at each (job racks, spare racks) scale.
 
-    A feature's value is the goodput of vr-nvl72 with all seven less the goodput with that
-    feature off; a fabric row's is vr-nvl72's over it. In GPU-hours a year: value x the
-    job's GPUs x 8,766 h; in money: x price_per_gpu_h (rates.price_per_gpu_h by default).
+    A feature's value is the goodput of vr-nvl72 (or the multi-rack domain `fabric`) with all
+    seven less the goodput with that feature off; a fabric row's is vr-nvl72's over it. In
+    GPU-hours a year: value x the job's GPUs x 8,766 h; in money: x price_per_gpu_h
+    (rates.price_per_gpu_h by default). On a domain a scale's "racks" are domains.
     """
+    unit_gpus = DOMAINS[fabric].gpus if fabric in DOMAINS else GPUS_PER_RACK
+    unit = "domain" if fabric in DOMAINS else "rack"
     price = rates.price_per_gpu_h if price_per_gpu_h is None else price_per_gpu_h
     if not isinstance(price, int | float) or not 0.0 <= price <= 1000.0:
         raise ScenarioError("price must be from 0 to 1,000 $ per GPU-hour", token="price")
@@ -123,6 +133,7 @@ def feature_values(
             repair=repair,
             checkpoint_interval_s=checkpoint_interval_s,
             workload=workload,
+            fabric=fabric,
         )
         cols.append((job_racks, spares, rows))
     out_rows = []
@@ -132,7 +143,7 @@ def feature_values(
         for job_racks, spares, rows in cols:
             ref, row = rows[0], rows[i]
             value = ref["fraction"] - row["fraction"]
-            gpu_h = value * job_racks * GPUS_PER_RACK * HOURS_PER_YEAR
+            gpu_h = value * job_racks * unit_gpus * HOURS_PER_YEAR
             at.append(
                 {
                     "job_racks": job_racks,
@@ -144,7 +155,7 @@ def feature_values(
                     "badput_hours_per_year": row["badput_hours_per_rack_year"],
                     "why": "the reference row"
                     if i == 0
-                    else why(key, value * 100, ref, row, spares),
+                    else why(key, value * 100, ref, row, spares, unit),
                 }
             )
         out_rows.append({"label": first["label"], "query": first["query"], "key": key, "at": at})
@@ -153,9 +164,13 @@ def feature_values(
         "price_source": next(f.source for f in rate_facts(rates) if f.name == "price_per_gpu_h"),
         "repair": repair,
         "workload": cols[0][2][0]["workload"],
-        "scales": [{"job_racks": j, "spares": s, "gpus": j * GPUS_PER_RACK} for j, s, _ in cols],
+        "scales": [{"job_racks": j, "spares": s, "gpus": j * unit_gpus} for j, s, _ in cols],
         "rows": out_rows,
-    }
+    } | (
+        {"fabric": fabric, "unit": f"{fabric} domains ({unit_gpus:,} GPUs each)"}
+        if fabric in DOMAINS
+        else {}
+    )
 
 
 def records(values: dict) -> list[dict]:
@@ -178,6 +193,12 @@ def records(values: dict) -> list[dict]:
     return out
 
 
+def _cells(a: dict, money: bool) -> list[str]:
+    """One scale's cells of a table row: goodput, value, GPU-hours (and money)."""
+    out = [f"{a['fraction']:.3%}", f"{a['value_pp']:+.3f}", f"{a['gpu_hours_per_year']:,.0f}"]
+    return out + ([f"{a['money_per_year']:,.0f}"] if money else [])
+
+
 def markdown(values: dict) -> str:
     """The side-by-side as a Markdown table (docs/GOODPUT.md), then the sentences."""
     scales = values["scales"]
@@ -188,14 +209,7 @@ def markdown(values: dict) -> str:
         head += [f"{tag}: goodput", "value (pp)", "GPU-h a year", "$ a year"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for row in values["rows"]:
-        cells = [row["label"]]
-        for a in row["at"]:
-            cells += [
-                f"{a['fraction']:.3%}",
-                f"{a['value_pp']:+.3f}",
-                f"{a['gpu_hours_per_year']:,.0f}",
-                f"{a['money_per_year']:,.0f}",
-            ]
+        cells = [row["label"]] + [c for a in row["at"] for c in _cells(a, money=True)]
         lines.append("| " + " | ".join(cells) + " |")
     lines.append("")
     for row in values["rows"][1:]:
@@ -210,10 +224,52 @@ def markdown(values: dict) -> str:
 BEGIN, END = "<!-- compare:begin -->", "<!-- compare:end -->"
 
 
-def rewrite(text: str, table: str) -> str:
-    """A document with the text between its BEGIN and END markers replaced by `table`."""
-    head, sep, rest = text.partition(BEGIN)
-    _, sep2, tail = rest.partition(END)
+def rewrite(text: str, table: str, begin: str = BEGIN, end: str = END) -> str:
+    """A document with the text between its `begin` and `end` markers replaced by `table`."""
+    head, sep, rest = text.partition(begin)
+    _, sep2, tail = rest.partition(end)
     if not sep or not sep2:
-        raise ValueError(f"the document has no {BEGIN} ... {END} section")
-    return f"{head}{BEGIN}\n{table}\n{END}{tail}"
+        raise ValueError(f"the document has no {begin} ... {end} section")
+    return f"{head}{begin}\n{table}\n{end}{tail}"
+
+
+def beside(rates: Rates = DEFAULT_RATES, fabric: str = "vr-nvl1152", **kw) -> dict:
+    """The seven features on a multi-rack domain beside one rack and beside as many racks
+    joined by the scale-out network (the same GPUs): feature_values of each, by feature."""
+    d = DOMAINS[fabric]
+    cols = (
+        ("one vr-nvl72 rack (72 GPUs)", feature_values(rates, scales=((1, False),), **kw)),
+        (
+            f"{d.racks} vr-nvl72 racks on scale-out ({d.gpus:,} GPUs)",
+            feature_values(rates, scales=((d.racks, False),), **kw),
+        ),
+        (
+            f"{fabric}: one NVLink domain ({d.gpus:,} GPUs)",
+            feature_values(rates, scales=DOMAIN_SCALES, fabric=fabric, **kw),
+        ),
+    )
+    rows = []
+    for i, key in enumerate(("all", *FEATURE_KEYS)):
+        at = [v["rows"][i]["at"][0] for _, v in cols]
+        rows.append({"key": key, "at": at})
+    return {"columns": [t for t, _ in cols], "rows": rows, "fabric": fabric}
+
+
+def markdown_beside(b: dict) -> str:
+    """beside() as a Markdown table (docs/GOODPUT.md), then each feature's sentences."""
+    head = ["feature off"]
+    for t in b["columns"]:
+        head += [f"{t}: goodput", "value (pp)", "GPU-h a year"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for row in b["rows"]:
+        cells = ["none (all seven on)" if row["key"] == "all" else row["key"]]
+        cells += [c for a in row["at"] for c in _cells(a, money=False)]
+        lines.append("| " + " | ".join(cells) + " |")
+    lines.append("")
+    for row in b["rows"][1:]:
+        parts = "; ".join(f"{t}: {a['why']}" for t, a in zip(b["columns"], row["at"], strict=True))
+        lines.append(f"- **{row['key']}**: {parts}.")
+    return "\n".join(lines)
+
+
+DOMAIN_BEGIN, DOMAIN_END = "<!-- domain:begin -->", "<!-- domain:end -->"

@@ -13,10 +13,10 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from model.assess import assess
-from model.fabric.control import LEADER_HOME_TRAY
 from model.fabric.features import FEATURE_KEYS, default_features
-from model.ids import chip_id, controller_id, link_id, tray_id
 from model.kinds import ControlState, Feature, JobState, Restart
+from model.reliability import domain
+from model.reliability import site as site_mod
 from model.reliability.rates import DEFAULT_RATES, HOURS_PER_YEAR, Rates
 from model.scenario import ONSITE, Scenario
 from model.workloads.throughput import delivered_fraction
@@ -68,7 +68,7 @@ def outcome(s: Scenario) -> Outcome:
         state=a.job.state,
         restart=a.job.restart,
         stall_s=float(a.job.stall_s or 0.0),
-        delivered=delivered_fraction(s),
+        delivered=domain.delivered(s) if s.multirack else delivered_fraction(s),
         usable_share=a.gpus_in_service / a.fabric.gpus,
         repair_h=max((r.repair_h for r in mine), default=0.0),
         rack_down_h=max((r.rack_down_h for r in mine), default=0.0),
@@ -91,24 +91,6 @@ def with_features(s: Scenario, feats: frozenset[str]) -> Scenario:
     )
 
 
-# Representative components (valid on every preset: >= 2 chips per tray, 72 GPUs).
-LEADER = tray_id(LEADER_HOME_TRAY)
-OTHER_TRAY = tray_id(LEADER_HOME_TRAY + 2)
-REP = {
-    "gpu": "gpu07",
-    "compute-tray": "ct02",
-    "link": f"gpu07-{OTHER_TRAY}.sw1",
-    "cable": f"gpu07-{OTHER_TRAY}.sw1.c0",
-    "leader-plane-link": f"gpu07-{LEADER}.sw1",
-    "switch-chip": f"{OTHER_TRAY}.sw1",
-    "leader-chip": f"{LEADER}.sw1",
-    "switch-tray": OTHER_TRAY,
-    "leader-tray": LEADER,
-    "controller": controller_id(LEADER_HOME_TRAY + 2),
-    "leader-controller": controller_id(LEADER_HOME_TRAY),
-}
-
-
 @lru_cache(maxsize=256)
 def dark_slowdown(s: Scenario, links: int, planes: int) -> float:
     """The job's slowdown with `links` dark links on one GPU and `planes` planes dark for
@@ -116,23 +98,33 @@ def dark_slowdown(s: Scenario, links: int, planes: int) -> float:
     if the job cannot run on them. Links and planes are on distinct switch chips."""
     if links == 0 and planes == 0:
         return 0.0
-    f = s.spec()
-    dead = [chip_id(f, f.chips - 1 - k) for k in range(planes)]
-    dark = [link_id(f, 7, f.chips_per_tray + k) for k in range(links)]
-    o = outcome(replace(healthy(s), fail=tuple(sorted(dead + dark))))
+    ids = site_mod.dark_ids(s, site_mod.site_of(s), links, planes)
+    o = outcome(with_fail(healthy(s), ids))
     return o.slowdown() if o.job_runs else 1.0
+
+
+def with_fail(s: Scenario, ids: tuple[str, ...]) -> Scenario:
+    """s with these parts failed, in the scenario's canonical order."""
+    if s.multirack:
+        from model.multirack.domains import DOMAINS, parse_part
+
+        d = DOMAINS[s.fabric]
+        return replace(s, fail=tuple(sorted(set(ids), key=lambda t: parse_part(t, d).sort_key())))
+    return replace(s, fail=tuple(sorted(ids)))
 
 
 def classify(s: Scenario) -> dict[str, Outcome]:
     """What each component kind's fault does on this fabric with these features.
 
-    Keys: the REP kinds (one fault each), plus 'flaky-link' (a degrading link, still up) and
+    Keys: the site's representative kinds (site.py: one fault each), plus 'flaky-link' (a degrading link, still up) and
     'update' (one switch tray updated: drained in service, or a maintenance window).
     """
     h = healthy(s)
-    out = {k: outcome(replace(h, fail=(cid,))) for k, cid in REP.items()}
-    out["flaky-link"] = outcome(replace(h, flaky=(REP["link"],)))
-    out["update"] = outcome(replace(h, update=(OTHER_TRAY,)))
+    site = site_mod.site_of(s)
+    out = {k: outcome(replace(h, fail=(cid,))) for k, cid in site.rep.items()}
+    out["flaky-link"] = outcome(replace(h, flaky=(site.rep["link"],)))
+    for n, (tray, _) in enumerate(site.updates):
+        out["update" if n == 0 else f"update-{n}"] = outcome(replace(h, update=(tray,)))
     return out
 
 
@@ -208,7 +200,7 @@ def _fault_stops(
 
 # The kinds whose repair replaces a cable cartridge; the others replace a tray (a GPU is
 # replaced with its compute tray); a controller is restarted, parts or not.
-_CARTRIDGE_KINDS = frozenset({"link", "cable", "leader-plane-link", "flaky-link"})
+_CARTRIDGE_KINDS = frozenset({"link", "cable", "leader-plane-link", "flaky-link", "trunk"})
 
 
 def on_site(c: dict[str, Outcome], rates: Rates) -> dict[str, Outcome]:
@@ -243,13 +235,14 @@ def effects(s: Scenario, rates: Rates = DEFAULT_RATES) -> tuple[Effect, ...]:
     faults that the window turns into aborts); faults that abort anyway are not counted
     twice.
     """
-    f = s.spec()
+    f = site_mod.site_of(s)
+    rep = f.rep
     h = healthy(s)
     feats = h.features
     c = classify(h)
     if s.repair.endswith(ONSITE):
         c = on_site(c, rates)
-    g, t = f.gpus, f.switch_trays
+    g, t = f.gpus, f.trays
     u0 = rates.restart_s / 3600.0
     tele = Feature.TELEMETRY in feats
     td_fab = (rates.detect_telemetry_s if tele else rates.detect_timeout_s) / 3600.0
@@ -281,16 +274,20 @@ def effects(s: Scenario, rates: Rates = DEFAULT_RATES) -> tuple[Effect, ...]:
     ]
     # A link goes dark when a cable of it fails or one of its two ends does (connector and
     # SerDes); either is a link fault to the fabric, swapped with its cartridge (fate.repairs).
-    by_part = (
-        ("cable", rates.cable_per_h * f.cables, c["cable"]),
-        ("link end", rates.link_end_per_h * 2 * f.links, c["link"]),
-    )
-    link_rate = sum(rate for _, rate, _ in by_part)
-    for part, rate, o in by_part:
-        out.append(fault(part, rate * (1.0 - rates.flaky_share), o, 1, extra_h=diag))
+    by_part = [
+        ("cable", rates.cable_per_h * f.cables, c["cable"], 1),
+        ("link end", rates.link_end_per_h * 2 * f.links, c["link"], 1),
+    ]
+    link_rate = sum(rate for _, rate, _, _ in by_part)
+    if f.multirack:  # a trunk darkens no GPU's link: its planes count is 0
+        by_part.append(("trunk link", rates.trunk_link_per_h * f.trunks, c["trunk"], 0))
+    for part, rate, o, pl in by_part:
+        out.append(fault(part, rate * (1.0 - rates.flaky_share), o, pl, extra_h=diag))
         if tele:  # flagged days ahead and drained on purpose: a planned drain
             out.append(
-                fault(f"{part}, flagged by telemetry", rate * rates.flaky_share, o, 1, planned=True)
+                fault(
+                    f"{part}, flagged by telemetry", rate * rates.flaky_share, o, pl, planned=True
+                )
             )
             continue
         # runs flaky (replays) until it fails, then an unplanned fault
@@ -303,7 +300,7 @@ def effects(s: Scenario, rates: Rates = DEFAULT_RATES) -> tuple[Effect, ...]:
                 stops,
                 deg + flaky_deg,
                 o.slowdown() if o.job_runs else 0.0,
-                1,
+                pl,
             )
         )
     out += [
@@ -317,7 +314,7 @@ def effects(s: Scenario, rates: Rates = DEFAULT_RATES) -> tuple[Effect, ...]:
         ),
         fault(
             "switch-tray",
-            rates.switch_tray_per_h * (t - 1),
+            rates.switch_tray_per_h * f.other_trays,
             c["switch-tray"],
             f.chips_per_tray,
             True,
@@ -332,25 +329,32 @@ def effects(s: Scenario, rates: Rates = DEFAULT_RATES) -> tuple[Effect, ...]:
             swap_slowdown=tray_slow,
             controller_wait_h=c["leader-tray"].repair_h,
         ),
-        fault("controller", rates.controller_per_h * (t - 1), c["controller"]),
+        fault("controller", rates.controller_per_h * f.other_trays, c["controller"]),
         fault("leader controller", rates.controller_per_h, c["leader-controller"]),
     ]
 
     # Switch software updates: every tray in turn (in service), or one rack-wide window. An
     # operator with in-service updates still takes the window when it costs less (with
     # rerouting off, a drained tray's planes stall the job for its whole half hour).
+    # On a domain the L2 trays are updated in turn too, after the racks' (site.updates).
     up = c["update"]
     upd_rate = rates.updates_per_year / HOURS_PER_YEAR
+    outs = [c["update" if n == 0 else f"update-{n}"] for n in range(len(f.updates))]
+    in_service = sum(
+        n * o.repair_h * o.slowdown() for (_, n), o in zip(f.updates, outs, strict=True)
+    )
     if up.state is not JobState.STOPPED:
-        window = outcome(replace(with_features(h, feats - {Feature.ISSU}), update=(OTHER_TRAY,)))
-        if window.state is JobState.STOPPED and window.repair_h < t * up.repair_h * up.slowdown():
+        window = outcome(
+            replace(with_features(h, feats - {Feature.ISSU}), update=(f.updates[0][0],))
+        )
+        if window.state is JobState.STOPPED and window.repair_h < in_service:
             up = window
     if up.state is JobState.STOPPED:
         out.append(
             Effect("switch update", upd_rate, (Stop(0.0, True, up.repair_h, MAINTENANCE, u0),), 0.0)
         )
     else:
-        out.append(Effect("switch update", upd_rate, (), t * up.repair_h * up.slowdown()))
+        out.append(Effect("switch update", upd_rate, (), in_service))
 
     # Windows without a central fabric controller.
     windows = []  # (rate per hour, window length h)
@@ -368,24 +372,24 @@ def effects(s: Scenario, rates: Rates = DEFAULT_RATES) -> tuple[Effect, ...]:
     win_h_per_h = sum(r * w for r, w in windows)
     if win_h_per_h > 0.0:
         nocp = with_features(h, feats - {Feature.CP_RESILIENCE})
-        lead_mc = REP["leader-controller"]
+        lead_mc = rep["leader-controller"]
         share_leader = 1.0 / t
         candidates = (
-            ("link", link_rate * (1 - share_leader), REP["link"]),
-            ("link", link_rate * share_leader, REP["leader-plane-link"]),
+            ("link", link_rate * (1 - share_leader), rep["link"]),
+            ("link", link_rate * share_leader, rep["leader-plane-link"]),
             (
                 "switch-chip",
                 rates.switch_chip_per_h * f.chips * (1 - share_leader),
-                REP["switch-chip"],
+                rep["switch-chip"],
             ),
-            ("switch-chip", rates.switch_chip_per_h * f.chips * share_leader, REP["leader-chip"]),
-            ("switch-tray", rates.switch_tray_per_h * (t - 1), REP["switch-tray"]),
+            ("switch-chip", rates.switch_chip_per_h * f.chips * share_leader, rep["leader-chip"]),
+            ("switch-tray", rates.switch_tray_per_h * f.other_trays, rep["switch-tray"]),
         )
         turned = 0.0
         for kind, rate, cid in candidates:
             if c[kind].state is JobState.ABORTED:
                 continue  # aborts anyway: already counted
-            if outcome(replace(nocp, fail=(lead_mc, cid))).state is JobState.ABORTED:
+            if outcome(with_fail(nocp, (lead_mc, cid))).state is JobState.ABORTED:
                 turned += rate
         mean_window = win_h_per_h / sum(r for r, _ in windows)
         out.append(
@@ -402,18 +406,18 @@ def effects(s: Scenario, rates: Rates = DEFAULT_RATES) -> tuple[Effect, ...]:
     # own planes in that window cannot be rerouted (model/fabric/control.py: trays-lost).
     tc = c["controller"]
     if Feature.CP_RESILIENCE not in feats and tc.repair_h > 0.0:
-        own_mc = REP["controller"]
+        own_mc = rep["controller"]
         on_tray = (
-            (link_rate / t, REP["link"], "link"),
-            (rates.switch_chip_per_h * f.chips / t, REP["switch-chip"], "switch-chip"),
+            (link_rate / t, rep["link"], "link"),
+            (rates.switch_chip_per_h * f.chips / t, rep["switch-chip"], "switch-chip"),
         )
         turned = sum(
             rate
             for rate, cid, kind in on_tray
             if c[kind].state is not JobState.ABORTED
-            and outcome(replace(h, fail=(own_mc, cid))).state is JobState.ABORTED
+            and outcome(with_fail(h, (own_mc, cid))).state is JobState.ABORTED
         )
-        window_h_per_h = rates.controller_per_h * (t - 1) * tc.repair_h
+        window_h_per_h = rates.controller_per_h * f.other_trays * tc.repair_h
         if turned > 0.0:
             out.append(
                 Effect(
@@ -423,38 +427,6 @@ def effects(s: Scenario, rates: Rates = DEFAULT_RATES) -> tuple[Effect, ...]:
                     0.0,
                 )
             )
-    return tuple(out)
-
-
-def job_effects(
-    eff: tuple[Effect, ...], job_racks: int, spare_swap_h: float | None, restart_h: float = 0.0
-) -> tuple[Effect, ...]:
-    """The events of one job over `job_racks` racks joined by the scale-out network.
-
-    Every rack's events reach the job (rates x racks): an abort in any rack restarts the
-    whole job, a rack-down stop stops it, and a degraded rack gates every step's collectives
-    (its slowdown is the job's). With spare racks (`spare_swap_h` given) a stop never waits
-    longer than re-forming the job on a spare, and a job aborted by a rack that restarts at
-    once comes back on a spare at full rate: no degraded running on fewer GPUs, no later
-    stop for the repaired rack to rejoin. A fault the job could run through is also swapped
-    out for a spare when that costs less (a planned stop: checkpoint, re-form on the spare,
-    `restart_h`) than running degraded on it until its repair and the stops that follow:
-    at scale one dark link gates every rack's collectives.
-    """
-    if job_racks == 1 and spare_swap_h is None:
-        return eff
-    out = []
-    for e in eff:
-        stops, degraded = e.stops, e.degraded_h
-        if spare_swap_h is not None:
-            if stops and not stops[0].planned and stops[0].offset_h == 0.0:
-                stops, degraded = stops[:1], 0.0  # restarted on a spare, whole
-            stops = tuple(replace(st, wait_h=min(st.wait_h, spare_swap_h)) for st in stops)
-            keep = degraded + sum(st.wait_h + st.restart_h for st in stops)
-            if degraded > 0.0 and spare_swap_h + restart_h < keep:
-                stops = (Stop(0.0, True, spare_swap_h, REPAIR_WAIT, restart_h),)
-                degraded = 0.0
-        out.append(
-            replace(e, rate_per_h=e.rate_per_h * job_racks, stops=stops, degraded_h=degraded)
-        )
+    if f.multirack:
+        out += domain.extra_effects(f, rates, c, fault, tray_slow)
     return tuple(out)

@@ -22,6 +22,7 @@ from dataclasses import replace
 
 from model.errors import ScenarioError
 from model.fabric.features import FEATURE_KEYS
+from model.multirack.domains import DOMAINS
 from model.reliability.accounting import (
     MAX_RACK_YEARS,
     check_horizon,
@@ -50,6 +51,7 @@ __all__ = [
     "lifetime_goodput",
     "monte_carlo",
     "simulate_ettr",
+    "summary",
 ]
 
 
@@ -145,17 +147,26 @@ def lifetime_goodput(
     )
 
 
-def comparison_scenarios() -> list[tuple[str, Scenario]]:
-    """vr-nvl72 all features; each feature off; gb200-nvl72 and eth-x72 at their defaults."""
-    rows = [("vr-nvl72, all seven features", parse_query("fabric=vr-nvl72").scenario)]
+def comparison_scenarios(fabric: str = "vr-nvl72") -> list[tuple[str, Scenario]]:
+    """vr-nvl72 all features; each feature off; gb200-nvl72 and eth-x72 at their defaults.
+    On a multi-rack domain (`fabric` vr-nvl576 or vr-nvl1152): the domain with all seven and
+    each off (no other fabric has a multi-rack preset to hold it against)."""
+    rows = [(f"{fabric}, all seven features", parse_query(f"fabric={fabric}").scenario)]
     rows += [
-        (f"vr-nvl72, {k} off", parse_query(f"fabric=vr-nvl72&off={k}").scenario)
+        (f"{fabric}, {k} off", parse_query(f"fabric={fabric}&off={k}").scenario)
         for k in FEATURE_KEYS
     ]
-    rows += [
-        ("gb200-nvl72, defaults", parse_query("fabric=gb200-nvl72").scenario),
-        ("eth-x72, defaults", parse_query("fabric=eth-x72").scenario),
-    ]
+    if fabric == "vr-nvl72":
+        rows += [
+            ("gb200-nvl72, defaults", parse_query("fabric=gb200-nvl72").scenario),
+            ("eth-x72, defaults", parse_query("fabric=eth-x72").scenario),
+        ]
+    elif fabric not in DOMAINS:
+        raise ScenarioError(
+            f"the side-by-side is of vr-nvl72 or a multi-rack domain ({', '.join(DOMAINS)}), "
+            f"not {fabric}",
+            token="fabric",
+        )
     return rows
 
 
@@ -171,8 +182,10 @@ def comparison(
     repair: str = "now",
     checkpoint_interval_s: float | None = None,
     workload: str | None = None,
+    fabric: str = "vr-nvl72",
 ) -> list[dict]:
-    """The side-by-side table: one row per comparison scenario, with the change vs row 1,
+    """The side-by-side table: one row per comparison scenario (of `fabric`: vr-nvl72 or a
+    multi-rack domain, comparison_scenarios), with the change vs row 1,
     for a job over `job_racks` racks (spare racks or not), every row under the repair
     policy `repair`, running `workload` (the default's if None) and the checkpoint interval
     given (Daly's optimum of each by default).
@@ -191,7 +204,7 @@ def comparison(
         kw["key"] = key
     policy = parse_policy(repair).text  # refused by name before any row is worked out
     rows = []
-    for label, base in comparison_scenarios():
+    for label, base in comparison_scenarios(fabric):
         sc = replace(base, repair=policy, workload=workload or base.workload)
         r = lifetime_goodput(sc, rates, method=method, **kw)
         rows.append(
@@ -286,3 +299,20 @@ def policy_words(text: str) -> str:
         "bw": f"a visit when the worst GPU falls below {p.n}% of its bandwidth",
     }[p.kind]
     return head + (", spare parts on site" if p.onsite else "")
+
+
+def summary(s: Scenario) -> dict:
+    """evaluate()'s goodput block: lifetime goodput of the scenario's fabric and features
+    (closed form over one year of its rack or domain; the faults of now aside)."""
+    g = closed_form(s)
+    unit = "domain" if s.multirack else "rack"
+    return {
+        "fraction": g["fraction"],
+        "badput": g["badput"],
+        "badput_hours_per_rack_year": g["badput_hours_per_rack_year"],
+        "mtbf_hours": g["mtbf_hours"],
+        "interruptions_per_rack_year": g["interruptions_per_rack_year"],
+        "checkpoint_interval_s": g["checkpoint_interval_s"],
+        "tokens_delivered_per_rack_year": g["tokens_delivered"],
+        "method": f"closed form over one {unit}-year; /api/v1/goodput adds the Monte Carlo",
+    }

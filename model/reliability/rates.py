@@ -61,6 +61,10 @@ FAILURE_RATE_FIELDS = (
     "controller_per_h",
     "software_per_gpu_h",
 )
+# Rates only a multi-rack domain has (model/reliability/domain.py): left out of a single
+# rack's rows and parameters, so one rack's answers are as before.
+DOMAIN_ONLY_FIELDS = ("trunk_link_per_h",)
+DOMAIN_FAILURE_RATE_FIELDS = FAILURE_RATE_FIELDS + DOMAIN_ONLY_FIELDS
 
 
 @dataclass(frozen=True)
@@ -142,6 +146,17 @@ class Rates:
         "A",
         "software / unknown interruptions, ~22% of Llama 3's 419 (research/goodput.md §2), "
         "per GPU-hour of the job; the same on every fabric",
+        0.0,
+        MAX_FAILURE_PER_H,
+    )
+    trunk_link_per_h: float = _p(
+        OPTICAL_LINK_PER_H,
+        "per trunk link-hour (multi-rack domains: L1 chip to L2 chip)",
+        "A",
+        "a trunk runs between racks, metres beyond passive copper's reach at NVLink 6's "
+        "200G lanes, so it is taken as an optical link (two transceivers and a fibre): "
+        "Alibaba HPN's 7.8e-7 a NIC-ToR link-hour [M] (FACTS.md §6), applied as it is; the "
+        "domain's topology itself is [A] (docs/MULTIRACK.md)",
         0.0,
         MAX_FAILURE_PER_H,
     )
@@ -304,14 +319,15 @@ class Rates:
         """Every failure rate times `factor` (a sensitivity knob: more faults, same timings)."""
         if not math.isfinite(factor) or factor < 0:
             raise ScenarioError(f"scale factor must be >= 0, not {factor!r}", token="scale")
-        return replace(self, **{k: getattr(self, k) * factor for k in FAILURE_RATE_FIELDS})
+        return replace(self, **{k: getattr(self, k) * factor for k in DOMAIN_FAILURE_RATE_FIELDS})
 
 
 DEFAULT_RATES = Rates()
 
 
-def rate_facts(rates: Rates = DEFAULT_RATES) -> tuple[Fact, ...]:
-    """The reliability inputs in force, one Fact each, for the assumptions panel."""
+def rate_facts(rates: Rates = DEFAULT_RATES, *, domain: bool = False) -> tuple[Fact, ...]:
+    """The reliability inputs in force, one Fact each, for the assumptions panel; a
+    multi-rack domain's own rates (DOMAIN_ONLY_FIELDS) only with `domain`."""
     return tuple(
         Fact(
             f.name,
@@ -321,7 +337,9 @@ def rate_facts(rates: Rates = DEFAULT_RATES) -> tuple[Fact, ...]:
             f.metadata["source"],
         )
         for f in fields(rates)
+        if domain or f.name not in DOMAIN_ONLY_FIELDS
     )
 
 
 RELIABILITY_FACTS: tuple[Fact, ...] = rate_facts(DEFAULT_RATES)
+DOMAIN_RELIABILITY_FACTS: tuple[Fact, ...] = rate_facts(DEFAULT_RATES, domain=True)

@@ -9,7 +9,8 @@ less the work lost since the last checkpoint when the job aborts.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -34,6 +35,65 @@ LEAD_S = 10.0  # the window opens this long before the fault
 TAIL_S = 3600.0  # and closes this long after the fabric is whole again
 
 
+@dataclass(frozen=True)
+class FaultFacts:
+    """What the story of one fault reads from the model, for a rack or a domain alike."""
+
+    kind: str  # the fault's ComponentKind or DomainKind
+    data: bool  # a data-plane part (its loss needs a reroute)
+    controller: bool  # a management controller: control plane only
+    sentence: str
+    a: object  # the Assessment (or DomainAssessment) with the fault
+    before: float  # delivered fraction without the fault
+    after: float  # and with it
+    aborted: bool  # this fault (not an older one) aborts the job
+    stall_s: float
+    reroute_how: str
+    control_explanation: str
+    whole_tray: Callable[[], float]  # delivered with the part's whole switch tray out
+    controller_back: Callable[[], tuple[float, float]]  # when routes are back, and the level
+    visit_wait_s: float  # a deferring repair policy's mean wait for the visit
+    interval_s: Callable[[], float]  # the scenario's own checkpoint interval
+    whole: str = "rack"  # what the job spans: the rack, or the domain
+
+
+def _rack_facts(s: Scenario, fid: str, rates: Rates) -> FaultFacts:
+    """One rack's fault (model/assess.py)."""
+    f = s.spec()
+    comp = parse_id(fid, f)
+    before_s = replace(s, fail=tuple(x for x in s.fail if x != fid))
+    a0, a = assess(before_s), assess(s)
+    st0, st, part0, part = a0.state, a.state, a0.partition, a.partition
+    # The newest fault aborts the job if it loses GPUs or needs a reroute nobody can do that
+    # the fabric did not already lack (an older fault's abort is history by now).
+    more_lost = len(part.lost) > len(part0.lost)
+    new_unroutable = (unroutable_planes(st) & ~unroutable_planes(st0)).any()
+    policy = parse_policy(s.repair)
+
+    def whole_tray() -> float:
+        return delivered_fraction(replace(s, fail=(*before_s.fail, tray_id(comp.switch_tray))))
+
+    return FaultFacts(
+        kind=comp.kind,
+        data=comp.kind.data_plane,
+        controller=comp.kind is K.CONTROLLER,
+        sentence=fault_sentence(st, comp, ""),
+        a=a,
+        before=delivered_fraction(before_s),
+        after=delivered_fraction(s),
+        aborted=a.job.state is JobState.ABORTED and bool(more_lost or new_unroutable),
+        stall_s=f.reroute_stall_s,
+        reroute_how=f.reroute_how,
+        control_explanation=st.control.explanation,
+        whole_tray=whole_tray
+        if comp.kind in (K.SWITCH_CHIP, K.SWITCH_TRAY)
+        else lambda: delivered_fraction(s),
+        controller_back=lambda: _controller_back(s, a),
+        visit_wait_s=visit_wait_h(s, rates) * 3600.0 if policy.kind != "now" else 0.0,
+        interval_s=lambda: default_interval_s(s, rates),
+    )
+
+
 def timeline(
     s: Scenario,
     fault: str | None = None,
@@ -44,6 +104,8 @@ def timeline(
 
     checkpoint_interval_s: the job's interval; by default the scenario's own (Daly's
     optimum, model/reliability/accounting.py), the one goodput and evaluate report.
+    A multi-rack domain's fault (a rack part, a whole rack, an L2 chip or tray, a trunk)
+    is read from its DomainAssessment (model/multirack/story.py), the story the same.
     """
     if not s.fail:
         return {"fault": None, "events": [], "series": [], "note": "no fault in this scenario"}
@@ -52,18 +114,20 @@ def timeline(
         raise ScenarioError(
             f"fault '{fid}' is not among this scenario's faults ({', '.join(s.fail)})", fid
         )
-    f = s.spec()
+    if s.multirack:
+        from model.multirack.story import domain_facts
+
+        fx = domain_facts(s, fid, rates)
+    else:
+        fx = _rack_facts(s, fid, rates)
     if checkpoint_interval_s is None:
-        checkpoint_interval_s = default_interval_s(s, rates)
-    comp = parse_id(fid, f)
-    before_s = replace(s, fail=tuple(x for x in s.fail if x != fid))
-    a0, a = assess(before_s), assess(s)
-    before, after = delivered_fraction(before_s), delivered_fraction(s)
-    st0, st, part0, part = a0.state, a.state, a0.partition, a.partition
+        checkpoint_interval_s = fx.interval_s()
+    a = fx.a
+    before, after = fx.before, fx.after
     jb = a.job.to_json()
     rep = a.repair_of(fid)
-    telem = Feature.TELEMETRY in st.features
-    data = comp.kind.data_plane
+    telem = Feature.TELEMETRY in a.state.features
+    data = fx.data
 
     events: list[dict] = []
     pts: list[tuple[float, float]] = [(-LEAD_S, before)]
@@ -74,26 +138,26 @@ def timeline(
     def at(t: float, level: float) -> None:
         pts.append((t, level))
 
-    ev(0.0, E.FAULT, fault_sentence(st, comp, ""))
+    ev(0.0, E.FAULT, fx.sentence)
     lost_work_s = 0.0
     if data:
         ev(LINK_RETRY_S, E.RETRIES, "link-level retries fail; the link trains down and reports it")
-    # The newest fault aborts the job if it loses GPUs or needs a reroute nobody can do that
-    # the fabric did not already lack (an older fault's abort is history by now).
-    more_lost = len(part.lost) > len(part0.lost)
-    new_unroutable = (unroutable_planes(st) & ~unroutable_planes(st0)).any()
-    aborted = a.job.state is JobState.ABORTED and bool(more_lost or new_unroutable)
+    aborted = fx.aborted
     restart = a.job.restart
-    if comp.kind is K.CONTROLLER:
-        ev(1.0, E.CONTROL, f"control plane: {st.control.explanation}")
+    if fx.controller:
+        ev(1.0, E.CONTROL, f"control plane: {fx.control_explanation}")
         at(0.0, after)
         t = 0.0
     elif not aborted:
-        stall = f.reroute_stall_s
+        stall = fx.stall_s
         at(0.0, 0.0)
-        ev(stall, E.REROUTED, f"traffic rerouted by {f.reroute_how}: the job stalled {_fmt(stall)}")
+        ev(
+            stall,
+            E.REROUTED,
+            f"traffic rerouted by {fx.reroute_how}: the job stalled {_fmt(stall)}",
+        )
         at(stall, after)
-        ev(stall, E.DEGRADED, f"running degraded at {after:.1%} of the healthy rack's work")
+        ev(stall, E.DEGRADED, f"running degraded at {after:.1%} of the healthy {fx.whole}'s work")
         t = stall
     else:
         detect = (
@@ -117,7 +181,7 @@ def timeline(
             ev(t, E.RESTARTED, f"job restarted from its checkpoint {jb['restart']}")
             at(t, after)
         elif restart is Restart.AFTER_CONTROLLER:
-            back_s, level = _controller_back(s, a)
+            back_s, level = fx.controller_back()
             ev(t, E.WAITING, f"job waits: it restarts {jb['restart']} ({_fmt(back_s)})")
             t = max(t, back_s) + rates.restart_s
             ev(t, E.RESTARTED, "fabric controller back: routes reprogrammed, job restarted")
@@ -138,7 +202,7 @@ def timeline(
     t_fix = max(t_fix, t)
     action = rep.to_json()["action"]
     policy = parse_policy(s.repair)
-    wait_s = visit_wait_h(s, rates) * 3600.0 if policy.kind != "now" else 0.0
+    wait_s = fx.visit_wait_s
     if wait_s > 0.0 and rep.mode is RepairMode.RACK_DOWN and a.job_runs:
         # a deferring policy: the visit waits for the window or the threshold (its mean)
         ev(
@@ -151,7 +215,7 @@ def timeline(
     if rep.mode is RepairMode.RACK_DOWN or waiting:
         hot = rep.mode is RepairMode.HOT_SWAP
         down = (rep.planes_down_h or 0.0) * 3600 if hot else rep.rack_down_h * 3600
-        how = "hot-swap while the job waits" if hot else f"rack down {_fmt(down)}"
+        how = "hot-swap while the job waits" if hot else f"{fx.whole} down {_fmt(down)}"
         ev(t_fix, E.REPAIR, f"repair: {action} ({how})")
         at(t_fix, 0.0)
         t_back = t_fix + down + rates.restart_s
@@ -160,10 +224,9 @@ def timeline(
         swap = (rep.planes_down_h or 0.0) * 3600
         ev(t_fix, E.REPAIR, f"repair: {action} under traffic (hot-swap, {_fmt(swap)})")
         t_back = t_fix + swap
-        if comp.kind in (K.SWITCH_CHIP, K.SWITCH_TRAY):
-            whole_tray = replace(s, fail=(*before_s.fail, tray_id(comp.switch_tray)))
-            at(t_fix, min(after, delivered_fraction(whole_tray)))
-        else:  # a compute tray back in: the job restarts to take its GPUs in again [A]
+        if rep.planes_down_h is not None:  # a switch tray's planes out for the swap
+            at(t_fix, min(after, fx.whole_tray()))
+        else:  # a compute tray (or rack) back in: the job restarts to take its GPUs in [A]
             at(t_fix, 0.0)
             t_back += rates.restart_s
             ev(t_back, E.RESTARTED, "job restarted to take the repaired GPUs back in")
@@ -178,7 +241,7 @@ def timeline(
     series = _series(pts, lost_work_s, t_lost=events_time(events, E.LOST_WORK))
     return {
         "fault": fid,
-        "kind": comp.kind,
+        "kind": fx.kind,
         "window_s": [-LEAD_S, end],
         "before": before,
         "degraded": after,
@@ -188,7 +251,9 @@ def timeline(
         "lost_work_s": lost_work_s,
         "events": sorted(events, key=lambda e: e["t_s"]),
         "series": series,
-        "units": "t_s: seconds from the fault; delivered: fraction of the healthy rack's work",
+        "units": (
+            f"t_s: seconds from the fault; delivered: fraction of the healthy {fx.whole}'s work"
+        ),
     }
 
 

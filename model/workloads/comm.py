@@ -11,7 +11,7 @@ from collections.abc import Mapping
 
 from model.assess import Assessment
 from model.errors import ScenarioError
-from model.workloads import moe_a2a, nccl
+from model.workloads import domain, moe_a2a, nccl
 from model.workloads.models import moe_model
 
 MAX_BYTES = 1 << 36  # 64 GiB, nccl-tests' range and then some
@@ -28,7 +28,8 @@ def _refuse_foreign(op: str, given: Mapping, foreign: tuple[str, ...]) -> None:
 
 
 def answer(a: Assessment, given: Mapping[str, object]) -> dict:
-    """The collective the parameters ask for, on the scenario `a`."""
+    """The collective the parameters ask for, on the scenario `a` (a rack's Assessment, or a
+    domain's: its collectives cross racks through L2, model/workloads/domain.py)."""
     op = str(given.get("op", DEFAULTS["op"]))
     f = a.fabric
     base = {"scenario": a.scenario.key(), "fabric": f.key}
@@ -42,7 +43,7 @@ def answer(a: Assessment, given: Mapping[str, object]) -> dict:
         ep = int(given.get("ep", 8))
         precision = str(given.get("precision", DEFAULTS["precision"]))
         m = moe_model(a.scenario.workload)
-        v = moe_a2a.ep_fabric(a, ep)
+        v = (domain.ep_fabric if a.scenario.multirack else moe_a2a.ep_fabric)(a, ep)
         return (
             base | {"workload": a.scenario.workload} | moe_a2a.moe_op(op, tokens, m, precision, v)
         )
@@ -58,7 +59,7 @@ def answer(a: Assessment, given: Mapping[str, object]) -> dict:
             else f"ranks {ranks}: at least 2",
             token="ranks",
         )
-    jf = nccl.job_fabric(a, ranks)
+    jf = (domain.job_fabric if a.scenario.multirack else nccl.job_fabric)(a, ranks)
     algo = str(given.get("algo", DEFAULTS["algo"]))
     return base | nccl.collective(op, algo, float(given.get("bytes", DEFAULTS["bytes"])), jf)
 

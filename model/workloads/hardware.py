@@ -57,7 +57,7 @@ def scenario_hardware(a: Assessment) -> Hardware:
     return Hardware(f.key, GPUS[f.gpu], f.gpus, tuple(out))
 
 
-def domain_hardware(domain, fail: tuple[str, ...]) -> Hardware:
+def domain_hardware(domain, fail: tuple[str, ...] = (), a=None) -> Hardware:
     """A multi-rack domain in its state (model.multirack.tiers): EP groups up to one rack form
     inside a rack on its own links; wider groups take whole racks, every byte to another rack
     crossing L1, L2, L1 (two more switch hops) at the domain's all-to-all rate under the trunk
@@ -65,26 +65,37 @@ def domain_hardware(domain, fail: tuple[str, ...]) -> Hardware:
     racks sends no more across racks than that)."""
     from model.multirack.tiers import EXTRA_HOP_US, build, plane_rates
 
-    st = build(domain, list(fail))
     f = domain.rack
+    if a is not None and not a.job_runs:  # a: the DomainAssessment; its job is down
+        return Hardware(domain.key, GPUS[f.gpu], domain.gpus, ())
+    st = build(domain, list(fail)) if a is None else a.state
     link = f.link_gbs_bidir / 1000.0
-    alive = np.flatnonzero(st.gpu_alive)
-    injection = st.up.sum(axis=1) * link  # TB/s both ways, inside the rack
+    alive = np.flatnonzero(st.gpu_alive if a is None else a.usable)
+    injection = st.efficiency.sum(axis=1) * link  # TB/s both ways, inside the rack
     a2a = plane_rates(st).sum(axis=1) * link  # across racks, under the trunk limit
     racks = st.rack_of
+    per_rack = [alive[racks[alive] == r] for r in range(domain.racks)]
+    memo: dict[tuple[int, float], EPFabric] = {}
+    full = f.gpu_tbs_bidir
+
+    def view(n: int, share: float) -> EPFabric:  # many groups share a bandwidth: build once
+        v = memo.get((n, share))
+        if v is None:
+            v = memo[(n, share)] = share_view(f, n, share)
+        return v
+
     out = []
     for e in D.EP_SIZES:
         groups: list[tuple[EPFabric, int]] = []
         if e <= f.gpus:
-            for r in range(domain.racks):
-                idx = alive[racks[alive] == r]
+            for idx in per_rack:
                 k = len(idx) // e
                 if k:
                     worst = injection[idx[: k * e]].reshape(k, e).min(axis=1)
-                    groups += [(share_view(f, e, float(w) / f.gpu_tbs_bidir), 1) for w in worst]
+                    groups += [(view(e, w / full), 1) for w in worst.tolist()]
                 if r_left := leftover(len(idx), e):
                     w = injection[idx[k * e :]].min()
-                    groups.append((share_view(f, r_left, float(w) / f.gpu_tbs_bidir), 1))
+                    groups.append((view(r_left, float(w) / full), 1))
         else:
             k = len(alive) // e
             if k == 0:
@@ -102,6 +113,12 @@ def domain_hardware(domain, fail: tuple[str, ...]) -> Hardware:
         if merged:
             out.append((e, tuple(merged.items())))
     return Hardware(domain.key, GPUS[f.gpu], domain.gpus, tuple(out))
+
+
+@lru_cache(maxsize=4)
+def healthy_domain_hardware(domain) -> Hardware:
+    """domain_hardware of the healthy domain (every scenario's decode is held against it)."""
+    return domain_hardware(domain)
 
 
 # --- b200-roce: the comparison buyers make (issue 12 item 6) -----------------------------------

@@ -53,13 +53,14 @@ class JobFabric:
     nvls_gbs: float  # planes every rank reaches whose chip reduces; 0 = no NVLS
     nvls_planes: int
     latency_one_way_us: float
+    a2a_gbs: float | None = None  # all_to_all's rate when not the ring's (a domain's trunks)
 
     @property
     def latency_factor(self) -> float:
         return self.latency_one_way_us / NVLINK_LATENCY_US
 
 
-def _link_gbs(f: Fabric) -> float:
+def link_gbs(f: Fabric) -> float:
     """One link's NCCL-effective one-way GB/s."""
     return f.link_gbs_bidir / 2 * P.NCCL_LINK_EFFICIENCY
 
@@ -67,9 +68,7 @@ def _link_gbs(f: Fabric) -> float:
 def healthy_job(f: Fabric, ranks: int) -> JobFabric:
     """A job of `ranks` ranks on a healthy fabric `f` (what the calibration reads)."""
     nvls = f.planes if f.sharp_tflops_per_chip > 0 else 0
-    return JobFabric(
-        ranks, f.planes * _link_gbs(f), nvls * _link_gbs(f), nvls, f.latency_one_way_us
-    )
+    return JobFabric(ranks, f.planes * link_gbs(f), nvls * link_gbs(f), nvls, f.latency_one_way_us)
 
 
 def job_fabric(a: Assessment, ranks: int) -> JobFabric:
@@ -90,8 +89,8 @@ def job_fabric(a: Assessment, ranks: int) -> JobFabric:
     common = eff.min(axis=0) if f.sharp_tflops_per_chip > 0 else np.zeros(f.planes)
     return JobFabric(
         ranks,
-        float(hop.min()) * _link_gbs(f),
-        float(common.sum()) * _link_gbs(f),
+        float(hop.min()) * link_gbs(f),
+        float(common.sum()) * link_gbs(f),
         int((common > 0).sum()),
         f.latency_one_way_us,
     )
@@ -134,7 +133,8 @@ def all_to_all_time_us(nbytes: float, jf: JobFabric) -> float:
     """Direct sends to every peer at once: one Simple step; (n-1)/n of the buffer leaves."""
     n = jf.ranks
     lat = P.RING_BASE_US["Simple"] + _latency_us(P.RING_STEP_US["Simple"], 1, jf)
-    return lat + nbytes * (n - 1) / n / (1e3 * jf.ring_gbs)
+    bw = jf.ring_gbs if jf.a2a_gbs is None else jf.a2a_gbs
+    return lat + nbytes * (n - 1) / n / (1e3 * bw)
 
 
 def collective(op: str, algo: str, nbytes: float, jf: JobFabric) -> dict:

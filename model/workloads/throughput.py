@@ -25,6 +25,7 @@ from model.workloads.hardware import (
     BASELINE_WHY,
     comparison_hardware,
     domain_hardware,
+    healthy_domain_hardware,
     island_scenario_hardware,
     preset_hardware,
     scenario_hardware,
@@ -68,13 +69,13 @@ def domain_frontiers(s: Scenario) -> dict:
     d = DOMAINS[s.fabric]
     m = moe_model(s.workload)
     w = _workload(s)
-    hw = domain_hardware(d, s.fail)
+    hw = domain_hardware(d, s.fail, assess(s))  # the domain's assessment: its GPUs in service
     return {
         "model": m,
         "gpu": GPUS[d.rack.gpu],
         "hardware": hw,
         "scenario": decode.cached_frontier(m, hw, w),
-        "healthy": decode.cached_frontier(m, domain_hardware(d, ()), w),
+        "healthy": decode.cached_frontier(m, healthy_domain_hardware(d), w),
         "baseline": decode.cached_frontier(m, preset_hardware(d.rack), w),
         "baseline_key": BASELINE[d.key],
         "fabric_key": d.key,
@@ -84,7 +85,7 @@ def domain_frontiers(s: Scenario) -> dict:
 def domain_decode(s: Scenario) -> dict:
     """evaluate()'s decode block for a multi-rack domain: the same keys as one rack's."""
     fs = domain_frontiers(s)
-    return decode_result(fs, "when the domain has a GPU in service", fs["hardware"])
+    return decode_result(fs, assess(s).job.to_json()["restart"], fs["hardware"])
 
 
 @lru_cache(maxsize=256)
@@ -121,7 +122,7 @@ def _frontiers_of(s: Scenario) -> tuple[dict, bool]:
     """The frontiers behind /api/v1/decode for any scenario, and whether the job runs."""
     if s.multirack:
         fs = domain_frontiers(s)
-        return fs, bool(fs["hardware"].groups)
+        return fs, assess(s).job_runs and bool(fs["hardware"].groups)
     if s.islands:
         fs = island_frontiers(s)
         return fs, bool(fs["hardware"].groups)

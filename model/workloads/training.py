@@ -16,8 +16,10 @@ calibrated on the measured GB200 NVL72 points (docs/CALIBRATION.md):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
+
+import numpy as np
 
 from model.assess import Assessment
 from model.errors import ScenarioError
@@ -42,6 +44,7 @@ class StepTime:
     all_reduce_algorithm: str
     ring_s: float
     nvls_s: float | None
+    expert_all_reduce_s: float = 0.0  # a domain: the racks' expert replicas (domain_step)
 
 
 def gradient_bytes(m: MoEModel) -> float:
@@ -111,11 +114,14 @@ def scenario_step(a: Assessment) -> tuple[StepTime | None, int]:
     return step_time(train_model(), GPUS[a.fabric.gpu], v, jf), n
 
 
-def training_result(a: Assessment, s_step: StepTime | None, n: int) -> dict:
-    """The training block: step time for the scenario against the healthy rack."""
+def training_result(
+    a: Assessment, s_step: StepTime | None, n: int, h: StepTime | None = None
+) -> dict:
+    """The training block: step time for the scenario against the healthy rack (or `h`, the
+    healthy domain's step)."""
     f = a.fabric
     restart_sentence = a.job.to_json()["restart"]
-    h = healthy_step(f)
+    h = healthy_step(f) if h is None else h
     if s_step is None:
         why = (
             f"the job is down: it restarts {restart_sentence}"
@@ -145,3 +151,94 @@ def training_result(a: Assessment, s_step: StepTime | None, n: int) -> dict:
             "the calibrated NCCL and TensorRT-LLM models (docs/CALIBRATION.md), not overlapped"
         ),
     }
+
+
+# --- a multi-rack domain (docs/MULTIRACK.md; model/workloads/domain.py) -------------------
+# [A] On a domain the job keeps one rack's layout in every rack: experts spread over the
+# rack's GPUs in service (an EP group a rack, its all-to-all on the rack's own links), every
+# rack a data-parallel replica. A step then adds two all-reduces over the domain: the dense
+# gradients over every GPU in service (one ring or NVLS group across racks through L2), and
+# each GPU's share of the experts with its counterparts in the other racks (the replicas: a
+# rank a rack, every GPU at once, all of it through the trunks).
+
+
+def expert_gradient_bytes(m: MoEModel, ep: int) -> float:
+    """The routed experts' gradients one GPU of an EP group of `ep` holds, in BF16."""
+    return m.moe_layers * m.experts * m.expert_params / ep * GRAD_BYTES
+
+
+def domain_step_time(
+    m: MoEModel,
+    gpu: GPU,
+    v: moe_a2a.EPFabric,
+    jf: nccl.JobFabric,
+    rj: nccl.JobFabric | None,
+) -> StepTime:
+    """One step on a domain: step_time's parts, plus the replicas' expert all-reduce."""
+    base = step_time(m, gpu, v, jf)
+    if rj is None:
+        return base
+    r = nccl.collective("all_reduce", "auto", expert_gradient_bytes(m, v.ep), rj)
+    x = r["time_us"] * 1e-6
+    return replace(base, step_s=base.step_s + x, expert_all_reduce_s=x)
+
+
+@lru_cache(maxsize=4)
+def healthy_domain_step(d) -> StepTime:
+    """The healthy domain's step: EP72 in every rack, both all-reduces over every rack."""
+    from model.workloads import domain as dom
+
+    f = d.rack
+    v = moe_a2a.healthy_ep(f, f.gpus)
+    return domain_step_time(
+        train_model(), GPUS[f.gpu], v, dom.healthy_job(d, d.gpus), dom.healthy_replica_job(d)
+    )
+
+
+def domain_step(a) -> tuple[StepTime | None, int]:
+    """A domain scenario's step and the GPUs it runs on (a: its DomainAssessment): the EP
+    group is the smallest rack's GPUs in service at the slowest GPU's own links."""
+    from model.workloads import domain as dom
+
+    idx = dom.in_service(a)
+    n = len(idx)
+    if n < 2:
+        return None, n
+    st = a.state
+    f = st.domain.rack
+    per_rack = np.bincount(st.rack_of[idx], minlength=st.domain.racks)
+    ep = int(per_rack[per_rack > 0].min())
+    worst = float(a.per_gpu_tbs[idx].min())
+    if ep < 2 or worst <= 0:
+        return None, n
+    v = moe_a2a.share_view(f, ep, worst / f.gpu_tbs_bidir)
+    try:
+        jf = dom.job_fabric(a, n)
+        nccl.collective("all_reduce", "auto", 1.0, jf)  # raises if no ring can run
+        rj = dom.replica_job(a)
+        if rj is not None:
+            nccl.collective("all_reduce", "auto", 1.0, rj)
+    except ScenarioError:
+        return None, n
+    return domain_step_time(train_model(), GPUS[f.gpu], v, jf, rj), n
+
+
+def domain_training(s) -> dict:
+    """evaluate()'s training block for a multi-rack domain scenario: the same keys as one
+    rack's, against the healthy domain, with the replicas' expert all-reduce beside them."""
+    from model.assess import assess
+
+    a = assess(s)
+    s_step, n = domain_step(a)
+    h = healthy_domain_step(a.fabric)
+    out = training_result(a, s_step, n, h)
+    out["expert_all_reduce_s"] = None if s_step is None else round(s_step.expert_all_reduce_s, 3)
+    if s_step is not None:
+        out["note"] = (
+            "vs_healthy is tokens per second against the healthy domain; [A] one rack's job "
+            "in every rack (EP over the rack, racks data-parallel): the dense gradients are "
+            "all-reduced over every GPU in service across racks (L1, L2, L1), the experts' "
+            "among the racks' replicas through the trunks; NCCL's and TensorRT-LLM's "
+            "calibrated models (docs/CALIBRATION.md), not overlapped"
+        )
+    return out

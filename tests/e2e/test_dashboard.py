@@ -35,6 +35,12 @@ def _ready(page, n_failed: int | None = None) -> None:
         )
 
 
+def below(page) -> None:
+    """Scroll to the page below the first screen, as a reader does: its charts and tables are
+    drawn once it first comes near the viewport (dashboard/panels/below.py)."""
+    page.locator(".charts h2").first.scroll_into_view_if_needed()
+
+
 def _xy(page, curve: int, index: int) -> tuple[float, float]:
     """Page pixel position of one point of a trace of the rack figure."""
     return tuple(
@@ -190,6 +196,7 @@ def test_view_options_travel_in_the_fragment(served, page):
         "DCGM_FI_DEV_NVLINK_RECOVERY_ERROR_PER_LINK_TOTAL"
     )
     expect(page.locator("#link-input")).to_have_value("gpu20-st5.sw1")
+    below(page)
     expect(page.locator("#compare-table")).to_contain_text("fabric=gb200-nvl72")
     page.fill("#link-input", "gpu21-st5.sw1")
     page.press("#link-input", "Enter")

@@ -7,12 +7,13 @@ from dashboard import ids
 from model import parse_query
 from model.workloads.throughput import work
 from tests.e2e.conftest import ARTIFACTS
-from tests.e2e.test_dashboard import _ready
+from tests.e2e.test_dashboard import _ready, below
 
 
 def test_a_fault_shows_its_exposed_communication_beside_the_healthy_step(served, page):
     page.goto(served + "/?fail=st3")
     _ready(page)
+    below(page)
     versus = page.locator(f"#{ids.VERSUS}")
     expect(versus).to_contain_text("exposed after the overlap", timeout=30000)
     d = work(parse_query("fail=st3").scenario).decode

@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 
 from dashboard.figures.rack import TRACES, point_ids
 from tests.e2e.conftest import PageLog
-from tests.e2e.test_dashboard import WORST, _ready, click_part, hover_part, query
+from tests.e2e.test_dashboard import WORST, _ready, below, click_part, hover_part, query
 
 pytestmark = pytest.mark.e2e
 
@@ -257,6 +257,7 @@ class TestEveryFabricInItsOwnWords:
         expect(page.locator("#features-title")).to_have_text(
             "NVLink 5 resiliency features (FACTS.md §3)"
         )
+        below(page)
         table = page.locator("#compare-table")
         expect(table).to_contain_text("fabric=eth-x72&fail=st3")
         expect(table.locator("tr.differs").first).to_be_visible()

@@ -3,6 +3,7 @@ the browser's print), laid out for paper by the print style sheet: the cards, th
 charts, what happened and the assumptions; none of the controls."""
 
 import re
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
@@ -19,7 +20,12 @@ def test_print_is_a_report_and_saves_as_pdf(served, page):
     expect(page.locator(WORST)).to_have_text("3.2 TB/s")
     page.evaluate("() => { window.__printed = 0; window.print = () => { window.__printed++; }; }")
     page.get_by_role("button", name="Print a report (or save it as PDF)").click()
-    assert page.evaluate("() => window.__printed") == 1  # the one click prints
+    # the one click prints, once everything below the first screen is drawn
+    page.wait_for_function("() => window.__printed === 1", timeout=30000)
+    assert page.evaluate(
+        "() => [...document.querySelectorAll('.charts .js-plotly-plot')].every(g => g.layout.meta)"
+    )
+    assert page.locator("#assumptions-body table").count() >= 4
     page.emulate_media(media="print")
     for shown in ("#cards", "#rack .js-plotly-plot", "#events", ".charts", ".assumptions"):
         expect(page.locator(shown).first).to_be_visible()
@@ -30,4 +36,26 @@ def test_print_is_a_report_and_saves_as_pdf(served, page):
     ARTIFACTS.mkdir(exist_ok=True)
     (ARTIFACTS / "issue13-report.pdf").write_bytes(pdf)
     assert pdf.startswith(b"%PDF") and len(re.findall(rb"/Type\s*/Page[^s]", pdf)) >= 3
+    assert page.log.errors == []
+
+
+def test_the_report_downloads_as_one_html_file_with_no_script(served, page):
+    page.goto(served + "/?fail=st3")
+    _ready(page)
+    expect(page.locator(WORST)).to_have_text("3.2 TB/s")
+    with page.expect_download(timeout=60000) as got:
+        page.get_by_role("button", name="Download the report (HTML)").click()
+    path = got.value.path()
+    html = Path(path).read_text(encoding="utf-8")
+    (ARTIFACTS / "issue13-report.html").write_text(html, encoding="utf-8")
+    assert got.value.suggested_filename == "fabric-twin-report-fail=st3.html"
+    assert html.startswith("<!DOCTYPE html>") and "@media print" in html
+    assert "<script" not in html.lower() and " id=" not in html  # a static copy
+    for part in ("Headline figures", "What happened", "Assumptions and sources"):
+        assert part in html
+    assert "3.2 TB/s" in html and "healthy rack: 3.6 TB/s" in html  # the cards, as shown
+    assert "st3 failed" in html or "st3" in html.split("What happened")[1][:2000]
+    # the rack, the cable map and the seven charts, each an SVG image from plotly's export
+    assert html.count('<img alt="') == 9 and html.count('src="data:image/svg+xml') == 9
+    assert html.count("<table") >= 5  # counts and the assumptions' tables
     assert page.log.errors == []

@@ -121,7 +121,7 @@ def _kill(procs: list[subprocess.Popen | None], i: int) -> float:
 
 
 class Stack:
-    """redis-server, `workers` Celery workers (one pool process each), `webs` web processes
+    """redis-server, `workers` Celery workers (the Procfile's, two pool processes each), `webs` web processes
     (one gunicorn worker each) and nginx in front; any web process or worker can be killed
     (SIGKILL to its process group) and started again."""
 
@@ -153,7 +153,10 @@ class Stack:
 
     def start_worker(self, i: int) -> None:
         log = ARTIFACTS / f"celery-router-{self.redis.port}-{i}.log"
-        self.worker_procs[i] = start_celery_worker(self.redis.url, log, WORKER_CONCURRENCY="1")
+        # the Procfile's default pool (WORKER_CONCURRENCY 2): a study's job holds one pool
+        # process while it coordinates, so one a worker would queue a killed worker's job,
+        # handed out again, behind every other study's
+        self.worker_procs[i] = start_celery_worker(self.redis.url, log)
 
     def worker_of(self, pid: int) -> int | None:
         """The worker whose pool process is `pid`, if any."""
@@ -180,6 +183,30 @@ class Stack:
                 pids.append(int(v.decode().rsplit(":", 1)[1]))
         return pids
 
+    def roles(self) -> dict[str, list[int]]:
+        """The pids of each kind of process now running: web (gunicorn, master and
+        workers), worker (Celery, main and pool), nginx, redis."""
+        import psutil
+
+        def tree(procs: list) -> list[int]:
+            pids = []
+            for p in procs:
+                if p is None:
+                    continue
+                try:
+                    pr = psutil.Process(p.pid)
+                    pids += [pr.pid] + [c.pid for c in pr.children(recursive=True)]
+                except psutil.NoSuchProcess:
+                    pass
+            return pids
+
+        return {
+            "web": tree(self.web_procs),
+            "worker": tree(self.worker_procs),
+            "nginx": tree([self.router.proc]),
+            "redis": tree([self.redis.proc]),
+        }
+
     def stop(self) -> None:
         from tests.e2e.conftest import stop_server
 
@@ -193,11 +220,17 @@ class Stack:
 @dataclass
 class Load:
     """What the viewers saw: each request's (start, end, seconds, error or None), and each
-    study's (start, end or None, error or None, the longest wait in seconds between two
-    polls that showed more chunks done: how long a kill held it up)."""
+    study's (start, end or None, error or None, silence, first): silence is the longest the
+    page went without a new heartbeat of the study after its first (the page's watchdog
+    gives up on it after STALL_S, 30 s), first the wait for that first one (PICKUP_S, 60 s:
+    a study queued behind others waits for a worker's pool process)."""
 
     requests: list[tuple[float, float, float, str | None]] = field(default_factory=list)
-    studies: list[tuple[float, float | None, str | None, float]] = field(default_factory=list)
+    studies: list[tuple[float, float | None, str | None, float, float]] = field(
+        default_factory=list
+    )
+    asked: list[str] = field(default_factory=list)  # each scenario change's scenario
+    client_cpu_s: float = 0.0  # the viewers' own CPU (this process), beside the servers'
 
     def latencies(self) -> list[float]:
         return sorted(d for _, _, d, e in self.requests if e is None)
@@ -212,6 +245,24 @@ class Load:
     def failed_beyond(self, kills: list[float]) -> list[tuple[float, float, float, str | None]]:
         """Failed requests that were not in flight at one of these moments (a kill)."""
         return [x for x in self.failed() if not any(x[0] <= k <= x[1] for k in kills)]
+
+
+PATH = "/_dash-update-component"
+SCENARIOS = 300  # the scenarios the viewers choose among
+ZIPF_S = 1.0  # their popularity: the k-th most viewed is viewed 1/k^s as often as the first
+
+
+def popularity(n: int, s: float = ZIPF_S) -> list[float]:
+    """Each of n scenarios' share of the changes, most viewed first (Zipf with exponent s).
+
+    What the load models: a demo link's viewers do not spread evenly over every fault they
+    could try; most stand at the link's scenario and the few faults everyone tries (a switch
+    tray, a GPU), and a long tail of pairs is tried once or twice. With s = 1 over 300
+    scenarios the first is 16% of the changes, the first ten 47%, and in a minute of 200
+    viewers (6,000 changes) nearly every one of the 300 is asked at least once."""
+    w = [1.0 / (k + 1) ** s for k in range(n)]
+    total = sum(w)
+    return [x / total for x in w]
 
 
 def two_fault_queries(n: int, seed: int) -> list[str]:
@@ -247,89 +298,102 @@ def run_load(
     callbacks a page runs, bench/dash_calls.py), a fleet study started at each (time,
     racks, years) of `studies` and polled once a second to its end as the page does, and
     each (time, fn) of `events` called at its time from a thread (a kill, a restart).
-    A bounded asyncio client (httpx, at most `viewers` + len(studies) connections), loopback.
+    A bounded asyncio client (loadclient.py: one kept-alive connection a viewer and a study,
+    loopback). Each change's scenario is drawn by `popularity` (what that models: there).
     """
-    import httpx
-
     from app import app
     from bench.dash_calls import page_calls
+    from tests.scaleout.loadclient import Connection, HttpError
 
-    qs = two_fault_queries(300, seed)
-    bodies = {q: [json.dumps(b) for b in page_calls(app, "?" + q)] for q in qs}
+    qs = two_fault_queries(SCENARIOS, seed)
+    weights = popularity(len(qs))
+    bodies = {q: [json.dumps(b).encode() for b in page_calls(app, "?" + q)] for q in qs}
     load = Load()
     t0 = time.monotonic()
-    headers = {"Content-Type": "application/json"}
 
-    async def post(client, body: str, params=None) -> tuple[object, str | None, float]:
-        """One callback request: its response (None if none came), error, start time."""
+    async def post(
+        conn: Connection, body: bytes, params=None, decode: bool = False
+    ) -> tuple[tuple[int, bytes] | None, str | None, float]:
+        """One callback request: (status, body) (None if no response came), error, start."""
         t = time.monotonic()
         try:
-            r = await client.post(
-                "/_dash-update-component", content=body, headers=headers, params=params
-            )
-            err = None if r.status_code < 400 else f"HTTP {r.status_code}"  # 204: no change
-        except httpx.HTTPError as e:
-            r, err = None, repr(e)
-        return r, err, t
+            status, _, data = await conn.post(PATH, body, params, decode=decode)
+            err = None if status < 400 else f"HTTP {status}"  # 204: no change
+            return (status, data), err, t
+        except HttpError as e:
+            return None, repr(e), t
 
-    async def viewer(client, k: int, stop: float) -> None:
+    async def viewer(k: int, stop: float) -> None:
         rng = random.Random(k)
+        conn = Connection(base)
         await asyncio.sleep(rng.random() * 2.0)  # viewers do not click in step
         while time.monotonic() < stop:
             start = time.monotonic()
-            for body in bodies[rng.choice(qs)]:
-                _, err, t = await post(client, body)
+            q = rng.choices(qs, weights)[0]
+            load.asked.append(q)
+            for body in bodies[q]:
+                _, err, t = await post(conn, body)
                 load.requests.append((t, time.monotonic(), time.monotonic() - t, err))
             await asyncio.sleep(max(0.0, 2.0 - (time.monotonic() - start)))
+        await conn.close()
 
-    async def study(client, at: float, racks: int, years: float) -> None:
+    async def study(at: float, racks: int, years: float) -> None:
         await asyncio.sleep(max(0.0, t0 + at - time.monotonic()))
+        conn = Connection(base)
         start = time.monotonic()
-        body = json.dumps(study_body(app, racks, years))
-        r, err, _ = await post(client, body)
-        if err or r is None or r.status_code != 200:
-            load.studies.append((start, None, f"start: {err}", 0.0))
+        body = json.dumps(study_body(app, racks, years)).encode()
+        r, err, _ = await post(conn, body, decode=True)
+        if err or r is None or r[0] != 200:
+            load.studies.append((start, None, f"start: {err}", 0.0, 0.0))
             return
-        handle = r.json()
+        handle = json.loads(r[1])
         params = {"cacheKey": handle["cacheKey"], "job": handle["job"]}
-        shown, moved, gap = None, start, 0.0
+        beat, beaten, silence, first = None, start, 0.0, None
         while time.monotonic() < start + study_timeout_s:
             await asyncio.sleep(1.0)
-            r, err, _ = await post(client, body, params)
-            if err or r is None or r.status_code != 200:
+            r, err, _ = await post(conn, body, params, decode=True)
+            if err or r is None or r[0] != 200:
                 continue  # a poll lost at a kill: the page polls again a second later
-            got = r.json()
-            done = got.get("progress", {}).get("fleet-progress.value")
-            if done is not None and done != shown:
-                gap = max(gap, time.monotonic() - moved)
-                shown, moved = done, time.monotonic()
+            got = json.loads(r[1])
+            b = got.get("progress", {}).get("fleet-beat.data")
+            if b is not None and b != beat:
+                if first is None:
+                    first = time.monotonic() - start
+                else:
+                    silence = max(silence, time.monotonic() - beaten)
+                beat, beaten = b, time.monotonic()
             if "response" in got:
                 text = json.dumps(got["response"])
                 ok = "vr-nvl72, all seven features" in text and "done" in json.dumps(got)
                 end = time.monotonic()
-                load.studies.append((start, end, None if ok else text[:300], gap))
+                load.studies.append((start, end, None if ok else text[:300], silence, first or 0.0))
+                await conn.close()
                 return
-        load.studies.append((start, None, "timed out", gap))
+        load.studies.append((start, None, "timed out", silence, first or 0.0))
+        await conn.close()
 
     def fire(at: float, fn: Callable[[], object]) -> None:
         time.sleep(max(0.0, t0 + at - time.monotonic()))
         fn()
 
     async def main() -> None:
-        n = viewers + len(studies)
-        limits = httpx.Limits(max_connections=n, max_keepalive_connections=n)
-        async with httpx.AsyncClient(base_url=base, limits=limits, timeout=60.0) as client:
-            stop = t0 + seconds
-            await asyncio.gather(
-                *(viewer(client, k, stop) for k in range(viewers)),
-                *(study(client, *s) for s in studies),
-            )
+        stop = t0 + seconds
+        await asyncio.gather(
+            *(viewer(k, stop) for k in range(viewers)),
+            *(study(*s) for s in studies),
+        )
 
     threads = [threading.Thread(target=fire, args=e, daemon=True) for e in events]
     for t in threads:
         t.start()
+
+    def client_loop() -> None:
+        cpu = time.thread_time()
+        asyncio.run(main())
+        load.client_cpu_s = time.thread_time() - cpu
+
     # its own event loop in its own thread (a test's Playwright holds this thread's loop)
-    client = threading.Thread(target=asyncio.run, args=(main(),))
+    client = threading.Thread(target=client_loop)
     client.start()
     client.join()
     for t in threads:

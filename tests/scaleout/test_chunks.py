@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import threading
 import time
+import urllib.request
 
 import psutil
 import pytest
@@ -23,7 +25,7 @@ from dashboard.web.tasks import run_chunks, run_in_process
 from model.reliability import chunks, goodput
 from model.reliability.montecarlo import fleet
 from model.scenario import parse_query
-from tests.e2e.conftest import ARTIFACTS
+from tests.e2e.conftest import ARTIFACTS, start_server, stop_server
 from tests.scaleout.conftest import celery_client, own_redis_server, start_celery_worker
 
 pytestmark = pytest.mark.scaleout
@@ -31,6 +33,7 @@ pytestmark = pytest.mark.scaleout
 RACKS, YEARS = 2000, 10  # 20,000 rack-years a row: one chunk a row, ten chunks, ~0.5 s each
 
 own_redis = pytest.fixture(scope="module", name="own_redis")(own_redis_server)
+RECEIVED = re.compile(r"Task fabric_twin\.chunk\[[^\]]+\] received")
 
 
 class Workers:
@@ -244,3 +247,35 @@ def test_a_stopped_study_drops_its_chunks(capp, workers, own_redis):
     # those answered at the stop, and at most one in flight on each of the two workers: the
     # rest were dropped
     assert at_stop[0] <= after <= at_stop[0] + 2 < len(plan), (at_stop, after)
+
+
+def test_the_apis_optimiser_is_split_over_the_workers(own_redis, workers):
+    """GET /api/v1/goodput?optimise=1 on a web process with REDIS_URL: its candidates go to
+    the workers as chunks (and the request's thread computes those no worker took), and
+    the answer is the one process's."""
+    workers.ensure("a", "b")
+    r = redis.Redis.from_url(own_redis.url)
+    answers_before = len(list(r.scan_iter("fabric-twin:study:*:result:*")))
+
+    def received() -> int:
+        return sum(len(RECEIVED.findall(workers.log(k))) for k in ("a", "b"))
+
+    sent_before = received()
+    proc, base = start_server({"REDIS_URL": own_redis.url})
+    try:
+        q = "fail=st3,gpu07-st2.sw1&optimise=1&racks=2000&years=1&job_racks=8&spares=1"
+        with urllib.request.urlopen(f"{base}/api/v1/goodput?{q}", timeout=60) as resp:
+            split = json.loads(resp.read())["policy"]
+    finally:
+        stop_server(proc)
+    s = parse_query("fabric=vr-nvl72&fail=st3,gpu07-st2.sw1").scenario
+    kw = {"years": 1.0, "racks": 2000, "job_racks": 8, "spares": True}
+    one = goodput.best_policy(s, **kw)
+    assert json.dumps(split, sort_keys=True) == json.dumps(one, sort_keys=True)
+    n = len(chunks.policy_plan(s, **kw))
+    # one answer stored a candidate, under the study's name: the split ran, not best_policy
+    assert len(list(r.scan_iter("fabric-twin:study:*:result:*"))) - answers_before == n
+    deadline = time.monotonic() + 10
+    while received() - sent_before < n and time.monotonic() < deadline:
+        time.sleep(0.2)  # the workers take the tasks (most find their answer stored)
+    assert received() - sent_before == n  # every candidate was sent to the workers

@@ -13,6 +13,7 @@ import urllib.request
 
 import pytest
 
+from dashboard.panels import fleet
 from tests.scaleout.router import Stack, run_load
 
 pytestmark = pytest.mark.scaleout
@@ -59,7 +60,7 @@ def test_viewers_and_studies_through_nginx_survive_a_web_and_a_worker_killed(sta
         f"{len(load.requests)} requests, p95 {load.quantile(0.95) * 1e3:.0f} ms, p99 "
         f"{load.quantile(0.99) * 1e3:.0f} ms; failed {len(load.failed())} (beyond those in "
         f"flight at a kill: {len(load.failed_beyond(kills))}); studies "
-        f"{[(round(e - s, 1) if e else None, err, round(g, 1)) for s, e, err, g in load.studies]}"
+        f"{[(round(e - s, 1) if e else None, err, round(g, 1)) for s, e, err, g, _ in load.studies]}"
     )
     assert len(kills) == 2
     assert hit == [1] or (hit and hit[0] >= 1)  # the worker killed was coordinating a study
@@ -68,7 +69,9 @@ def test_viewers_and_studies_through_nginx_survive_a_web_and_a_worker_killed(sta
         assert any(t > k + 1.0 and e is None for t, _, _, e in load.requests)
     assert load.failed_beyond(kills) == []
     assert len(load.studies) == 2
-    assert all(end is not None and err is None for _, end, err, _ in load.studies), load.studies
+    assert all(end is not None and err is None for _, end, err, _, _ in load.studies), load.studies
+    # and the page's watchdog would not have given up on either (fleet_watchdog.py's bounds)
+    assert all(g < fleet.STALL_S and f < fleet.PICKUP_S for *_, g, f in load.studies)
     # both killed processes serve again
     with urllib.request.urlopen(f"http://127.0.0.1:{stack.ports[1]}/healthz", timeout=10) as r:
         assert r.status == 200

@@ -29,8 +29,8 @@ from model.telemetry.fields import ACTIVE
 from model.telemetry.importers import dcgm, nmx, nvsmi, promtext
 from model.telemetry.snapshot import Counters
 
-MAX_BYTES = 16 * 2**20  # [A] a whole rack's own scrape is ~8 MB (72 GPUs x 36 links, both sides)
-MAX_LINES = 300_000  # [A] that scrape is ~56,000 lines
+MAX_BYTES = 16 * 2**20  # [A] a whole rack's own scrape, lanes too, is ~6 MB (72 GPUs x 36 links)
+MAX_LINES = 300_000  # [A] that scrape is ~55,000 lines
 MAX_MESSAGES = 50  # the first ones in full, then a count
 FORMATS = ("dcgm-exporter", "nvidia-smi", "nmx-manager")
 

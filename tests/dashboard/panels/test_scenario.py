@@ -90,9 +90,21 @@ class TestScenario:
         again = on_change(monkeypatch, ids.RACK_PRESS, out["search"], click=click, mode="fail")
         assert again["search"] == "" and again["message"] == "gpu07-st3.sw2.c0 repaired"
 
+    def test_a_press_is_answered_by_name_so_the_next_may_go(self, monkeypatch):
+        table = rack_figure.point_ids("vr-nvl72")[rack_figure.TRACES["cable_hits"]]
+        click = {
+            "points": [{"curveNumber": rack_figure.TRACES["cable_hits"], "pointNumber": 5}],
+            "at": 1234.5,
+        }
+        out = on_change(monkeypatch, ids.RACK_PRESS, "", click=click, mode="fail")
+        assert out["pressed"] == "1234.5" and out["search"] == f"?fail={table[5]}"
+        nothing = on_change(monkeypatch, ids.RACK_PRESS, "", click={"points": [{}], "at": 7})
+        assert nothing["pressed"] == "7"  # answered, even when it changes nothing
+        assert on_change(monkeypatch, ids.REPAIR_ALL, "?fail=st3")["pressed"] is no_update
+
     def test_a_click_on_nothing_changes_nothing(self, monkeypatch):
         out = on_change(monkeypatch, ids.RACK_PRESS, "?fail=st3", click={"points": [{}]})
-        assert all(v is no_update for v in out.values())
+        assert all(v is no_update for v in out.values())  # (no `at`: not a press to answer)
 
     def test_a_cable_click_selects_its_series_in_the_fragment(self, monkeypatch):
         monkeypatch.setattr(fragment, "ctx", Ctx(ids.RACK_PRESS))

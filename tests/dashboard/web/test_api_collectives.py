@@ -72,7 +72,7 @@ BAD = [
     ("op=all_reduce&tokens=8", "tokens"),
     ("op=all_gather&ep=8", "ep"),
     ("op=all_reduce&op=all_gather", "op"),
-    ("fabric=vr-nvl576&op=all_reduce", "vr-nvl576"),
+    ("fabric=vr-nvl576&op=all_reduce&ranks=577", "ranks"),  # a domain answers; 576 GPUs
     ("fail=st10&op=all_reduce", "st10"),
 ]
 

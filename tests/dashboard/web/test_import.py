@@ -55,7 +55,7 @@ def test_the_twins_own_scrape_round_trips(s):
     """The scrape of s, imported: the attribution it makes is the twin's own attribution of s,
     and the scenario it builds is attributed the same again."""
     want = telemetry.attribution(telemetry.counters(s, TELEMETRY_READ_S)).to_json()
-    got = import_text(render_scenario(s, TELEMETRY_READ_S))
+    got = import_text(render_scenario(s, TELEMETRY_READ_S, lanes=True))
     for key in (*ATTRIBUTED, "possible"):
         assert got.attribution[key] == want[key], (key, s.key())
     again = parse_query(got.scenario).scenario

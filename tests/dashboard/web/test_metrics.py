@@ -112,7 +112,7 @@ def all_links(fabric_key: str) -> set[str]:
 
 # --- the format ------------------------------------------------------------------------------
 def test_content_type_help_and_type(prom_client):
-    r = prom_client.get("/metrics?flaky=gpu07-st3.sw2")
+    r = prom_client.get("/metrics?flaky=gpu07-st3.sw2&lanes=1")
     assert r.status_code == 200
     assert r.headers["Content-Type"] == "text/plain; version=0.0.4; charset=utf-8"
     text = r.get_data(as_text=True)
@@ -130,7 +130,7 @@ def test_content_type_help_and_type(prom_client):
     for i, ln in enumerate(lines):
         if ln.startswith("# TYPE "):
             assert lines[i - 1].startswith(f"# HELP {ln.split(' ')[2]} ")
-    fams = scrape(prom_client, "flaky=gpu07-st3.sw2")
+    fams = scrape(prom_client, "flaky=gpu07-st3.sw2&lanes=1")
     assert set(fams) == set(types)
     for fam in fams.values():
         assert "unit:" in fam.documentation, fam.name
@@ -141,8 +141,11 @@ def test_every_family_is_a_row_of_the_tables(prom_client):
     """What a scrape has, in its order, with its type and HELP, is the tables' rows: the
     switch side as much as the links (a family written outside them would fail here)."""
     rows_all = families(FABRICS["vr-nvl72"])
+    lane_rows = set(rows_all) - set(families(FABRICS["vr-nvl72"], lanes=False))
+    assert {f.series for f in lane_rows} == {"port", "lane"} and len(lane_rows) == 4
     for query, rows in (
-        ("flaky=gpu07-st3.sw2", rows_all),
+        ("flaky=gpu07-st3.sw2&lanes=1", rows_all),
+        ("flaky=gpu07-st3.sw2", [f for f in rows_all if f not in lane_rows]),
         ("flaky=gpu07-st3.sw2&off=telemetry", [f for f in rows_all if not f.needs_telemetry]),
     ):
         fams = scrape(prom_client, query)
@@ -169,7 +172,8 @@ def test_dcgm_names_and_families(prom_client):
     doc = telemetry.counters(parse_query("").scenario, TELEMETRY_READ_S).to_json()
     assert set(doc["link"]) <= set(fams)
     assert set(doc["gpu"]) <= set(fams) and set(doc["port"]) <= set(fams)
-    assert set(doc["lane"]) <= set(fams)
+    assert set(doc["lane"]).isdisjoint(fams)  # a drill-down: the lanes only with lanes=1
+    assert set(doc["lane"]) <= set(scrape(prom_client, "lanes=1"))
     assert set(doc["fabric_health"]) - {"state"} <= set(fams)
 
 
@@ -189,8 +193,10 @@ def test_every_link_in_every_per_link_family(prom_client, query, fabric, n):
 
 
 def test_link_labels(prom_client):
-    assert LINK_LABELS == ("nvlink", "gpu", "link", "chip", "tray", "compute_tray", "fabric")
-    fams = scrape(prom_client)
+    """The per-link and per-port series carry what places them and no more (the fabric is
+    fabric_twin_info's; a link's trays are in its chip and gpu)."""
+    assert LINK_LABELS == ("nvlink", "gpu", "link", "chip")
+    fams = scrape(prom_client, "lanes=1")
     one = [s for s in fams[UP].samples if s.labels["link"] == "gpu07-st3.sw2"]
     assert len(one) == 1
     assert one[0].labels == {
@@ -198,9 +204,6 @@ def test_link_labels(prom_client):
         "gpu": "7",
         "link": "gpu07-st3.sw2",
         "chip": "st3.sw2",
-        "tray": "st3",
-        "compute_tray": "ct02",
-        "fabric": "vr-nvl72",
     }
     for name in PER_LINK:
         for s in fams[name].samples:
@@ -208,8 +211,6 @@ def test_link_labels(prom_client):
             assert tuple(lab) == LINK_LABELS
             g = int(lab["gpu"])
             assert lab["link"] == f"gpu{g:02d}-{lab['chip']}"
-            assert lab["tray"] == lab["chip"].split(".")[0]
-            assert lab["compute_tray"] == f"ct{g // 4 + 1:02d}"
     port = [s for s in fams[PORT_COUNTERS[3]].samples if s.labels["link"] == "gpu07-st3.sw2"]
     assert port[0].labels == {
         "nvswitch": "nvswitch2",
@@ -217,8 +218,9 @@ def test_link_labels(prom_client):
         "hostname": "st3",
         "link": "gpu07-st3.sw2",
         "chip": "st3.sw2",
-        "fabric": "vr-nvl72",
     }
+    lane = [s for s in fams["nmx_nvlink_lane_state"].samples if s.labels["link"] == "gpu07-st3.sw2"]
+    assert [s.labels for s in lane] == [{"link": "gpu07-st3.sw2", "lane": str(c)} for c in (0, 1)]
     gpu7 = [s for s in fams[GPU_TOTALS[3]].samples if s.labels["gpu"] == "7"]
     assert gpu7[0].labels == {
         "gpu": "7",
@@ -415,6 +417,9 @@ def test_partition_fabric_health_and_the_health_rule(prom_client):
         ("t_s=1&t_s=2", "t_s"),
         ("fail=st3&t_s=-5", "t_s"),
         ("fabric=gb200-nvl72&fail=st1.sw3", "st1.sw3"),
+        ("lanes=2", "lanes"),
+        ("lanes=yes", "lanes"),
+        ("lanes=0.5", "lanes"),
     ],
 )
 def test_bad_query_is_400_naming_the_token(prom_client, query, token):

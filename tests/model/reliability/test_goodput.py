@@ -23,6 +23,9 @@ from model.reliability import formulas as F
 from model.reliability import goodput as G
 from model.reliability.rates import (
     DEFAULT_RATES,
+    DOMAIN_FAILURE_RATE_FIELDS,
+    DOMAIN_ONLY_FIELDS,
+    DOMAIN_RELIABILITY_FACTS,
     FAILURE_RATE_FIELDS,
     HOURS_PER_YEAR,
     RELIABILITY_FACTS,
@@ -315,10 +318,15 @@ def test_bounds_are_refused(call, token):
 
 
 def test_every_reliability_parameter_is_sourced():
-    for fact in RELIABILITY_FACTS:
+    for fact in DOMAIN_RELIABILITY_FACTS:
         assert fact.tag in ("V", "M", "D", "A")
         assert fact.source
     assert {f.name for f in RELIABILITY_FACTS} >= set(FAILURE_RATE_FIELDS)
+    assert {f.name for f in DOMAIN_RELIABILITY_FACTS} >= set(DOMAIN_FAILURE_RATE_FIELDS)
+    # one rack's rows are the domain's less the rates only a domain has
+    assert {f.name for f in RELIABILITY_FACTS} == (
+        {f.name for f in DOMAIN_RELIABILITY_FACTS} - set(DOMAIN_ONLY_FIELDS)
+    )
 
 
 def test_result_shape():
