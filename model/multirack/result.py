@@ -19,7 +19,7 @@ from model.multirack.domains import (
     rack_id,
     trunk_id,
 )
-from model.params import PARAM_FACTS
+from model.params import PARAM_FACTS, REPAIR_CABLE_H, REPAIR_NODE_H
 from model.scenario import Scenario
 
 
@@ -268,6 +268,14 @@ def _assumptions(a: DomainAssessment) -> list[dict]:
         ("L2 chips per plane", d.l2_per_plane, "144-port chips", "D", "racks x 72 / 144 ports"),
         ("L2 chips per L2 tray", L2_CHIPS_PER_TRAY, "chips", "A", "the rack's switch tray"),
         ("extra hop latency", tiers.EXTRA_HOP_US, "us one way", "A", "L1 -> L2 -> L1"),
+        ("rack restore", REPAIR_NODE_H, "h", "A", "a whole rack back: a node's repair (FACTS §6)"),
+        (
+            "trunk bundle replacement",
+            REPAIR_CABLE_H,
+            "h, in place",
+            "A",
+            "a cable's repair (FACTS §6); pluggable cables between racks, no rack down",
+        ),
         (
             "global fabric manager",
             "r01's leader",
