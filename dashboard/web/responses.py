@@ -45,7 +45,8 @@ log = logging.getLogger("fabric_twin.responses")
 PURE = frozenset(
     {
         "messages.children",  # cards, counts, events, questions (cards.py)
-        "rack.figure",  # the rack drawing and the cable map (rack.py)
+        "rack-base.data",  # the rack drawing's and cable map's figures (rack.py; the page
+        # puts them on screen client-side)
         "decode-chart.figure",  # decode, goodput, latency charts (costs.py)
         "timeline-chart.figure",  # one fault's timeline at the clock (telemetry.py)
         "heatmap-chart.figure",  # link telemetry at the clock (telemetry.py)
