@@ -1,7 +1,6 @@
 """Every JSON endpoint whose model covers a domain answers on both domains, with the domain's
-own numbers (not one rack's): evaluate, decode, goodput, timeline, collectives, topology,
-calibration, and /metrics. (/api/v1/telemetry is H15's, issue 16: it joins this list when
-its domain model lands; until then it refuses a domain by name, tested in test_tiers.)"""
+own numbers (not one rack's): evaluate, decode, goodput, timeline, collectives, telemetry,
+topology, calibration, and /metrics."""
 
 import pytest
 
@@ -32,6 +31,9 @@ def test_every_endpoint_answers_on_a_domain(client, fabric, extra):
         assert co.status_code == 200, co.get_json()
     else:  # the job is down: said, naming what cannot be
         assert co.status_code == 400 and co.get_json()["token"] == "ranks"
+    te = client.get(f"/api/v1/telemetry?{q}")
+    assert te.status_code == 200, te.get_json()
+    assert te.get_json()["attribution"] == ev["telemetry"]  # one answer
     me = client.get(f"/metrics?{q}")
     assert me.status_code == 200 and f'fabric="{fabric}"'.encode() in me.data
 
