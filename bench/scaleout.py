@@ -5,11 +5,13 @@ processes while a web process and a worker are killed and started again."""
 from __future__ import annotations
 
 import os
+import statistics
 import time
 from collections.abc import Callable
 
 Report = Callable[..., None]  # bench/run.py's report(name, value, unit, budget)
 WORKER_NICE = 10  # the Procfile's worker: runs at `nice -n 10`
+PAIRS = 3  # one worker then two, timed back to back, this many times
 
 
 def _load_note() -> str:
@@ -46,7 +48,8 @@ def bench_workers(report: Report) -> None:
     """The same fleet study (10,000 racks x 10 years, every comparison row, seed fixed: 50
     chunks) on one Celery worker process, then two (each one pool process, the Procfile's
     command with WORKER_CONCURRENCY=1); the bench process coordinates and computes nothing
-    (help=False). Each timed twice, alternately, the faster kept (others share the cores)."""
+    (help=False). Timed in PAIRS pairs, one worker then two back to back, and the median of
+    the pairs' ratios kept (others share the cores: each pair's two runs see the same load)."""
     from dashboard.web.tasks import run_chunks
     from model.reliability import chunks
     from tests.e2e.conftest import ARTIFACTS, stop_server
@@ -88,21 +91,26 @@ def bench_workers(report: Report) -> None:
         cpu.append((len(workers), workers_cpu() - c))
         return took, answers
 
+    runs: list[tuple[float, float]] = []  # (one worker, two workers) timed back to back
+    answers: list[list[str]] = []
     try:
         start_worker()
-        t1a, one = timed()
-        start_worker()
-        t2a, two = timed()
-        stop_server(workers.pop())  # back to one
-        t1b, one_b = timed()
-        start_worker()
-        t2b, two_b = timed()
+        for _ in range(PAIRS):
+            t1, a1 = timed()
+            start_worker()
+            t2, a2 = timed()
+            stop_server(workers.pop())  # back to one
+            runs.append((t1, t2))
+            answers += [a1, a2]
     finally:
         for w in workers:
             stop_server(w)
         redis.stop()
-    t1, t2 = min(t1a, t1b), min(t2a, t2b)
-    same = one == two == one_b == two_b
+    # each pair's own ratio: the two runs of a pair are seconds apart, so a change in the
+    # other load between pairs cancels; the median of the pairs is the figure
+    ratio = statistics.median(t2 / t1 for t1, t2 in runs)
+    t1 = min(t for t, _ in runs)
+    same = all(a == answers[0] for a in answers)
     floor = _two_process_floor(plan[:20])
     cpu1 = min(c for n, c in cpu if n == 1)
     cpu2 = min(c for n, c in cpu if n == 2)
@@ -111,15 +119,16 @@ def bench_workers(report: Report) -> None:
         f" the split costs {cpu2 / cpu1 - 1:+.0%} of work; so two at most "
         f"{max(cpu2 / 2, cpu1 / 2) / cpu1:.2f}x of one's wall time if each had a core)"
     )
+    pairs = ", ".join(f"{a:.1f} / {b:.1f} s ({b / a:.2f}x)" for a, b in runs)
     print(
-        f"     ({len(plan)} chunks; one worker {t1a:.1f} / {t1b:.1f} s, two {t2a:.1f} / "
-        f"{t2b:.1f} s; {_load_note()}; the machine itself, the same chunks in two plain "
-        f"processes against one, no Celery: {floor:.2f}x)"
+        f"     ({len(plan)} chunks; one worker / two, back to back: {pairs}; {_load_note()};"
+        f" the machine itself, the same chunks in two plain processes against one, no "
+        f"Celery: {floor:.2f}x)"
     )
     report(f"workers: fleet study on one worker process ({os.cpu_count()} cores)", t1, "s", 60)
     report(
         f"workers: two worker processes / one, same study ({os.cpu_count()} cores)",
-        t2 / t1,
+        ratio,
         "x",
         0.6,
     )

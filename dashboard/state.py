@@ -14,8 +14,9 @@ from model.errors import ScenarioError
 from model.fabric.features import FEATURE_KEYS, default_features
 from model.fabric.presets import FABRICS
 from model.ids import parse_id
-from model.multirack.domains import DOMAINS, parse_part
-from model.scenario import Parsed, Scenario, parse_query, to_query
+from model.kinds import ComponentKind as K
+from model.multirack.domains import DOMAINS, parse_part, rack_id
+from model.scenario import DOMAIN_UNMODELLED, Parsed, Scenario, parse_query, to_query
 from model.workloads.hardware import BASELINE
 
 PRESETS: Mapping[str, tuple[str, str]] = MappingProxyType(
@@ -108,6 +109,16 @@ def find(s: Scenario, cid: str) -> str:
     return cid
 
 
+def rack_of(s: Scenario, cid: str) -> str | None:
+    """On a multi-rack domain, the rack (rNN) a part of one rack sits in (a trunk's rack
+    too); None for a single rack or a part of the L2 tier."""
+    if not s.multirack:
+        return None
+    part = parse_part(cid, DOMAINS[s.fabric])
+    r = part.trunk[0] if part.trunk is not None else part.rack
+    return None if r is None else rack_id(r)
+
+
 def toggle(s: Scenario, cid: str, mode: str = "fail") -> tuple[Scenario, str]:
     """Fail what was clicked, or repair it if it already failed (mode 'flaky': mark/unmark)."""
     if s.multirack:
@@ -134,10 +145,18 @@ def toggle(s: Scenario, cid: str, mode: str = "fail") -> tuple[Scenario, str]:
 
 
 def _toggle_domain(s: Scenario, cid: str, mode: str) -> tuple[Scenario, str]:
-    """Fail or repair a part of a multi-rack domain (its data plane only, so far)."""
-    parse_part(cid, DOMAINS[s.fabric])  # raises ScenarioError naming a bad ID
+    """Fail or repair a part of a multi-rack domain, or mark a link or cable flaky."""
+    part = parse_part(cid, DOMAINS[s.fabric])  # raises ScenarioError naming a bad ID
     if mode == "flaky":
-        raise ScenarioError("flaky links are not modelled on multi-rack domains yet", cid)
+        if DOMAIN_UNMODELLED:
+            raise ScenarioError("flaky links are not modelled on multi-rack domains yet", cid)
+        if part.kind not in (K.LINK, K.CABLE):
+            raise ScenarioError(f"only links and cables can be flaky, not '{cid}'", cid)
+        if cid in s.flaky:
+            flaky = tuple(x for x in s.flaky if x != cid)
+            return _reparse(replace(s, flaky=flaky)), f"{cid} no longer flaky"
+        fail = tuple(x for x in s.fail if x != cid)
+        return _reparse(replace(s, flaky=(*s.flaky, cid), fail=fail)), f"{cid} marked flaky"
     if cid in s.fail:
         return _reparse(replace(s, fail=tuple(x for x in s.fail if x != cid))), f"{cid} repaired"
     return _reparse(replace(s, fail=(*s.fail, cid))), f"{cid} failed"
@@ -151,12 +170,13 @@ def repair_all(s: Scenario) -> Scenario:
 def _carry(s: Scenario, key: str) -> tuple[list[str], list[str], list[str]]:
     """The faults of s that exist on fabric or domain `key`, as IDs there (failed, flaky),
     and the ones that do not. A single rack's parts are rack r01's of a domain, and back; a
-    domain's other racks and its L2 tier have no place on one rack, and flaky links are
-    not modelled on domains."""
+    domain's other racks and its L2 tier have no place on one rack. Flaky links go too
+    (dropped only while the model says domains lack something: DOMAIN_UNMODELLED)."""
     to_domain = key in DOMAINS
     fail: list[str] = []
-    dropped: list[str] = list(s.flaky) if to_domain else []
-    for cid in s.fail:
+    flaky: list[str] = []
+    dropped: list[str] = []
+    for cid, kept in (*((c, fail) for c in s.fail), *((c, flaky) for c in s.flaky)):
         there = cid
         if s.multirack and not to_domain:  # only rack r01's parts have a place on one rack
             part = parse_part(cid, DOMAINS[s.fabric])
@@ -171,8 +191,10 @@ def _carry(s: Scenario, key: str) -> tuple[list[str], list[str], list[str]]:
         except ScenarioError:
             dropped.append(cid)
             continue
-        fail.append(there)
-    flaky = [] if to_domain else list(s.flaky)
+        if kept is flaky and to_domain and DOMAIN_UNMODELLED:  # not modelled there
+            dropped.append(cid)
+            continue
+        kept.append(there)
     return fail, flaky, dropped
 
 

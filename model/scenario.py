@@ -324,8 +324,9 @@ def _domain_ids(
             r.error(f"{key}: {e.message}", token=tok)
             continue
         if kinds and part.kind not in kinds:
-            names = " or ".join(str(k) for k in kinds)
-            r.error(f"{key}: '{tok}' is a {part.kind}; {key} takes {names}s", token=tok)
+            names = [f"{k}s" for k in kinds]
+            said = ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else names[0]
+            r.error(f"{key}: '{tok}' is a {part.kind}; {key} takes {said}", token=tok)
             continue
         if tok in parts:
             r.notices.append(f"{key}: '{tok}' is listed more than once; counted once")

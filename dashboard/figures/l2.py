@@ -4,18 +4,40 @@ ones marked; a click on one fails or repairs it. Plain SVG: only the spine uses 
 from __future__ import annotations
 
 from dashboard.figures.base import COLORS, figure
-from model.multirack.domains import DOMAINS
+from model.errors import ScenarioError
+from model.multirack.domains import DOMAINS, l2_id, l2_tray_chips, parse_part
 from model.scenario import Scenario
+
+SELECTED = "#ffffff"  # the ring round a found or inspected part's L2 chips (as the rack's)
 
 
 def _l2_ids(fabric_key: str) -> list[str]:
     d = DOMAINS[fabric_key]
-    return [f"l2.p{p:02d}.s{k}" for p in range(d.planes) for k in range(d.l2_per_plane)]
+    return [l2_id(p, k) for p in range(d.planes) for k in range(d.l2_per_plane)]
 
 
-def l2_figure(scenario: Scenario) -> dict:
+def selected_chips(fabric_key: str, cid: str | None) -> list[tuple[int, int]]:
+    """(plane, index) of the L2 chips a found or inspected part names: an L2 chip itself, an
+    L2 tray's chips, a trunk's L2 end; none for anything else (a rack's own parts are
+    shown in the rack's drawing)."""
+    if not cid:
+        return []
+    d = DOMAINS[fabric_key]
+    try:
+        part = parse_part(cid, d)
+    except ScenarioError:
+        return []
+    if part.trunk is not None:
+        return [(part.trunk[1], part.trunk[2])]
+    if part.l2_tray is not None:
+        return list(l2_tray_chips(d, part.l2_tray))
+    return [part.l2] if part.l2 is not None else []
+
+
+def l2_figure(scenario: Scenario, selected: str | None = None) -> dict:
     """The L2 tier of a multi-rack domain: one marker per L2 chip (plane x index), failed
-    ones marked; a click fails or repairs it. Plain SVG: only the spine uses WebGL."""
+    ones marked, the selected part's chips ringed; a click fails or repairs it. Plain SVG:
+    only the spine uses WebGL."""
     d = DOMAINS[scenario.fabric]
     ids_ = _l2_ids(scenario.fabric)
     failed = set(scenario.fail)
@@ -42,6 +64,19 @@ def l2_figure(scenario: Scenario) -> dict:
                 "size": 12,
                 "color": [COLORS["failed"] if f else COLORS["ok"] for f in down],
             },
+            "showlegend": False,
+        }
+    )
+    ring = selected_chips(scenario.fabric, selected)
+    fig["data"].append(
+        {
+            "type": "scatter",
+            "name": "selected",
+            "x": [p for p, _ in ring],
+            "y": [k for _, k in ring],
+            "mode": "markers",
+            "marker": {"symbol": "circle-open", "size": 20, "color": SELECTED},
+            "hoverinfo": "skip",
             "showlegend": False,
         }
     )

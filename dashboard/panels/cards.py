@@ -32,7 +32,8 @@ def card(title: str, value: str, note: str, tone: str = "") -> html.Div:
 
 
 def cards(r: dict) -> list[html.Div]:
-    """Headline cards for one evaluate() result."""
+    """Headline cards for one evaluate() result (a rack's, or a multi-rack domain's: the
+    same blocks, the domain's bandwidth so named)."""
     bw = r["bandwidth"]
     pg = bw["per_gpu_tbs"]
     lat = r["latency_us"]
@@ -53,7 +54,7 @@ def cards(r: dict) -> list[html.Div]:
             "bad" if idle else "warn" if pg["min"] < pg["healthy"] else "ok",
         ),
         card(
-            "Rack bandwidth",
+            "Domain bandwidth" if r.get("domain") else "Rack bandwidth",
             f"{bw['aggregate_tbs']:g} TB/s",
             f"of {bw['aggregate_healthy_tbs']:g} TB/s; all-to-all {bw['all_to_all_tbs']:g} TB/s"
             + idle,
@@ -79,10 +80,12 @@ def cards(r: dict) -> list[html.Div]:
         ),
         card("Job", job["state"], f"{job['cause']}; restart: {job['restart']}", tone),
         control_card(r),
-        decode_card(r["decode"], r["fabric"]),
-        training_card(r["training"]),
-        goodput_card(r["goodput"]),
-        attribution_card(r["telemetry"], r["fabric"]),
+        # each block as the model answers it; one it does not answer (yet, on a multi-rack
+        # domain: None) has no card, and domain_cards says so
+        *([decode_card(r["decode"], r["fabric"])] if r.get("decode") else []),
+        *([training_card(r["training"])] if r.get("training") else []),
+        *([goodput_card(r["goodput"])] if r.get("goodput") else []),
+        *([attribution_card(r["telemetry"], r["fabric"])] if r.get("telemetry") else []),
     ]
 
 
@@ -155,7 +158,9 @@ def attribution_card(t: dict, fabric: dict) -> html.Div:
     return card("Fault attribution", names, f"named from {source} alone")
 
 
-def against_healthy(now: list[html.Div], healthy: list[html.Div] | None) -> list[html.Div]:
+def against_healthy(
+    now: list[html.Div], healthy: list[html.Div] | None, what: str = "healthy rack"
+) -> list[html.Div]:
     """Each card with, under its value, the healthy rack's where it differs ("healthy rack:
     3.6 TB/s"): the model's answer for the same fabric, features and workload with nothing
     failed (state.repair_all), never a number worked out here. Cards are matched by title."""
@@ -165,9 +170,7 @@ def against_healthy(now: list[html.Div], healthy: list[html.Div] | None) -> list
     for c in now:
         title, shown = c.children[0].children, c.children[1].children
         if title in value and value[title] != shown:
-            c.children.insert(
-                2, html.Div(f"healthy rack: {value[title]}", className="card-healthy")
-            )
+            c.children.insert(2, html.Div(f"{what}: {value[title]}", className="card-healthy"))
     return now
 
 
@@ -207,45 +210,23 @@ def _latency_text(lat: dict) -> str:
 
 
 def domain_cards(r: dict) -> list[html.Div]:
-    """Headline cards of a multi-rack domain: its data plane, and what is not modelled yet."""
-    bw = r["bandwidth"]
-    pg = bw["per_gpu_tbs"]
+    """Headline cards of a multi-rack domain: every block evaluate answers for it (cards), its
+    L1 and L2 switch chips, and what is not modelled there yet, if anything."""
     c = r["counts"]
-    lat = r["latency_us"]
-    full = r["fabric"]["gpu_tbs_bidir"]
-    lat_val = _latency_text(lat)
-    return [
-        card(
-            "Worst GPU bandwidth",
-            f"{pg['min']:g} TB/s",
-            f"of {full:g} TB/s bidirectional, its links",
-            "warn" if pg["min"] < full else "ok",
-        ),
-        card(
-            "Domain bandwidth",
-            f"{bw['aggregate_tbs']:g} TB/s",
-            f"{c['gpus_active']:,} of {c['gpus']:,} GPUs active",
-        ),
-        card(
-            "All-to-all",
-            f"{bw['all_to_all_tbs']:g} TB/s",
-            f"{bw['all_to_all_per_gpu_tbs']:g} TB/s per GPU: the slowest GPU, with the L2 "
-            "trunk limit [A]",
-            "warn" if bw["all_to_all_per_gpu_tbs"] < full else "ok",
-        ),
-        card(
-            "Switch chips",
-            f"{c['l1_chips_up']} + {c['l2_chips_up']}",
-            f"of {c['l1_chips']} rack (L1) + {c['l2_chips']} L2 chips in service [A]",
-        ),
-        card(
-            "In-network compute",
-            f"{r['sharp_tflops']:g} TFLOPS",
-            "SHARP on the L1 chips in service [A: L2 reduction not counted]",
-        ),
-        card("Latency p50 / p99", lat_val, "one way; across racks three switch hops [A]"),
-        card("Not modelled yet", "data plane only", "; ".join(r["not_modelled_yet"]), "warn"),
+    chips = card(
+        "Switch chips",
+        f"{c['l1_chips_up']:,} + {c['l2_chips_up']:,}",
+        f"of {c['l1_chips']:,} rack (L1) + {c['l2_chips']:,} L2 chips in service [A]",
+        "ok" if c["l1_chips_up"] + c["l2_chips_up"] == c["l1_chips"] + c["l2_chips"] else "warn",
+    )
+    blocks = {"decode": "decode", "training": "training", "goodput": "goodput"}
+    missing = [
+        *(r.get("not_modelled_yet") or []),
+        *(f"{words} (no answer for domains yet)" for k, words in blocks.items() if not r.get(k)),
     ]
+    later = [card("Not modelled yet", "see note", "; ".join(missing), "warn")] if missing else []
+    out = cards(r)
+    return [*out[:2], chips, *out[2:], *later]
 
 
 def layout() -> html.Div:
@@ -303,7 +284,9 @@ def summary(search: str | None) -> dict[str, Any]:
             OUTPUTS,
             messages=msgs,
             scenario=f"{r['fabric']['name']} · scenario: {r['scenario']['query']}",
-            cards=against_healthy(domain_cards(r), healthy and domain_cards(healthy)),
+            cards=against_healthy(
+                domain_cards(r), healthy and domain_cards(healthy), "healthy domain"
+            ),
             counts=counts_table(r, DOMAIN_COUNT_ROWS),
             events=[html.Li(f"{cid} failed") for cid in r["scenario"]["fail"]]
             or [html.Li("nothing failed")],

@@ -169,9 +169,9 @@ def cost_charts(search: str | None) -> dict[str, Any]:
 TIMELINE_OUTPUTS = {"figure": Output(ids.TIMELINE, "figure")}
 
 
-@single_rack(TIMELINE_OUTPUTS)
 def timeline_chart(search: str | None, clock: float | None) -> dict[str, Any]:
-    """The newest fault's story, with the simulated clock as 'now' (the fault at its start)."""
+    """The newest fault's story, with the simulated clock as 'now' (the fault at its start);
+    on a multi-rack domain too (a rack part's, a whole rack's, an L2 chip's or a trunk's)."""
     unseen(search)
     s = state.current(search).scenario
     tl = results.timeline(s)

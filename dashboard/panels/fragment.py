@@ -56,9 +56,11 @@ def on_view(
         if trig == ids.FAIL_BTN and mode != "inspect":
             return changes(VIEW_OUTPUTS)
         try:
-            sel = state.find(state.current(search).scenario, state.typed_id(typed))
+            s = state.current(search).scenario
+            sel = state.find(s, state.typed_id(typed))
         except ScenarioError:
             return changes(VIEW_OUTPUTS)  # on_change says what is wrong with it
+        rack = state.rack_of(s, sel) or rack  # on a domain, its rack is put on show
     elif trig == ids.RACK_PRESS:
         s = state.current(search).scenario
         cid = clicked_id(s, click, rack)
@@ -75,7 +77,7 @@ def on_view(
         "rack": rack,
         "sel": sel,
     }
-    return changes(VIEW_OUTPUTS, hash=view.to_hash(v), link=link, message="")
+    return changes(VIEW_OUTPUTS, hash=view.to_hash(v), link=link, rack=rack, message="")
 
 
 def register(app: Dash) -> None:

@@ -125,8 +125,9 @@ def rack(
     v = view.parse(hash_)[0]
     selected, mode = v["sel"] or None, v["mode"]
     if s.multirack:
-        s = state.rack_scenario(s, _rack_number(s, rack_shown))
-        selected = None
+        shown = _rack_number(s, rack_shown)
+        selected = _in_rack(s, selected, shown)  # a part of the rack on show, as its own ID
+        s = state.rack_scenario(s, shown)
         mode = "fail" if mode == "flaky" else mode  # a domain has no flaky links yet
     drawn = f"{s.fabric}|{s.key()}|{selected or ''}|{mode}"
     if drawn_fabric == s.fabric and drawn_view == drawn:
@@ -151,6 +152,18 @@ def rack(
     )
 
 
+def _in_rack(s: Scenario, cid: str | None, shown: int) -> str | None:
+    """The local ID of a domain part found or inspected, if it is in rack `shown`
+    (1-based): the rack's drawing rings it; anything else is not drawn there."""
+    try:
+        part = parse_part(cid or "", state.DOMAINS[s.fabric])
+    except ScenarioError:
+        return None
+    if part.rack != shown - 1 or part.local is None:
+        return None
+    return part.local.id
+
+
 def _rack_number(s: Scenario, shown: str | None) -> int:
     """The 1-based rack of the domain on show (r01 when the picker names none of it)."""
     try:
@@ -171,12 +184,13 @@ def _l2_outputs() -> dict[str, Output]:
 L2_OUTPUTS = tuple(_l2_outputs())
 
 
-def l2_chart(search: str | None) -> dict[str, Any]:
-    """The L2 tier of a multi-rack domain (clickable), or nothing on a single rack."""
+def l2_chart(search: str | None, hash_: str | None = None) -> dict[str, Any]:
+    """The L2 tier of a multi-rack domain (clickable, the part found or inspected ringed),
+    or nothing on a single rack."""
     s = state.current(search).scenario
     visible = {"display": "block"} if s.multirack else {"display": "none"}
     # hidden: nothing to draw (a figure here costs the browser a draw)
-    figure = l2_figure(s) if s.multirack else no_update
+    figure = l2_figure(s, view.parse(hash_)[0]["sel"] or None) if s.multirack else no_update
     return changes(L2_OUTPUTS, figure=figure, style=visible, picker=visible)
 
 
@@ -272,7 +286,10 @@ def register(app: Dash) -> None:
         [Output(ids.RACK_PRESS, "data")],  # a list: Dash takes no dict for a clientside one
         Input(ids.RACK, "clickData"),
     )
-    app.callback(output=_l2_outputs(), inputs={"search": Input(ids.READY, "data")})(l2_chart)
+    app.callback(
+        output=_l2_outputs(),
+        inputs={"search": Input(ids.READY, "data"), "hash_": Input(ids.URL, "hash")},
+    )(l2_chart)
     app.callback(
         output={"details": Output(ids.HOVER, "children")},
         inputs={"search": Input(ids.URL, "search"), "hover_data": Input(ids.RACK, "hoverData")},

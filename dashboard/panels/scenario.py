@@ -19,7 +19,7 @@ from model.errors import ScenarioError
 from model.fabric.features import FEATURES, defaults_for
 from model.fabric.presets import DEFAULT_FABRIC, FABRICS, Fabric
 from model.multirack.domains import DOMAINS
-from model.scenario import Scenario
+from model.scenario import DOMAIN_UNMODELLED, Scenario
 from model.workloads.models import WORKLOADS
 
 
@@ -37,6 +37,11 @@ FIND_HINT = (
 )
 
 
+# A control is disabled on a multi-rack domain only while the model says something is not
+# modelled there (model.scenario.DOMAIN_UNMODELLED); with nothing left, a domain has them all.
+DOMAIN_LIMITED = bool(DOMAIN_UNMODELLED)
+
+
 def _not_on_domains(what: str) -> str:
     """Why a control is disabled on a multi-rack domain (DOMAIN_UNMODELLED)."""
     return f"Disabled on multi-rack domains: {what} are not modelled there yet"
@@ -44,7 +49,7 @@ def _not_on_domains(what: str) -> str:
 
 def mode_options(fabric_key: str) -> list[dict[str, Any]]:
     """The click modes; marking flaky is disabled on a multi-rack domain."""
-    domain = fabric_key in DOMAINS
+    domain = fabric_key in DOMAINS and DOMAIN_LIMITED
     return [
         {"label": "fails / repairs", "value": "fail"},
         {
@@ -186,7 +191,7 @@ def feature_options(fabric_key: str) -> list[dict[str, Any]]:
     """The checklist's options: each feature, its title saying why this fabric has it on or
     off by default, and what it does on and off."""
     why = defaults_for(_rack_fabric(fabric_key).key)
-    domain = fabric_key in DOMAINS
+    domain = fabric_key in DOMAINS and DOMAIN_LIMITED
     off = _not_on_domains("feature switches") + ". " if domain else ""
     return [
         {
@@ -234,6 +239,7 @@ CHANGE_OUTPUTS = tuple(_change_outputs())
 
 def _controls_of(s: Scenario) -> dict[str, Any]:
     """The controls' values that show scenario s."""
+    limited = s.multirack and DOMAIN_LIMITED
     return {
         "fabric": s.fabric,
         "workload": s.workload,
@@ -241,12 +247,12 @@ def _controls_of(s: Scenario) -> dict[str, Any]:
         "features_title": features_title(s.fabric),
         "feature_options": feature_options(s.fabric),
         # what does nothing on a multi-rack domain is disabled there, and says why
-        "features_box": _not_on_domains("feature switches") if s.multirack else "",
-        "update_disabled": s.multirack,
-        "update_box": _not_on_domains("switch updates") if s.multirack else UPDATE_HINT,
-        "workload_disabled": s.multirack,
+        "features_box": _not_on_domains("feature switches") if limited else "",
+        "update_disabled": limited,
+        "update_box": _not_on_domains("switch updates") if limited else UPDATE_HINT,
+        "workload_disabled": limited,
         "workload_box": (
-            _not_on_domains("decode, training and goodput") if s.multirack else WORKLOAD_HINT
+            _not_on_domains("decode, training and goodput") if limited else WORKLOAD_HINT
         ),
         "mode_options": mode_options(s.fabric),
         "update": s.update[0] if s.update else "",

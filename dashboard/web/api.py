@@ -4,6 +4,7 @@ reads its scenario through dashboard/web/request.py; errors are handled once, fo
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from urllib.parse import unquote_plus
 
 from flask import Blueprint, Response, jsonify
@@ -17,6 +18,7 @@ from dashboard.web.request import (
     scenario_request,
     split_query,
 )
+from dashboard.web.telemetry_domain import domain_telemetry
 from model import ScenarioError, telemetry
 from model.assess import assess
 from model.evaluate import TELEMETRY_READ_S
@@ -142,36 +144,62 @@ TELEMETRY_PARAMS = declare(
     t0_s=Number(0.0, telemetry.MAX_T_S, default=0.0),
     t1_s=Number(0.0, telemetry.MAX_T_S),
     step_s=Number(1.0, telemetry.MAX_T_S),
+    rack=Text(),  # a multi-rack domain's rack (dashboard/web/telemetry_domain.py)
 )
+
+
+def _window(own: Mapping, t: float) -> tuple[float, float, float]:
+    """A link series' t0, t1 and step from the route's parameters."""
+    t0 = float(own["t0_s"])
+    t1 = float(own.get("t1_s", t))
+    step = float(own.get("step_s", max(1.0, (t1 - t0) / 240)))
+    if t1 < t0:  # the model's own words for it, named by the parameter to change
+        raise ScenarioError("need t0_s <= t1_s and step_s > 0", token="t1_s")
+    return t0, t1, step
 
 
 @api.get("/telemetry")
 def telemetry_route() -> Response:
-    """GET /api/v1/telemetry?<scenario>[&t_s&cables&link&t0_s&t1_s&step_s]: DCGM-named
-    counters per link (and cable), the attribution they allow, and one link's series."""
-    q = scenario_request(TELEMETRY_PARAMS)
+    """GET /api/v1/telemetry?<scenario>[&t_s&cables&link&t0_s&t1_s&step_s&rack]: DCGM-named
+    counters per link (and cable), the attribution they allow, and one link's series; on a
+    multi-rack domain its tier, and one rack's counters with rack= (telemetry_domain.py)."""
+    q = scenario_request(TELEMETRY_PARAMS, multirack=True)
     s, own = q.scenario, q.params
     t = float(own["t_s"])
+    window = _window(own, t) if "link" in own else None
+    if s.multirack:
+        return jsonify(_series_refused(lambda: domain_telemetry(s, own, window)))
+    if "rack" in own:
+        msg = f"rack= names a rack of a multi-rack domain; {s.fabric} is one rack"
+        raise ScenarioError(msg, "rack")
     snap = telemetry.counters(s, t)
     out = {
         "counters": snap.to_json(cables=bool(own["cables"])),
         "attribution": telemetry.attribution(snap).to_json(),
         "health_rule": telemetry.health_rule(s, t),
     }
-    if "link" in own:
-        t0 = float(own["t0_s"])
-        t1 = float(own.get("t1_s", t))
-        step = float(own.get("step_s", max(1.0, (t1 - t0) / 240)))
-        if t1 < t0:  # the model's own words for it, named by the parameter to change
-            raise ScenarioError("need t0_s <= t1_s and step_s > 0", token="t1_s")
-        try:
-            out["series"] = telemetry.link_series(s, str(own["link"]), t0, t1, step)
-            out["forecast"] = telemetry.forecast(s, str(own["link"]), t).to_json()
-        except ScenarioError:
-            raise
-        except ValueError as e:  # a valid window the model still refuses: too many points
-            raise ScenarioError(str(e), token="step_s") from e
+    if window is not None:
+        link = str(own["link"])
+        out.update(
+            _series_refused(
+                lambda: {
+                    "series": telemetry.link_series(s, link, *window),
+                    "forecast": telemetry.forecast(s, link, t).to_json(),
+                }
+            )
+        )
     return jsonify(out)
+
+
+def _series_refused(answer: Callable[[], dict]) -> dict:
+    """answer(), with a valid window the model still refuses (too many points) named by
+    step_s, the parameter to change."""
+    try:
+        return answer()
+    except ScenarioError:
+        raise
+    except ValueError as e:
+        raise ScenarioError(str(e), token="step_s") from e
 
 
 # Without checkpoint_min the timeline uses the scenario's own interval (Daly's optimum),

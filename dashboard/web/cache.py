@@ -7,6 +7,8 @@ computing, the failure is logged once, and the cache is tried again after a shor
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import logging
 import os
 import time
@@ -45,6 +47,11 @@ class SharedCache:
                 "CACHE_THRESHOLD": 20_000,
             }
             self.kind = "filesystem"
+        # claims on one machine: a file created exclusively (flask-caching's add on the file
+        # system is a check then a write, not atomic); on Redis the add is SET NX
+        self._claims = None if s.redis_url else os.path.join(s.cache_dir, "claims")
+        if self._claims:
+            os.makedirs(self._claims, exist_ok=True)
         config["CACHE_DEFAULT_TIMEOUT"] = s.cache_timeout_s
         self.cache = Cache(app, config=config)
         self._down_until = 0.0  # per process: when to try a failed backend again
@@ -79,9 +86,26 @@ class SharedCache:
             except Exception as e:  # noqa: BLE001
                 self._failed("write", e)
 
+    def _claim_file(self, key: str) -> str:
+        return os.path.join(self._claims, hashlib.sha256(key.encode()).hexdigest()[:40])
+
     def claim(self, key: str, seconds: int) -> bool:
-        """Whether this caller is the first to claim `key`'s computation in the last `seconds`
-        (an atomic add of a claim key); True too when the backend fails (compute it)."""
+        """Whether this caller is the first to claim `key`'s computation (a claim lasts
+        `seconds` at most, so a dead claimer's lapses); True too when the backend fails."""
+        if self._claims:
+            path = self._claim_file(key)
+            for _ in range(2):
+                try:
+                    os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+                    return True
+                except FileExistsError:
+                    if not self._lapsed(path, seconds):
+                        return False
+                    with contextlib.suppress(FileNotFoundError):
+                        os.unlink(path)  # a dead claimer's: take it over
+                except OSError:
+                    return True
+            return False
         if not self._usable():
             return True
         try:
@@ -89,6 +113,31 @@ class SharedCache:
         except Exception as e:  # noqa: BLE001
             self._failed("claim", e)
             return True
+
+    @staticmethod
+    def _lapsed(path: str, seconds: float) -> bool:
+        try:
+            return time.time() - os.path.getmtime(path) > seconds
+        except FileNotFoundError:
+            return True
+
+    def claimed(self, key: str, seconds: float = 60.0) -> bool:
+        """Whether someone holds the claim on `key` (False when the backend fails)."""
+        if self._claims:
+            return not self._lapsed(self._claim_file(key), seconds)
+        return self.get(f"{key}:claim") is not None
+
+    def release(self, key: str) -> None:
+        """Give up the claim on `key` (its answer stored, or not to be)."""
+        if self._claims:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(self._claim_file(key))
+            return
+        if self._usable():
+            try:
+                self.cache.delete(f"{key}:claim")
+            except Exception as e:  # noqa: BLE001
+                self._failed("release", e)
 
     def get_or_compute(self, key: str, compute: Callable[[], str]) -> str:
         """The cached text for `key`, or compute it, store it and log the computation."""

@@ -18,7 +18,7 @@ start with a digest of the model's and the whole dashboard's source (any change 
 panel, a figure or the model reads none of another version's entries) and are a hash of
 the body and the encoding. While one request computes an answer, the same request arriving
 meanwhile (a link's viewers landing at once) waits for it instead of computing it again
-(a claim in the cache, CLAIM_S; waiting at most WAIT_S). The stored bytes are the compressed response, so a hit costs
+(a claim in the cache, held until the answer is stored). The stored bytes are the compressed response, so a hit costs
 neither the callback nor compressing 75 KB of chart JSON again. A failing cache costs
 nothing but the saving (SharedCache's resilience).
 """
@@ -45,7 +45,8 @@ log = logging.getLogger("fabric_twin.responses")
 PURE = frozenset(
     {
         "messages.children",  # cards, counts, events, questions (cards.py)
-        "rack.figure",  # the rack drawing and the cable map (rack.py)
+        "rack-base.data",  # the rack drawing's and cable map's figures (rack.py; the page
+        # puts them on screen client-side)
         "decode-chart.figure",  # decode, goodput, latency charts (costs.py)
         "timeline-chart.figure",  # one fault's timeline at the clock (telemetry.py)
         "heatmap-chart.figure",  # link telemetry at the clock (telemetry.py)
@@ -59,9 +60,12 @@ NO_CONTENT = b"\0204"  # what a 204 (the callback changed nothing) is stored as
 BR_QUALITY = 4  # flask-compress's default: 75 KB of decode charts to 15 KB in ~1.4 ms
 GZIP_LEVEL = 6  # flask-compress's default
 # One request computes an answer; the same request arriving meanwhile (a link's viewers
-# landing together) waits for it rather than computing it again: up to WAIT_S, polling.
-CLAIM_S = 2
-WAIT_S = 1.5
+# landing together) waits for it rather than computing it again, polling, for as long as
+# the first holds its claim (released when its answer is stored; it expires after CLAIM_S
+# if that process died: a web process killed mid-answer holds up the same request for at
+# most that long), at most WAIT_S; an answer slower than that is computed twice, no worse.
+CLAIM_S = 5
+WAIT_S = 5.0
 POLL_S = 0.02
 
 
@@ -96,14 +100,17 @@ def _key(body: bytes, encoding: str) -> str:
 
 
 def _wait_for(cache: SharedCache, key: str) -> bytes | None:
-    """The answer another request is computing for `key`, once it is stored (None if it is
-    not within WAIT_S: this request then computes it too)."""
+    """The answer another request is computing for `key`, once it is stored; None if the
+    request computing it let its claim go without storing one (its answer was not kept, or
+    it failed) or after WAIT_S: this request then computes it itself."""
     deadline = time.monotonic() + WAIT_S
     while time.monotonic() < deadline:
         time.sleep(POLL_S)
         hit = cache.get(key)
         if hit is not None:
             return hit
+        if not cache.claimed(key, CLAIM_S):
+            return cache.get(key)  # stored just before the claim went, or nothing
     return None
 
 
@@ -138,8 +145,13 @@ def install(app: Dash) -> None:
         key = _key(body, encoding)
         cache = server.extensions[CACHE_EXTENSION]
         hit = cache.get(key)
-        if hit is None and not cache.claim(key, CLAIM_S):
-            hit = _wait_for(cache, key)  # another request is computing this very answer
+        if hit is None:
+            if cache.claim(key, CLAIM_S):
+                hit = cache.get(key)  # stored between the look and the claim?
+                if hit is not None:
+                    cache.release(key)
+            else:
+                hit = _wait_for(cache, key)  # another request is computing this very answer
         if hit is None:
             g.response_key = (key, encoding)
             return None
@@ -151,17 +163,28 @@ def install(app: Dash) -> None:
     def _to_cache(response: Response) -> Response:
         # runs before flask-compress (hooks run last-registered first): the data is Dash's
         key, encoding = g.pop("response_key", (None, None))
-        if key is None or "Content-Encoding" in response.headers or response.is_streamed:
+        if key is None:
             return response
-        if response.status_code == 204:
-            server.extensions[CACHE_EXTENSION].put(key, NO_CONTENT)
-            return response
-        if response.status_code != 200 or response.mimetype != "application/json":
-            return response
-        data = _encode(response.get_data(), encoding)
-        server.extensions[CACHE_EXTENSION].put(key, data)
-        response.set_data(data)
-        if encoding != "identity":
-            response.headers["Content-Encoding"] = encoding
-        response.headers["Vary"] = "Accept-Encoding"
+        cache = server.extensions[CACHE_EXTENSION]
+        try:
+            return _store(cache, key, encoding, response)
+        finally:
+            cache.release(key)  # whoever waits for it reads the answer, or computes
+
+
+def _store(cache: SharedCache, key: str, encoding: str, response: Response) -> Response:
+    """Keep a computed answer (a 200 of JSON, or a 204) under `key`, encoded as it is sent."""
+    if "Content-Encoding" in response.headers or response.is_streamed:
         return response
+    if response.status_code == 204:
+        cache.put(key, NO_CONTENT)
+        return response
+    if response.status_code != 200 or response.mimetype != "application/json":
+        return response
+    data = _encode(response.get_data(), encoding)
+    cache.put(key, data)
+    response.set_data(data)
+    if encoding != "identity":
+        response.headers["Content-Encoding"] = encoding
+    response.headers["Vary"] = "Accept-Encoding"
+    return response

@@ -19,7 +19,8 @@ from model.multirack.domains import (
     rack_id,
     trunk_id,
 )
-from model.params import PARAM_FACTS
+from model.multirack.state import rack_scenario
+from model.params import PARAM_FACTS, REPAIR_CABLE_H, REPAIR_NODE_H
 from model.scenario import Scenario
 
 
@@ -217,7 +218,8 @@ def _telemetry(a: DomainAssessment) -> dict:
         "gpus_with_every_link_down": [],
         "planes_with_every_link_down": [],
     }
-    possible = True
+    base = _rack_telemetry(rack_scenario(a.scenario))  # a healthy rack with these switches
+    possible = bool(base["attribution_possible"])
     for r, ra in enumerate(st.racks):
         if ra is None or not (ra.scenario.fail or ra.scenario.flaky):
             continue
@@ -234,11 +236,15 @@ def _telemetry(a: DomainAssessment) -> dict:
             updown[k] += [pre + x for x in ud.get(k, [])]
         possible &= bool(t["attribution_possible"])
         if t["reason"]:
-            reasons.append(f"{rack_id(r)}: {t['reason']}")
-    for tok, part in st.failed:
+            reasons.append((rack_id(r), t["reason"]))
+    for tok, part in st.failed if seen else ():  # without counters: up/down, no attribution
         if part.kind in (DomainKind.RACK, DomainKind.L2_CHIP, DomainKind.L2_TRAY, DomainKind.TRUNK):
             lists["failed"].append(tok)
             lists["attribution"].append(tok)
+    if len({why for _, why in reasons}) > 1:
+        reason = "; ".join(f"{rack}: {why}" for rack, why in reasons)
+    else:
+        reason = reasons[0][1] if reasons else base["reason"]
     unseen += 0 if seen else int(st.trunk_flaky.sum())
     if seen:
         lists["degrading"] += [
@@ -252,7 +258,7 @@ def _telemetry(a: DomainAssessment) -> dict:
         "read_at_s": TELEMETRY_READ_S,
         "attribution_possible": possible,
         **lists,
-        "reason": "; ".join(reasons),
+        "reason": reason,
         "flagged_links": flagged,
         "degrading_unseen": unseen,
         "visible": "per-link CRC, replay, recovery and BER counters" if seen else "up/down only",
@@ -268,6 +274,14 @@ def _assumptions(a: DomainAssessment) -> list[dict]:
         ("L2 chips per plane", d.l2_per_plane, "144-port chips", "D", "racks x 72 / 144 ports"),
         ("L2 chips per L2 tray", L2_CHIPS_PER_TRAY, "chips", "A", "the rack's switch tray"),
         ("extra hop latency", tiers.EXTRA_HOP_US, "us one way", "A", "L1 -> L2 -> L1"),
+        ("rack restore", REPAIR_NODE_H, "h", "A", "a whole rack back: a node's repair (FACTS §6)"),
+        (
+            "trunk bundle replacement",
+            REPAIR_CABLE_H,
+            "h, in place",
+            "A",
+            "a cable's repair (FACTS §6); pluggable cables between racks, no rack down",
+        ),
         (
             "global fabric manager",
             "r01's leader",

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from model.assess import assess
-from model.multirack.domains import Domain
+from model.ids import chip_id
+from model.multirack.domains import Domain, l2_id, rack_id, trunk_id
 from model.scenario import Scenario
 from model.telemetry.lanes import check_t
 from model.telemetry.snapshot import Counters, counters
@@ -40,6 +41,43 @@ class DomainCounters:
     trunk_degrading: np.ndarray  # bool[R, P, S]: a flaky bundle, seen (telemetry on)
     l2_up: np.ndarray  # bool[P, S]
     l2_drained: np.ndarray  # bool[P, S]
+
+    def to_json(self) -> dict:
+        """JSON-ready: the tier by ID (what is down, drained or degrading) and every GPU's
+        fabric health over the domain (0 for a lost rack's GPUs); each rack's own counters
+        are the single-rack JSON of that rack (rack= in /api/v1/telemetry)."""
+        d = self.domain
+
+        def ids(mask: np.ndarray, name) -> list[str]:
+            return [name(*map(int, ix)) for ix in zip(*np.nonzero(mask), strict=True)]
+
+        zeros = np.zeros(d.rack.gpus, np.int64)
+        health = {
+            k: np.concatenate(
+                [zeros if x is None else getattr(x.health, k).astype(np.int64) for x in self.racks]
+            ).tolist()
+            for k in ("state", "mask", "summary")
+        }
+        return {
+            "fabric": d.key,
+            "key": self.scenario_key,
+            "t_s": self.t_s,
+            "telemetry": self.telemetry,
+            "racks": [rack_id(r) for r in range(d.racks)],
+            "racks_down": ids(~self.rack_up, rack_id),
+            "l1_chips_down": ids(
+                ~self.l1_up & self.rack_up[:, None],
+                lambda r, p: f"{rack_id(r)}.{chip_id(d.rack, p)}",
+            ),
+            "l1_chips_drained": ids(
+                self.l1_drained, lambda r, p: f"{rack_id(r)}.{chip_id(d.rack, p)}"
+            ),
+            "trunks_down": ids(~self.trunk_up, lambda r, p, k: trunk_id(d, r, p, k)),
+            "trunks_degrading": ids(self.trunk_degrading, lambda r, p, k: trunk_id(d, r, p, k)),
+            "l2_chips_down": ids(~self.l2_up, l2_id),
+            "l2_chips_drained": ids(self.l2_drained, l2_id),
+            "fabric_health": health,
+        }
 
 
 def domain_counters(s: Scenario, t_s: float) -> DomainCounters:

@@ -61,10 +61,11 @@ def test_features_and_update_and_presets():
 def test_a_round_trip_through_a_domain_keeps_what_exists_on_both():
     s = parse_query("fabric=eth-x72&fail=st3,gpu07-st3.sw2.c1&flaky=gpu20-st5.sw1").scenario
     there, msgs = state.set_fabric(s, "vr-nvl576")
-    assert there.fail == ("r01.st3", "r01.gpu07-st3.sw2.c1") and there.flaky == ()
-    assert msgs == ["not on vr-nvl576, left behind: gpu20-st5.sw1"]
+    assert there.fail == ("r01.st3", "r01.gpu07-st3.sw2.c1")
+    assert there.flaky == ("r01.gpu20-st5.sw1",) and msgs == []  # flaky links too (issue 16)
     back, msgs = state.set_fabric(replace(there, fail=(*there.fail, "r02.st1")), "vr-nvl72")
     assert back.fabric == "vr-nvl72" and set(back.fail) == {"st3", "gpu07-st3.sw2.c1"}
+    assert back.flaky == ("gpu20-st5.sw1",)
     assert msgs == ["not on vr-nvl72, left behind: r02.st1"]
     gb, msgs = state.set_fabric(parse_query("fail=gpu07-st3.sw2.c1,st2").scenario, "gb200-nvl72")
     assert gb.fail == ("st2",) and "gpu07-st3.sw2.c1" in msgs[0]  # NVLink 5 has sw0, sw1

@@ -196,8 +196,8 @@ def test_view_options_travel_in_the_fragment(served, page):
         "DCGM_FI_DEV_NVLINK_RECOVERY_ERROR_PER_LINK_TOTAL"
     )
     expect(page.locator("#link-input")).to_have_value("gpu20-st5.sw1")
-    below(page)
-    expect(page.locator("#compare-table")).to_contain_text("fabric=gb200-nvl72")
+    below(page)  # drawn once scrolled to: its callback starts then
+    expect(page.locator("#compare-table")).to_contain_text("fabric=gb200-nvl72", timeout=30000)
     page.fill("#link-input", "gpu21-st5.sw1")
     page.press("#link-input", "Enter")
     expect(page).to_have_url(re.compile(r"#.*link=gpu21-st5\.sw1"))

@@ -5,6 +5,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from dashboard.figures.rack import TRACES
 from tests.e2e.conftest import ARTIFACTS
 from tests.e2e.test_dashboard import WORST, _ready, click_part
 
@@ -43,4 +44,36 @@ def test_domain_rack_and_l2_clicks(served, page):
     expect(page).to_have_url(re.compile(r"l2\.p05\.s1"))
     expect(page.locator("#cards")).to_contain_text("L2 chips in service")
     page.screenshot(path=str(ARTIFACTS / "dashboard-nvl576-1280.png"), full_page=True)
+    assert page.log.errors == []
+
+
+GD = "document.querySelector('#rack .js-plotly-plot')"
+L2 = "document.querySelector('#l2-chart .js-plotly-plot')"
+
+
+def test_find_any_part_of_a_domain_by_typing(served, page):
+    """The find box on a domain: a rack's cable puts its rack on show and highlights it, an
+    L2 tray and a trunk ring their L2 chips; nothing is failed."""
+    page.goto(served + "/?fabric=vr-nvl576&fail=r02.st3")
+    _ready(page)
+    box = page.locator("#id-input")
+    box.press_sequentially("R07.GPU11-ST4.SW1.C")
+    expect(page.locator("#find-options option")).to_have_count(2)
+    box.press("1")
+    box.press("Enter")
+    expect(page).to_have_url(re.compile(r"#rack=r07&sel=r07\.gpu11-st4\.sw1\.c1$"))
+    expect(page.locator("#rack-select")).to_contain_text("r07")
+    sel = TRACES["selected"]  # its one cable, lit on the drawing
+    page.wait_for_function(f"() => ({GD}.data[{sel}].y || []).length === 3")
+    page.wait_for_function(  # and its cell on the cable map
+        "() => document.querySelector('#cable-map .js-plotly-plot').data[1].y[0] === 'gpu11'"
+    )
+    box.fill("l2.t02")
+    box.press("Enter")
+    page.wait_for_function(f"() => {L2}.data[1].x.length === 4")
+    box.fill("r05.st2.sw1-l2.s3")
+    box.press("Enter")
+    expect(page.locator("#rack-select")).to_contain_text("r05")
+    page.wait_for_function(f"() => {L2}.data[1].x[0] === 5 && {L2}.data[1].y[0] === 3")
+    assert re.search(r"\?fabric=vr-nvl576&fail=r02\.st3#", page.url)  # nothing failed
     assert page.log.errors == []

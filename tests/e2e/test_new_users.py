@@ -259,7 +259,7 @@ class TestEveryFabricInItsOwnWords:
         )
         below(page)
         table = page.locator("#compare-table")
-        expect(table).to_contain_text("fabric=eth-x72&fail=st3")
+        expect(table).to_contain_text("fabric=eth-x72&fail=st3", timeout=30000)
         expect(table.locator("tr.differs").first).to_be_visible()
         cells = table.locator("td").all_inner_texts()
         assert not [c for c in cells if c in ("None", "0.0") or re.search(r"\d\.0$", c)], cells
@@ -274,31 +274,38 @@ def _pick_fabric(page, label: str) -> None:
 
 class TestRoundTripsAndDomains:
     """(10) Faults survive a round trip through the fabric menu where their IDs exist on
-    both; a domain's controls that do nothing are disabled and say why; scripts/run.sh
-    serves with the Procfile's gunicorn."""
+    both; a domain has every control the model answers for it (issue 16: all of them now,
+    model.scenario.DOMAIN_UNMODELLED empty); scripts/run.sh serves with the Procfile's
+    gunicorn."""
 
-    def test_round_trip_keeps_faults_and_domains_disable_what_they_lack(self, served, page):
+    def test_round_trip_keeps_faults_and_domains_have_what_the_model_has(self, served, page):
         page.goto(served + "/?fabric=eth-x72&fail=st3,gpu07-st3.sw2.c1&flaky=gpu20-st5.sw1")
         _ready(page)
         _pick_fabric(page, "8 Vera Rubin NVL72 racks, one NVLink domain [A]")
-        expect(page).to_have_url(re.compile(r"fabric=vr-nvl576&fail=r01\.st3"))
-        expect(page.locator("#action-message")).to_contain_text("left behind: gpu20-st5.sw1")
-        for control in ("#workload", "#issu"):
-            expect(page.locator(control)).to_have_attribute("disabled", "")
-        expect(page.locator("#issu-box")).to_have_attribute(
-            "title", re.compile("Disabled on multi-rack domains: switch updates")
+        expect(page).to_have_url(
+            re.compile(
+                r"fabric=vr-nvl576&fail=r01\.st3,r01\.gpu07-st3\.sw2\.c1"
+                r"&flaky=r01\.gpu20-st5\.sw1"
+            )
         )
+        for control in ("#workload", "#issu"):
+            expect(page.locator(control)).not_to_have_attribute("disabled", "")
         boxes = page.locator("#features input[type=checkbox]")
         assert boxes.count() == 7
         for i in range(7):
-            expect(boxes.nth(i)).to_be_disabled()
-        expect(page.locator("#features-box")).to_have_attribute(
-            "title", re.compile("feature switches are not modelled")
-        )
-        expect(page.locator("#click-mode input[value=flaky]")).to_be_disabled()
+            expect(boxes.nth(i)).to_be_enabled()
+        expect(page.locator("#click-mode input[value=flaky]")).to_be_enabled()
+        expect(page.locator("#cards")).to_contain_text("Domain bandwidth")
+        expect(page.locator("#cards")).to_contain_text("Partition")
         _pick_fabric(page, "Vera Rubin NVL72 (NVLink 6)")
-        expect(page).to_have_url(re.compile(r"\?fail=st3,gpu07-st3\.sw2\.c1(#.*)?$"))
-        expect(page.locator(WORST)).to_have_text("3.2 TB/s")
+        expect(page).to_have_url(
+            re.compile(r"\?fail=st3,gpu07-st3\.sw2\.c1&flaky=gpu20-st5\.sw1(#.*)?$")
+        )
+        from model import evaluate, parse_query
+
+        q = "fail=st3,gpu07-st3.sw2.c1&flaky=gpu20-st5.sw1"
+        worst = evaluate(parse_query(q).scenario)["bandwidth"]["per_gpu_tbs"]["min"]
+        expect(page.locator(WORST)).to_have_text(f"{worst:g} TB/s")  # the model's answer
         for control in ("#workload", "#issu"):
             expect(page.locator(control)).not_to_have_attribute("disabled", "")
         expect(boxes.first).to_be_enabled()

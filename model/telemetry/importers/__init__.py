@@ -7,7 +7,8 @@ could not read, each naming the line and what was expected. What was understood 
 used. Limits: MAX_BYTES and MAX_LINES; past them the file is refused, naming the line.
 
 Formats (docs/TELEMETRY.md cites the definition each is written from):
-- dcgm-exporter's scrape, the Prometheus text format (model/telemetry/importers/dcgm.py);
+- dcgm-exporter's scrape, the Prometheus text format (model/telemetry/importers/dcgm.py),
+  also a multi-rack domain's (one rack's, or the domain's tier: importers/domain.py);
 - nvidia-smi's `nvlink --status`, `nvlink -e` and the Fabric section of `-q`, alone or
   together, one host's after another (model/telemetry/importers/nvsmi.py);
 - NMX-Manager's REST answers, `GET /nmx/v1/partitions` with `/gpus` and `/ports` if given,
@@ -26,7 +27,7 @@ from model.ids import chip_id, gpu_id, link_id
 from model.scenario import parse_query, to_query
 from model.telemetry.diagnosis import attribution
 from model.telemetry.fields import ACTIVE
-from model.telemetry.importers import dcgm, nmx, nvsmi, promtext
+from model.telemetry.importers import dcgm, domain, nmx, nvsmi, promtext
 from model.telemetry.snapshot import Counters
 
 MAX_BYTES = 16 * 2**20  # [A] a whole rack's own scrape, lanes too, is ~6 MB (72 GPUs x 36 links)
@@ -192,12 +193,24 @@ def import_text(data: bytes | str) -> Imported:
             + (f" ({problems[0].text()})" if problems else ""),
             first,
         )
+    d, rack = None, None
     try:
+        d = domain.domain_of(samples)
+        if d is not None and domain.is_tier(samples):
+            query, basis = domain.tier(samples, d, messages)
+            conf = "low: the domain's tier (racks, L2 chips, trunk bundles) up or down only"
+            return Imported("dcgm-exporter", query, conf, basis, _capped(messages), {})
+        if d is not None:
+            samples, rack = domain.localise(samples, d)
         reading = dcgm.read(samples)
     except ScenarioError as e:
         raise ImportRefused(f"line {samples[0].line}: {e.message}", samples[0].line) from None
     messages += reading.messages
     query, basis, attr = scenario_of(reading.snap, messages)
+    if d is not None and rack is not None:  # one rack of a domain: the domain's scenario
+        query = domain.to_domain(query, d, rack)
+        basis = {f"{domain.rack_id(rack)}.{k}": v for k, v in basis.items()}
+        attr = domain.prefixed(attr, rack)
     snap = reading.snap
     if not reading.states_seen and not snap.telemetry:
         confidence = "none: no per-link states or counters (the messages say what the file has)"

@@ -35,6 +35,17 @@ class TestCards:
                 assert card.children[1].children == healthy[title].children[1].children
         assert all(len(c.children) == 3 for c in healthy.values())  # the healthy rack: none
 
+    def test_a_domain_shows_every_block_the_model_answers(self):
+        out = cards.summary("?fabric=vr-nvl576&fail=r02.st3")
+        r = evaluate(parse_query("fabric=vr-nvl576&fail=r02.st3").scenario)
+        shown = {c.children[0].children: c for c in out["cards"]}
+        for title in ("Domain bandwidth", "Switch chips", "Partition", "Job", "MoE decode"):
+            assert title in shown, title
+        assert shown["Job"].children[1].children == r["job"]["state"]  # the model's answer
+        worst = shown["Worst GPU bandwidth"]
+        assert worst.children[2].children == "healthy domain: 3.6 TB/s"
+        assert ("Not modelled yet" in shown) == bool(r["not_modelled_yet"])
+
     def test_a_domain_says_what_it_does_not_model(self):
         out = cards.summary("?fabric=vr-nvl576&fail=r02.st3")
         assert "r02.st3 failed" in str(out["events"])

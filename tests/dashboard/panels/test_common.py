@@ -19,6 +19,15 @@ class TestChanges:
             common.changes(("a",), typo=1)
 
 
+def test_a_domains_timeline_is_drawn() -> None:
+    """The newest fault's timeline answers on a domain (model/multirack): drawn, not refused."""
+    from dashboard.panels import costs
+    from dashboard.panels.common import NOT_YET
+
+    fig = costs.timeline_chart(search="?fabric=vr-nvl576&fail=r02.st3", clock=None)["figure"]
+    assert fig["data"] and NOT_YET not in str(fig["layout"])
+
+
 def test_what_a_domain_does_not_model_is_said_in_one_place() -> None:
     """The cost, timeline and telemetry callbacks never branch on a domain: single_rack does,
     and every output on a domain carries the one message."""
@@ -32,7 +41,6 @@ def test_what_a_domain_does_not_model_is_said_in_one_place() -> None:
 
     for fn, extra in (
         (costs.cost_charts, {}),
-        (costs.timeline_chart, {"clock": None}),
         (telemetry_panel.telemetry_charts, {"counter": None, "link": None, "clock_s": None}),
     ):
         assert says_not_yet(fn(search="?fabric=vr-nvl576", **extra)), fn.__name__

@@ -118,8 +118,11 @@ def test_garbage_and_background_requests_pass_to_dash(fresh):
     assert len(calls) == 2  # computed again, not read from the cache
 
 
-def test_the_same_request_at_once_is_computed_once(fresh):
+def test_the_same_request_at_once_is_computed_once(fresh, monkeypatch):
     app, _, calls = fresh
+    # however slow the first is on a loaded machine: the others wait while it holds its claim
+    monkeypatch.setattr(responses, "CLAIM_S", 120)
+    monkeypatch.setattr(responses, "WAIT_S", 120.0)
     b = page_calls(app, "?fail=st6,gpu11-st1.sw0")[1]
     go = threading.Barrier(6)
     out: list[bytes] = []
@@ -136,6 +139,21 @@ def test_the_same_request_at_once_is_computed_once(fresh):
         t.join(timeout=30)
     assert len(out) == 6 and len(set(out)) == 1
     assert len(calls) == 1  # one computed it, five waited for its answer
+    assert not app.server.extensions["fabric_twin_cache"].claimed(
+        responses._key(json.dumps(b).encode(), "identity")
+    )  # and its claim is given back
+
+
+def test_a_claim_given_up_without_an_answer_lets_the_waiter_compute(fresh):
+    app, client, calls = fresh
+    b = page_calls(app, "?fail=st7")[0]
+    key = responses._key(json.dumps(b).encode(), "identity")
+    cache = app.server.extensions["fabric_twin_cache"]
+    assert cache.claim(key, 60)  # another process claimed it, then died before answering
+    threading.Timer(0.3, cache.release, args=(key,)).start()  # its claim is gone
+    status, data, _ = post(client, b)
+    assert status == 200 and json.loads(data)
+    assert len(calls) == 1  # computed here once the claim went, not after WAIT_S
 
 
 def test_the_key_names_the_code_version_and_the_encoding():

@@ -336,3 +336,16 @@ def test_random_domain_scenarios_answer_every_block_and_every_fault_s_story(d):
             assert t["fault"] == fid
             assert t["series"][-1]["delivered"] == pytest.approx(t["before"], abs=1e-6)
             assert t["repair"]["repair_h"] > 0
+
+
+def test_telemetry_on_a_domain_attributes_as_one_rack_does():
+    on = evaluate(_s("fabric=vr-nvl576&fail=r02.st3,l2.p00.s0"))["telemetry"]
+    one = evaluate(_s("fail=st3"))["telemetry"]
+    assert on["attribution_possible"] and on["reason"] == one["reason"]
+    assert on["attribution"] == ["r02." + x for x in one["attribution"]] + ["l2.p00.s0"]
+    off = evaluate(_s("fabric=vr-nvl576&fail=r02.st3,l2.p00.s0&off=telemetry"))["telemetry"]
+    one_off = evaluate(_s("fail=st3&off=telemetry"))["telemetry"]
+    assert not off["attribution_possible"] and off["attribution"] == [] == off["failed"]
+    assert off["reason"] == one_off["reason"] and off["visible"] == "up/down only"
+    healthy_off = evaluate(_s("fabric=vr-nvl576&off=telemetry"))["telemetry"]
+    assert not healthy_off["attribution_possible"]
