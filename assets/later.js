@@ -33,7 +33,8 @@ a report is printed or saved: window.belowDrawn). */
   watch();
   window.belowSeen = seen;
   /* Every chart below the first screen drawn for the scenario on show: resolves once each
-  holds one of the app's figures (its layout names the chart: figures/base.py header), the
+  holds one of the app's figures (its layout names the chart: figures/base.py header; not
+  the placeholder it starts with, panels/common.py graph), the
   assumptions' tables are in and no chart has redrawn for 0.4 s (at most `ms`, 60 s). */
   window.belowDrawn = function (ms) {
     seen();
@@ -50,7 +51,8 @@ a report is printed or saved: window.belowDrawn). */
       (function check() {
         const g = graphs();
         const tables = document.querySelector("#assumptions-body table");  // its own callback
-        const drawn = tables && g.length && g.every((d) => d.layout && d.layout.meta);
+        const drawn = tables && g.length &&
+          g.every((d) => d.layout && d.layout.meta && !d.layout.meta.placeholder);
         const now = performance.now();
         if ((drawn && now - last > 400) || now > until) return resolve(drawn);
         setTimeout(check, 100);

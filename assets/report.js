@@ -16,8 +16,8 @@ page's own text and drawings, copied once everything below the first screen is d
     ".card-note,.card-healthy{font-size:.72rem;color:#444}",
     "table{border-collapse:collapse;width:100%;font-size:.8rem}",
     "td,th{border:1px solid #ccc;padding:2px 4px;text-align:left;vertical-align:top}",
-    "figure{margin:8px 0;break-inside:avoid}figure img{width:100%;height:auto;",
-    "border:1px solid #ddd}figcaption{font-size:.85rem;color:#444}",
+    "figure{margin:8px 0;break-inside:avoid}figure img{max-width:100%;height:auto;",
+    "border:1px solid #ddd}figcaption{font-size:.85rem;color:#444}",  /* each at its size */
     "@media print{body{margin:0;max-width:none}figure,.card,table{break-inside:avoid}}",
   ].join("");
 

@@ -57,7 +57,7 @@ def page_calls(
     }
     return [
         body(app, "messages", v, "url.search"),
-        body(app, "rack", v, "ready.data"),
+        body(app, "rack-base", v, "ready.data"),
         body(app, "decode-chart", v, "ready-later.data"),
         body(app, "timeline-chart", v, "ready-later.data"),
         body(app, "heatmap-chart", v, "ready-later.data"),

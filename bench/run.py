@@ -140,7 +140,7 @@ def bench_click() -> None:
         assert search == f"?fail={cable}"
         # ... and the rack redraws from it with a Patch
         v = {"ready.data": search, "rack-fabric.data": "vr-nvl72"}
-        r = c.post("/_dash-update-component", json=body(app, "rack", v, "ready.data"))
+        r = c.post("/_dash-update-component", json=body(app, "rack-base", v, "ready.data"))
         assert r.status_code == 200
         sizes.append(len(r.data))
 

@@ -59,7 +59,7 @@ def first_screen() -> html.Section:
     return html.Section(
         className="top",
         children=[
-            html.Div(className="top-rack", children=[rack.layout()]),
+            html.Div(className="top-rack", children=[rack.layout(scenario.find_box())]),
             html.Div(
                 className="top-side",
                 children=[

@@ -26,7 +26,7 @@ SHORT = {
     "dense": "shared/dense/head",
     "activations": "activations",
     "mtp_draft": "MTP drafting",
-    "exposed": "exposed dispatch+combine",
+    "exposed": "exposed comm.",  # dispatch and combine not hidden (hover: the model's name)
     "overhead": "overhead",
 }
 
@@ -91,7 +91,10 @@ def breakdown_figure(decode: dict) -> dict:
             "y": 0,
             "yanchor": "bottom",
             "font": {"size": 10},
+            "traceorder": "normal",
+            "entrywidth": 165,  # px an entry: two or three a row, never one long column
+            "entrywidthmode": "pixels",
         },
-        "margin": {"t": 96, "b": 110},
+        "margin": {"t": 96, "b": 150},
     }
     return {"data": data, "layout": lay}

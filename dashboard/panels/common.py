@@ -73,13 +73,23 @@ def changes(keys: Iterable[str], **values: Any) -> dict[str, Any]:
     return {k: values.get(k, no_update) for k in keys}
 
 
+BELOW = "Drawn when this part of the page first comes into view."
+
+
 def graph(gid: str, height: int, cls: str = "chart", config: Mapping | None = None) -> dcc.Graph:
-    """A chart of the page: SVG, PNG export from its toolbar, a fixed height."""
+    """A chart of the page: SVG, PNG export from its toolbar, a fixed height. A chart (cls
+    'chart', below the first screen: panels/below.py) says it is drawn once in view until
+    it is, never an empty frame of axes."""
+    extra = {}
+    if cls == "chart":
+        extra["figure"] = empty_figure(BELOW)
+        extra["figure"]["layout"]["meta"]["placeholder"] = True  # assets/later.js waits past it
     return dcc.Graph(
         id=gid,
         config=dict(config) if config else graph_config(),
         style={"height": f"{height}px"},
         className=cls,
+        **extra,
     )
 
 

@@ -35,7 +35,7 @@ def decode_and_goodput() -> list[html.Div]:
             html.P(id=ids.VERSUS, className="note"),
         ),
         # taller: two bars of three-line labels above a legend that wraps on a narrow screen
-        _chart("MoE decode: where a step's time goes", ids.BREAKDOWN, height=440),
+        _chart("MoE decode: where a step's time goes", ids.BREAKDOWN, height=480),
         _chart("Goodput over a rack-year, by cause", ids.GOODPUT),
     ]
 

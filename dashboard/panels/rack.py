@@ -58,12 +58,16 @@ def _views() -> html.Div:
     )
 
 
-def layout() -> html.Div:
-    """The rack (and a domain's rack picker and L2 tier), with the hover line under it."""
+def layout(find: Component | None = None) -> html.Div:
+    """The rack (and a domain's rack picker and L2 tier), with the hover line under it; the
+    find box (scenario.find_box) beside its heading, on the first screen."""
     return html.Div(
         className="panel rack-panel",
         children=[
-            html.H2("The rack and its scale-up spine"),
+            html.Div(
+                className="rack-head",
+                children=[html.H2("The rack and its scale-up spine"), *([find] if find else [])],
+            ),
             html.Div(
                 id=ids.RACK_SELECT_BOX,
                 className="rack-select",

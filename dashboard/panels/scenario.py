@@ -64,7 +64,8 @@ def mode_options(fabric_key: str) -> list[dict[str, Any]]:
 
 
 def layout() -> html.Section:
-    """Fabric, workload, features, updates, presets, click mode, typed IDs, repair."""
+    """Fabric, workload, features, updates, presets, click mode (the find box is the
+    header's: find_box)."""
     return html.Section(
         className="controls",
         children=[
@@ -124,38 +125,7 @@ def layout() -> html.Section:
                 ),
                 MODE_HINT,
             ),
-            html.Div(
-                className="control typed",
-                title=FIND_HINT,
-                children=[
-                    dcc.Input(
-                        id=ids.ID_INPUT,
-                        type="search",
-                        placeholder="find: gpu07-st3.sw2.c0, Enter",
-                        maxLength=40,
-                        debounce=False,  # each key asks for suggestions; Enter finds
-                        spellCheck=False,
-                        autoComplete="off",
-                        list=ids.FIND_OPTIONS,
-                    ),
-                    html.Datalist(id=ids.FIND_OPTIONS),
-                    html.Button(
-                        "Apply click",
-                        id=ids.FAIL_BTN,
-                        n_clicks=0,
-                        title="Does to the ID in the box what a click does (fail or repair, "
-                        "mark flaky, inspect); Enter only finds it",
-                    ),
-                    html.Button("Repair all", id=ids.REPAIR_ALL, n_clicks=0),
-                    html.Button(
-                        "Copy link",
-                        id=ids.COPY_LINK,
-                        n_clicks=0,
-                        title="Copy this view's link (the scenario and the view) to share it",
-                    ),
-                    html.Span(id=ids.COPY_STATUS, className="copy-status", role="status"),
-                ],
-            ),
+            _repair_and_share(),
             html.Div(
                 id=ids.FEATURES_BOX,
                 className="control features",
@@ -169,6 +139,52 @@ def layout() -> html.Section:
                     ),
                 ],
             ),
+        ],
+    )
+
+
+def find_box() -> html.Div:
+    """The find box (beside the rack's heading, on the first screen): any ID, any case, the
+    fabric's own IDs suggested (finder.py); Enter highlights the part, Apply click does what
+    a click does."""
+    return html.Div(
+        className="control typed find",
+        title=FIND_HINT,
+        children=[
+            dcc.Input(
+                id=ids.ID_INPUT,
+                type="search",
+                placeholder="find: gpu07-st3.sw2.c0, Enter",
+                maxLength=40,
+                debounce=False,  # each key asks for suggestions; Enter finds
+                spellCheck=False,
+                autoComplete="off",
+                list=ids.FIND_OPTIONS,
+            ),
+            html.Datalist(id=ids.FIND_OPTIONS),
+            html.Button(
+                "Apply click",
+                id=ids.FAIL_BTN,
+                n_clicks=0,
+                title="Does to the ID in the box what a click does (fail or repair, "
+                "mark flaky, inspect); Enter only finds it",
+            ),
+        ],
+    )
+
+
+def _repair_and_share() -> html.Div:
+    return html.Div(
+        className="control typed",
+        children=[
+            html.Button("Repair all", id=ids.REPAIR_ALL, n_clicks=0),
+            html.Button(
+                "Copy link",
+                id=ids.COPY_LINK,
+                n_clicks=0,
+                title="Copy this view's link (the scenario and the view) to share it",
+            ),
+            html.Span(id=ids.COPY_STATUS, className="copy-status", role="status"),
         ],
     )
 

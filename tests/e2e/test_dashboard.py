@@ -58,8 +58,9 @@ def _xy(page, curve: int, index: int) -> tuple[float, float]:
     )
 
 
-def hover_part(page, cid: str, fabric: str = "vr-nvl72") -> tuple[float, float]:
-    """Move the pointer onto a part until its hover label names it; its page position."""
+def hover_part(page, cid: str, fabric: str = "vr-nvl72", says: str = "") -> tuple[float, float]:
+    """Move the pointer onto a part until its hover label names it (and says `says`: what a
+    click does, once the rack is redrawn for a new click mode); its page position."""
     page.locator("#rack").scroll_into_view_if_needed()
     for curve, names in point_ids(fabric).items():
         if cid in names:
@@ -69,14 +70,23 @@ def hover_part(page, cid: str, fabric: str = "vr-nvl72") -> tuple[float, float]:
         raise AssertionError(f"{cid} has no marker")
     page.mouse.move(x - 3, y - 3)
     page.mouse.move(x, y)
-    expect(page.locator("#rack .hoverlayer .hovertext").first).to_contain_text(cid, timeout=5000)
+    label = page.locator("#rack .hoverlayer .hovertext").first
+    expect(label).to_contain_text(cid, timeout=5000)
+    if says:  # a redraw (for a new mode) clears plotly's hover: a click then lands nowhere
+        for _ in range(40):
+            if says in (label.text_content() or ""):
+                break
+            page.mouse.move(x - 3, y - 3)
+            page.mouse.move(x, y)
+            page.wait_for_timeout(100)
+        expect(label).to_contain_text(says, timeout=5000)
     return x, y
 
 
-def click_part(page, cid: str, fabric: str = "vr-nvl72") -> float:
+def click_part(page, cid: str, fabric: str = "vr-nvl72", says: str = "") -> float:
     """Hover the part until Plotly names it, then press: Plotly clicks the last hovered point.
     Returns the time of the press (for the benchmark)."""
-    hover_part(page, cid, fabric)
+    hover_part(page, cid, fabric, says)
     t = time.perf_counter()
     page.mouse.down()
     page.mouse.up()

@@ -23,7 +23,8 @@ def test_print_is_a_report_and_saves_as_pdf(served, page):
     # the one click prints, once everything below the first screen is drawn
     page.wait_for_function("() => window.__printed === 1", timeout=30000)
     assert page.evaluate(
-        "() => [...document.querySelectorAll('.charts .js-plotly-plot')].every(g => g.layout.meta)"
+        "() => [...document.querySelectorAll('.charts .js-plotly-plot')]"
+        ".every(g => g.layout.meta && !g.layout.meta.placeholder)"
     )
     assert page.locator("#assumptions-body table").count() >= 4
     page.emulate_media(media="print")
