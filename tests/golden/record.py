@@ -61,6 +61,10 @@ SCENARIOS = [
     "fabric=eth-x72&fail=gpu07-st3.sw1",
     "fabric=eth-x72&eth_bw=1.8",
     "fabric=eth-x72&fail=gpu07&workload=train",
+    # b200-roce (issue 12: the buyer's comparison as a scenario)
+    "fabric=b200-roce",
+    "fabric=b200-roce&fail=node03,gpu17.nic",
+    "fabric=b200-roce&fail=leaf&workload=moe-2t",
     # multi-rack
     "fabric=vr-nvl576",
     "fabric=vr-nvl576&fail=r02.st3",
