@@ -59,7 +59,7 @@ def bench_model() -> None:
     import numpy as np
 
     from model import evaluate, parse_query
-    from model.assess import assess
+    from model.assess import assess, assess_rack
     from model.fabric.graph import build_graph, gpu_bandwidth_tbs, with_sink
     from model.fabric.metrics import latency, per_gpu_tbs
     from model.fabric.state import build_state
@@ -69,7 +69,7 @@ def bench_model() -> None:
 
     def fresh() -> None:
         """Forget the per-scenario memos, so every call below computes its scenario anew."""
-        assess.cache_clear()
+        assess_rack.cache_clear()
         work.cache_clear()
 
     def fabric(s):  # the fabric's answer: the assessment (bandwidth, partition, job, repairs)
@@ -573,7 +573,7 @@ def bench_collectives() -> None:
     dispatch/combine on random two-fault scenarios, each request a scenario not seen before
     (its assessment built cold), median of 400."""
     from app import server
-    from model.assess import assess
+    from model.assess import assess_rack
 
     c = server.test_client()
     rng = random.Random(12)
@@ -587,7 +587,7 @@ def bench_collectives() -> None:
     ]
     urls = [f"/api/v1/collectives?{q}&{rng.choice(asks)}" for q in _random_queries(400, 2, seed=21)]
     assert c.get(urls[0]).status_code == 200
-    assess.cache_clear()
+    assess_rack.cache_clear()
     it = iter(urls)
 
     def one() -> None:
