@@ -11,6 +11,7 @@ from types import MappingProxyType
 import numpy as np
 
 from dashboard.figures.base import COLORS, FG, empty_figure, figure
+from model.multirack.domains import DOMAINS
 from model.reliability.goodput import CAUSES
 from model.scenario import Scenario
 from model.workloads.models import DEFAULT_WORKLOAD
@@ -90,10 +91,16 @@ def goodput_figure(rows: Sequence[dict], current_label: str | None = None) -> di
     present = {c for r in rows for c, v in r["badput_hours_per_rack_year"].items() if v}
     known = [c for c in (*CAUSE_COLORS, *CAUSES) if c in present]
     causes = list(dict.fromkeys(known)) + sorted(present - set(known))
+    domain = next(
+        (d for d in DOMAINS if any(r.get("query", "").startswith(f"fabric={d}") for r in rows)),
+        None,
+    )
+    unit = f"{domain}-year (the domain's one job)" if domain else "rack-year"
+    links = "copper in racks, optical trunks" if domain else "copper links"
     fig = figure(
         "Lifetime goodput: what each feature saves",
-        "Closed form over one rack-year, repair at once (docs/GOODPUT.md): FACTS §6<br>"
-        "and [A] failure rates (copper links), [A] swap times; goodput % at each bar's end",
+        f"Closed form over one {unit}, repair at once (docs/GOODPUT.md): FACTS §6<br>"
+        f"and [A] failure rates ({links}), [A] swap times; goodput % at each bar's end",
         "goodput",
         barmode="stack",
         bargap=0.25,
@@ -156,7 +163,7 @@ def goodput_figure(rows: Sequence[dict], current_label: str | None = None) -> di
         "showgrid": False,
     }
     lay["xaxis"] = {
-        "title": {"text": "badput, hours per rack-year"},
+        "title": {"text": f"badput, hours per {'domain' if domain else 'rack'}-year"},
         "range": [0, float(total.max()) * 1.25],
     }
     return fig

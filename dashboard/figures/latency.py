@@ -21,10 +21,10 @@ def _us(x: float | None) -> str:
     return "unbounded" if x is None else f"{x:.3g}"
 
 
-def _traces(key: str, d: dict) -> list[dict]:
+def _traces(key: str, d: dict, name: str | None = None) -> list[dict]:
     """The distribution's curve and its p50/p99 markers (a quantile among pairs whose queue
     never clears has no marker: it is unbounded)."""
-    name = NAMES[key]
+    name = name or NAMES[key]
     lat = np.asarray(d["latency_us"], dtype=float)
     exceed = 100.0 * (1.0 - np.asarray(d["cdf"], dtype=float))
     color = COLORS[key]
@@ -73,9 +73,11 @@ def latency_figure(current: dict, healthy: dict | None = None, eth_x72: dict | N
         if current.get("unstable_share")
         else ""
     )
+    domain = "unloaded_across_racks_us" in current  # a multi-rack domain's distribution
+    hops = "one hop in a rack, three across racks; " if domain else ""
     fig = figure(
         "GPU-to-GPU latency, one way, under load",
-        f"{kb:g} KiB message, fabric {load:.0%} busy [A]: M/M/1 wait at the busier<br>"
+        f"{kb:g} KiB message, fabric {load:.0%} busy [A]: {hops}M/M/1 wait at the busier<br>"
         "port, over all pairs of active GPUs (docs/MODEL.md, Latency)" + note,
         "latency",
         legend={
@@ -91,7 +93,7 @@ def latency_figure(current: dict, healthy: dict | None = None, eth_x72: dict | N
     for key, d in (("eth-x72", eth_x72), ("healthy", healthy), ("scenario", current)):
         if not d or not d.get("latency_us"):
             continue
-        fig["data"] += _traces(key, d)
+        fig["data"] += _traces(key, d, "healthy domain" if domain and key == "healthy" else None)
         top = d["quantiles"].get("0.999")
         xmax = max(xmax, float(top if top is not None else d["latency_us"][-1]))
     lay = fig["layout"]

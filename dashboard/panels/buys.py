@@ -23,7 +23,7 @@ from dashboard import ids, state
 from dashboard.figures.base import empty_figure
 from dashboard.figures.goodput import policy_figure
 from dashboard.panels.below import unseen
-from dashboard.panels.common import graph, single_rack
+from dashboard.panels.common import graph
 from dashboard.panels.tables import html_table
 from model.errors import ScenarioError
 from model.reliability import compare, goodput
@@ -225,6 +225,7 @@ def _answers(
         checkpoint_interval_s=tau,
         price_per_gpu_h=price,
         workload=h.workload,
+        fabric=h.fabric if h.multirack else "vr-nvl72",  # a domain's own seven features
     )
     best = goodput.best_policy(
         replace(h, repair=repair), job_racks=job_racks, spares=spares, checkpoint_interval_s=tau
@@ -247,7 +248,7 @@ def frame(values: dict) -> pd.DataFrame:
     return pd.DataFrame(cols, index=index, dtype=object)
 
 
-def policy_note(best: dict, job_racks: int) -> html.Div:
+def policy_note(best: dict, job_racks: int, unit: str = "rack") -> html.Div:
     """The optimiser's answer: the best policy, its gain over repairing at once, why, and
     every policy tried with its goodput and rack-down visits a year (the trade)."""
     tried = pd.DataFrame(
@@ -267,7 +268,7 @@ def policy_note(best: dict, job_racks: int) -> html.Div:
                 [
                     (
                         "Best repair policy for this scenario as a job over "
-                        f"{job_racks:,} rack{'s' if job_racks > 1 else ''}: "
+                        f"{job_racks:,} {unit}{'s' if job_racks > 1 else ''}: "
                     ),
                     html.B(f"repair={best['best']}"),
                     (
@@ -305,7 +306,6 @@ OUTPUTS = {
 }
 
 
-@single_rack(OUTPUTS)
 def table(
     search: str | None,
     racks: object,
@@ -334,8 +334,9 @@ def table(
             else "at each row's Daly optimum"
         )
         + f"; money at ${st['price']:g} per GPU-hour ({values['price_source']}). A value is "
-        "vr-nvl72 with all seven features less the row: what the feature (or the fabric) "
-        "buys.",
+        f"{s.fabric if s.multirack else 'vr-nvl72'} with all seven features less the row: "
+        "what the feature (or the fabric) buys"
+        + (f"; a job's racks here are {s.fabric} domains." if s.multirack else "."),
         className="note",
     )
     return {
@@ -346,7 +347,9 @@ def table(
                 _whys(values),
             ]
         ),
-        "policy": policy_note(best, st["job_racks"]),
+        "policy": policy_note(
+            best, st["job_racks"], f"{s.fabric} domain" if s.multirack else "rack"
+        ),
         "trade": policy_figure(best),
     }
 

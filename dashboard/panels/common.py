@@ -7,49 +7,17 @@ so adding an output never shifts the others.
 
 from __future__ import annotations
 
-import functools
-import inspect
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
-from dash import Output, dcc, no_update
+from dash import dcc, no_update
 
 from dashboard import state
 from dashboard.figures import rack as rack_figure
 from dashboard.figures.base import NO_UPLOAD, UPLOAD_BUTTONS, empty_figure
 from model.errors import ScenarioError
 from model.ids import parse_id
-from model.scenario import DOMAIN_UNMODELLED, Scenario
-
-NOT_YET = (
-    "Not modelled on multi-rack domains yet"
-    + (f" ({'; '.join(DOMAIN_UNMODELLED)})" if DOMAIN_UNMODELLED else "")
-    + ": this panel draws one rack's answer."
-)
-
-
-def single_rack(outputs: Mapping[str, Output]) -> Callable:
-    """For a callback of what a multi-rack domain does not model: on a domain every output
-    says so (a figure as an empty chart with the message, anything else as the message), in
-    this one place; the callback itself only ever sees a single-rack scenario. The wrapped
-    callback takes the URL's search as its `search` input."""
-
-    def wrap(fn: Callable[..., dict[str, Any]]) -> Callable[..., dict[str, Any]]:
-        sig = inspect.signature(fn)
-
-        @functools.wraps(fn)
-        def inner(*args: Any, **kwargs: Any) -> dict[str, Any]:
-            search = sig.bind(*args, **kwargs).arguments.get("search")
-            if state.current(search).scenario.multirack:
-                return {
-                    name: empty_figure(NOT_YET) if out.component_property == "figure" else NOT_YET
-                    for name, out in outputs.items()
-                }
-            return fn(*args, **kwargs)
-
-        return inner
-
-    return wrap
+from model.scenario import Scenario
 
 
 def graph_config() -> dict:

@@ -16,7 +16,7 @@ from dashboard.figures.claims import VENDOR_DECODE_RATIO, where_ratio_passes
 from dashboard.panels import buys
 from dashboard.panels.below import unseen
 from dashboard.panels.clock import CLOCK_START_S
-from dashboard.panels.common import changes, graph, single_rack
+from dashboard.panels.common import changes, graph
 from dashboard.web import results
 from model.scenario import parse_query
 from model.workloads.throughput import baseline_bandwidth_for_ratio
@@ -131,7 +131,6 @@ def _cost_outputs() -> dict[str, Output]:
 COST_OUTPUTS = tuple(_cost_outputs())
 
 
-@single_rack(_cost_outputs())
 def cost_charts(search: str | None) -> dict[str, Any]:
     """Decode curve, goodput comparison and latency for the URL's scenario."""
     unseen(search)
@@ -141,7 +140,7 @@ def cost_charts(search: str | None) -> dict[str, Any]:
         d["baseline_tbs_for_claim"] = baseline_bandwidth_for_ratio(
             s.workload, VENDOR_DECODE_RATIO, d["tokens_per_s_per_user"]
         )
-    rows = results.comparison()
+    rows = results.comparison(s.fabric if s.multirack else "vr-nvl72")
     label = figures.comparison_label(rows, s)
     healthy = state.repair_all(s)
     dists = [results.latency(x) for x in (s, healthy, parse_query("fabric=eth-x72").scenario)]

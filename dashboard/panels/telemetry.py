@@ -15,13 +15,15 @@ from dash import Dash, Input, Output, State, dcc, html
 from dashboard import figures, ids, state
 from dashboard.panels import clock
 from dashboard.panels.below import unseen
-from dashboard.panels.common import changes, graph, single_rack
+from dashboard.panels.common import changes, graph
 from dashboard.web import results
 from model import telemetry
+from model.assess import assess
 from model.errors import ScenarioError
 from model.fabric.presets import FABRICS
 from model.ids import parse_id
 from model.kinds import ComponentKind
+from model.multirack.domains import DOMAINS, parse_part
 from model.scenario import Scenario, parse_query
 from model.telemetry.importers import MAX_BYTES, ImportRefused, import_text
 
@@ -175,19 +177,36 @@ def _outputs() -> dict[str, Output]:
 OUTPUTS = tuple(_outputs())
 
 
-@single_rack(_outputs())
 def telemetry_charts(
-    search: str | None, counter: str | None, link: str | None, clock_s: float | None
+    search: str | None,
+    counter: str | None,
+    link: str | None,
+    clock_s: float | None,
+    rack: str | None = None,
 ) -> dict[str, Any]:
-    """The GPU-by-plane heatmap of one counter at the simulated clock, and one link's series."""
+    """The GPU-by-plane heatmap of one counter at the simulated clock, and one link's series;
+    on a multi-rack domain, of the rack on show (its own assessment in the domain's)."""
     unseen(search)
     s = state.current(search).scenario
     t = float(clock_s or clock.CLOCK_START_S) % telemetry.MAX_T_S
     if counter not in (*telemetry.METRICS, "state"):
         counter = telemetry.REPLAY
     link = (link or "").strip()
+    name = ""
+    if s.multirack:
+        s, link, name, lost = _rack_on_show(s, rack, link)
+        if lost:
+            msg = f"{name} is lost: its GPUs and switch trays report nothing"
+            return changes(
+                OUTPUTS,
+                heatmap=figures.empty_figure(msg),
+                series=figures.empty_figure(msg),
+                forecast="",
+                clock_text=f"simulated clock: {t / 3600:.1f} h since the counters were cleared",
+            )
     # Keyed on what the figures depend on: a room watching one link at one clock shares them.
     heat, line, fc = _figures(s, counter, link, t)
+    heat, line = _titled(heat, name), _titled(line, name)
     return changes(
         OUTPUTS,
         heatmap=heat,
@@ -195,6 +214,37 @@ def telemetry_charts(
         forecast=_forecast_text(fc) if fc else "",
         clock_text=f"simulated clock: {t / 3600:.1f} h since the counters were cleared",
     )
+
+
+def _rack_on_show(s: Scenario, rack: str | None, link: str) -> tuple[Scenario, str, str, bool]:
+    """A domain's rack on show as its own single-rack scenario (the domain's assessment of
+    it), the link box's ID in that rack's local form, the rack's name and whether it is
+    lost."""
+    d = DOMAINS[s.fabric]
+    try:
+        part = parse_part(rack or "r01", d)
+        r = 0 if part.rack is None else part.rack
+    except ScenarioError:
+        r = 0
+    name = f"r{r + 1:02d}"
+    own = assess(s).racks[r]
+    if own is None:
+        return s, link, name, True
+    try:
+        lp = parse_part(link, d) if link else None
+        local = lp.local.id if lp is not None and lp.rack == r and lp.local is not None else link
+    except ScenarioError:
+        local = link
+    return own.scenario, local, name, False
+
+
+def _titled(fig: dict, name: str) -> dict:
+    """A copy of a (shared, memoised) figure whose title names the domain's rack on show."""
+    title = fig.get("layout", {}).get("title")
+    if not name or not isinstance(title, dict) or not title.get("text"):
+        return fig
+    layout = {**fig["layout"], "title": {**title, "text": f"rack {name}: {title['text']}"}}
+    return {**fig, "layout": layout}
 
 
 def _figures(s: Scenario, counter: str, link: str, t: float) -> list:
@@ -271,6 +321,7 @@ def register(app: Dash) -> None:
             "counter": Input(ids.COUNTER, "value"),
             "link": Input(ids.LINK_INPUT, "value"),
             "clock_s": Input(ids.CLOCK, "data"),
+            "rack": Input(ids.RACK_SELECT, "value"),
         },
     )(telemetry_charts)
     app.callback(

@@ -21,6 +21,7 @@ from plotly.io.json import to_json_plotly
 from model import evaluate
 from model.assess import assess
 from model.fabric import metrics
+from model.multirack import tiers
 from model.reliability import goodput
 from model.reliability.timeline import timeline as model_timeline
 from model.scenario import Scenario
@@ -79,7 +80,8 @@ def calibration() -> dict:
 def latency(s: Scenario) -> dict:
     """metrics.latency_distribution of the scenario, as a fresh dict: the healthy rack's and
     eth-x72's beside every scenario's are the same few."""
-    return _cached("latency", s, lambda: metrics.latency_distribution(assess(s).state))
+    of = tiers.latency_distribution if s.multirack else metrics.latency_distribution
+    return _cached("latency", s, lambda: of(assess(s).state))
 
 
 def timeline(s: Scenario) -> dict:
@@ -87,9 +89,12 @@ def timeline(s: Scenario) -> dict:
     return _cached("timeline", s, lambda: model_timeline(s))
 
 
-def comparison() -> list[dict]:
-    """goodput.comparison(): the same for every scenario, so computed once for all."""
-    return json.loads(_memo("comparison", lambda: json.dumps(goodput.comparison())))
+def comparison(fabric: str = "vr-nvl72") -> list[dict]:
+    """goodput.comparison() of vr-nvl72's feature sets (beside gb200-nvl72 and eth-x72), or
+    of a multi-rack domain's: the same for every scenario of it, so computed once for all."""
+    return json.loads(
+        _memo(f"comparison:{fabric}", lambda: json.dumps(goodput.comparison(fabric=fabric)))
+    )
 
 
 def figure(kind: str, data: object, build: Callable[[], object]) -> dict:

@@ -136,6 +136,16 @@ def _pair_mixture(
     return WaitMixture(vals[ok], w[ok], service_s, (off,), (1.0,), float(w[~ok].sum())), total
 
 
+def _cdf(mixes: list[tuple[float, float, WaitMixture]], t_us: np.ndarray) -> np.ndarray:
+    """P(one-way latency <= t) over (share, offset us, mixture) classes of pairs."""
+    out = np.zeros(t_us.shape)
+    for sh, off, m in mixes:
+        w = np.maximum(t_us - off, 0.0)[:, None] * 1e-6
+        tail = (m.weight * m.rho * np.exp(-(1 - m.rho) * w / m.service_s)).sum(axis=1)
+        out += np.where(t_us >= off, sh * (1.0 - tail - m.unstable_share), 0.0)
+    return out
+
+
 def _quantiles_us(
     mixes: list[tuple[float, float, WaitMixture]], qs: tuple[float, ...]
 ) -> list[float]:
@@ -143,15 +153,6 @@ def _quantiles_us(
     the CDF on a grid of 65 points, the bracket of each q refined five times (to ~1e-9 of
     the span), vectorised; infinite where unstable pairs hold more than 1 - q."""
     stuck = sum(sh * m.unstable_share for sh, _, m in mixes)
-
-    def cdf(t_us: np.ndarray) -> np.ndarray:
-        out = np.zeros(t_us.shape)
-        for sh, off, m in mixes:
-            w = np.maximum(t_us - off, 0.0)[:, None] * 1e-6
-            tail = (m.weight * m.rho * np.exp(-(1 - m.rho) * w / m.service_s)).sum(axis=1)
-            out += np.where(t_us >= off, sh * (1.0 - tail - m.unstable_share), 0.0)
-        return out
-
     lo0 = min(off for _, off, _ in mixes)
     hi0 = max(off for _, off, _ in mixes) + 1.0
     res = []
@@ -160,23 +161,20 @@ def _quantiles_us(
             res.append(math.inf)
             continue
         hi = hi0
-        while cdf(np.array([hi]))[0] < q:
+        while _cdf(mixes, np.array([hi]))[0] < q:
             hi = lo0 + 2 * (hi - lo0)
         lo = lo0
         for _ in range(5):
             grid = np.linspace(lo, hi, 65)
-            i = int(np.searchsorted(cdf(grid) >= q, True))  # first grid point at or past q
+            i = int(np.searchsorted(_cdf(mixes, grid) >= q, True))  # first grid point past q
             lo, hi = grid[max(i - 1, 0)], grid[min(i, 64)]
         res.append(float(hi))
     return res
 
 
-def latency(st: DomainState) -> dict:
-    """p50/p99 one way over all pairs of active GPUs, under load. A pair in one rack crosses
-    one switch and waits at the busier of its two GPU ports (as on one rack); a pair in two
-    racks crosses three and waits at the busier of its two ends' capacity toward other racks:
-    each plane's link held to its L1 chip's trunk scale, so a degraded L2 group or trunk
-    loads the ports whose traffic must cross it."""
+def _mixtures(st: DomainState) -> tuple[dict, list[tuple[float, float, WaitMixture]] | None]:
+    """latency()'s description and its classes of pairs (share, offset, mixture); None
+    when nothing waits in a steady state (a maintenance window, fewer than two GPUs)."""
     d, f = st.domain, st.domain.rack
     base = f.latency_one_way_us
     cross = base + 2 * EXTRA_HOP_US
@@ -193,7 +191,7 @@ def latency(st: DomainState) -> dict:
     }
     alive = st.gpu_alive
     if st.maintenance or alive.sum() < 2:
-        return {**out, "p50": None, "p99": None}
+        return out, None
     _f, scale = cross_scale(st)
     rack = st.rack_of[alive]
     cap_in = st.efficiency[alive].sum(axis=1)
@@ -205,12 +203,60 @@ def latency(st: DomainState) -> dict:
     a, n_a = _pair_mixture(rho_in, rack, d.racks, True, service, base)
     b, n_b = _pair_mixture(rho_x, rack, d.racks, False, service, cross)
     mixes = [(n / (n_a + n_b), off, m) for n, off, m in ((n_a, base, a), (n_b, cross, b)) if m]
+    return out, mixes
+
+
+def latency(st: DomainState) -> dict:
+    """p50/p99 one way over all pairs of active GPUs, under load. A pair in one rack crosses
+    one switch and waits at the busier of its two GPU ports (as on one rack); a pair in two
+    racks crosses three and waits at the busier of its two ends' capacity toward other racks:
+    each plane's link held to its L1 chip's trunk scale, so a degraded L2 group or trunk
+    loads the ports whose traffic must cross it."""
+    out, mixes = _mixtures(st)
+    if mixes is None:
+        return {**out, "p50": None, "p99": None}
     stuck = sum(sh * m.unstable_share for sh, _, m in mixes)
     if stuck > 0:
         out["unstable_share"] = _r(stuck, 6)
     p50, p99 = _quantiles_us(mixes, (0.5, 0.99))
     q = {"p50": p50, "p99": p99}
     return {**out, **{k: _r(v, 3) if math.isfinite(v) else None for k, v in q.items()}}
+
+
+def latency_distribution(st: DomainState, points: int = 200) -> dict:
+    """The CDF of one-way latency behind latency(), for the page's chart: the same keys as
+    one rack's (model.fabric.metrics.latency_distribution), the same mixtures and quantiles;
+    two steps at the unloaded latencies (in a rack, across racks) instead of one."""
+    out, mixes = _mixtures(st)
+    out = {
+        **out,
+        "unit": "us, one way",
+        "latency_us": [],
+        "cdf": [],
+        "no_wait_share": None,
+        "quantiles": {},
+        "p50": None,
+        "p99": None,
+    }
+    if mixes is None:
+        return out
+    levels = (0.5, 0.9, 0.99, 0.999, 0.9999)
+    qs = dict(zip(levels, _quantiles_us(mixes, levels), strict=True))
+    finite = [v for v in qs.values() if math.isfinite(v)]
+    lo = min(off for _, off, _ in mixes)
+    grid = np.linspace(lo, max([lo, *finite]), max(int(points), 2))
+    stuck = sum(sh * m.unstable_share for sh, _, m in mixes)
+    waits = sum(sh * float((m.weight * m.rho).sum()) for sh, _, m in mixes)
+    return {
+        **out,
+        "latency_us": [_r(float(x), 5) for x in grid],
+        "cdf": [_r(float(x), 7) for x in _cdf(mixes, grid)],
+        "no_wait_share": _r(1.0 - waits - stuck, 6),
+        "quantiles": {f"{q:g}": _r(v, 3) if math.isfinite(v) else None for q, v in qs.items()},
+        "p50": _r(qs[0.5], 3) if math.isfinite(qs[0.5]) else None,
+        "p99": _r(qs[0.99], 3) if math.isfinite(qs[0.99]) else None,
+        **({"unstable_share": _r(stuck, 6)} if stuck > 0 else {}),
+    }
 
 
 def packet_rate(st: DomainState) -> dict:

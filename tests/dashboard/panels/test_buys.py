@@ -109,6 +109,9 @@ def test_csv_is_the_table_one_row_a_configuration_and_scale():
     )
 
 
-def test_a_multi_rack_domain_says_it_is_not_modelled():
+def test_a_multi_rack_domain_gets_its_own_seven_features():
+    """Issue 16: on a domain the table is the domain's features (compare.feature_values with
+    its fabric), its rows priced per domain, and the best policy is the domain's."""
     out = buys.table("?fabric=vr-nvl576", **OK)
-    assert "Not modelled" in out["table"]
+    assert "vr-nvl576 with all seven features" in str(out["table"])
+    assert "Not modelled" not in str(out["table"]) and out["trade"]["data"]

@@ -22,29 +22,32 @@ class TestChanges:
 def test_a_domains_timeline_is_drawn() -> None:
     """The newest fault's timeline answers on a domain (model/multirack): drawn, not refused."""
     from dashboard.panels import costs
-    from dashboard.panels.common import NOT_YET
 
     fig = costs.timeline_chart(search="?fabric=vr-nvl576&fail=r02.st3", clock=None)["figure"]
-    assert fig["data"] and NOT_YET not in str(fig["layout"])
+    assert fig["data"] and "Not modelled" not in str(fig["layout"])
 
 
-def test_what_a_domain_does_not_model_is_said_in_one_place() -> None:
-    """The cost, timeline and telemetry callbacks never branch on a domain: single_rack does,
-    and every output on a domain carries the one message."""
-    from dashboard.panels import costs
+def test_every_chart_panel_draws_a_domain() -> None:
+    """Issue 16: the cost charts, the telemetry charts (of the rack on show) and what each
+    feature buys answer on a domain with the domain's own numbers, nothing refused."""
+    from dashboard.panels import buys, costs
     from dashboard.panels import telemetry as telemetry_panel
-    from dashboard.panels.common import NOT_YET
 
-    def says_not_yet(out: dict) -> bool:
-        texts = [v if isinstance(v, str) else str(v.get("layout", {})) for v in out.values()]
-        return all(NOT_YET in t or NOT_YET.replace("\n", "<br>") in t for t in texts)
-
-    for fn, extra in (
-        (costs.cost_charts, {}),
-        (telemetry_panel.telemetry_charts, {"counter": None, "link": None, "clock_s": None}),
-    ):
-        assert says_not_yet(fn(search="?fabric=vr-nvl576", **extra)), fn.__name__
-        assert not says_not_yet(fn(search="?fail=st3", **extra)), fn.__name__
+    q = "?fabric=vr-nvl576&fail=r02.st3&flaky=r02.gpu07-st1.sw2"
+    out = costs.cost_charts(search=q)
+    for name in ("decode", "breakdown", "goodput", "latency"):
+        assert out[name]["data"], name
+    assert "vr-nvl576-year" in str(out["goodput"]["layout"])  # the domain's own features
+    assert "vr-nvl72 (the same Rubin GPUs as single NVL72 racks)" in out["versus"]
+    tel = telemetry_panel.telemetry_charts(q, None, "r02.gpu07-st1.sw2", None, "r02")
+    assert tel["heatmap"]["data"] and tel["series"]["data"]
+    assert tel["heatmap"]["layout"]["title"]["text"].startswith("rack r02:")
+    assert "gpu07-st1.sw2" in str(tel["forecast"])  # the flaky link's forecast, in r02
+    lost = telemetry_panel.telemetry_charts("?fabric=vr-nvl576&fail=r03", None, "", None, "r03")
+    assert "r03 is lost" in str(lost["heatmap"]["layout"])
+    table = buys.table(q, 1, ["spares"], "scenario", [], "", 8.5)
+    assert "vr-nvl576 with all seven features" in str(table["table"])
+    assert "vr-nvl576 domain" in str(table["policy"])
 
 
 def test_no_chart_config_uploads_anywhere():

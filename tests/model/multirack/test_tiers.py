@@ -163,3 +163,28 @@ def test_decode_on_a_domain_takes_ep_up_to_the_domain_through_l2(client):
     lost = client.get("/api/v1/decode?fabric=vr-nvl1152&workload=moe-2t&fail=r03").get_json()
     for a, b in zip(lost["vs_healthy"], lost["vs_healthy"][1:], strict=False):
         assert a["ratio"] <= 1 + 1e-9 and b["ratio"] <= 1 + 1e-9
+
+
+@pytest.mark.parametrize(
+    "q",
+    [
+        "fabric=vr-nvl576",
+        "fabric=vr-nvl576&fail=" + ",".join(f"l2.p05.s{i}" for i in range(4)),
+        "fabric=vr-nvl1152&fail=r02.st3,r07",
+    ],
+)
+def test_the_latency_chart_is_the_latency_figures_own_mixture(q):
+    """tiers.latency_distribution (the page's chart on a domain) holds latency()'s p50 and
+    p99, rises monotonically from the unloaded latency, and its quantiles are its CDF's."""
+    from model import parse_query
+    from model.assess import assess
+    from model.multirack.tiers import latency, latency_distribution
+
+    st = assess(parse_query(q).scenario).state
+    d, one = latency_distribution(st), latency(st)
+    assert (d["p50"], d["p99"]) == (one["p50"], one["p99"])
+    cdf, x = np.array(d["cdf"]), np.array(d["latency_us"])
+    assert (np.diff(cdf) >= -1e-9).all() and (np.diff(x) > 0).all()
+    assert x[0] == pytest.approx(one["unloaded_us"])
+    assert np.interp(d["p99"], x, cdf) == pytest.approx(0.99, abs=0.01)
+    assert 0.0 <= d["no_wait_share"] <= 1.0
