@@ -18,7 +18,7 @@ from dashboard.panels.common import changes, clicked_id
 from model.errors import ScenarioError
 from model.fabric.features import FEATURES, defaults_for
 from model.fabric.presets import DEFAULT_FABRIC, FABRICS, Fabric
-from model.multirack.domains import DOMAINS
+from model.multirack.domains import DOMAINS, l2_tray_id, l2_trays, rack_id
 from model.scenario import DOMAIN_UNMODELLED, Scenario
 from model.workloads.models import WORKLOADS
 
@@ -94,11 +94,7 @@ def layout() -> html.Section:
                 "Switch update",
                 dcc.Dropdown(
                     id=ids.ISSU,
-                    options=[
-                        {"label": "none", "value": ""},
-                        {"label": "all trays, rolling", "value": "all"},
-                    ]
-                    + [{"label": f"st{i}", "value": f"st{i}"} for i in range(1, 10)],
+                    options=update_options("vr-nvl72"),
                     value="",
                     clearable=False,
                 ),
@@ -238,6 +234,7 @@ def _change_outputs() -> dict[str, Output]:
         "feature_options": Output(ids.FEATURES, "options"),
         "features_box": Output(ids.FEATURES_BOX, "title"),
         "update_disabled": Output(ids.ISSU, "disabled"),
+        "update_options": Output(ids.ISSU, "options"),
         "update_box": Output(ids.ISSU_BOX, "title"),
         "workload_disabled": Output(ids.WORKLOAD, "disabled"),
         "workload_box": Output(ids.WORKLOAD_BOX, "title"),
@@ -253,6 +250,19 @@ def _change_outputs() -> dict[str, Output]:
 CHANGE_OUTPUTS = tuple(_change_outputs())
 
 
+def update_options(fabric: str) -> list[dict[str, str]]:
+    """The switch-update menu of a fabric: none, all (rolling), each switch tray; on a
+    multi-rack domain each rack's L1 trays (rNN.stK) and the L2 trays (l2.tNN)."""
+    head = [{"label": "none", "value": ""}, {"label": "all trays, rolling", "value": "all"}]
+    if fabric not in DOMAINS:
+        trays = FABRICS[fabric].switch_trays if fabric in FABRICS else 9
+        return head + [{"label": f"st{i}", "value": f"st{i}"} for i in range(1, trays + 1)]
+    d = DOMAINS[fabric]
+    l1 = [f"{rack_id(r)}.st{t}" for r in range(d.racks) for t in range(1, d.rack.switch_trays + 1)]
+    l2 = [l2_tray_id(n) for n in range(1, l2_trays(d) + 1)]  # 1-based
+    return head + [{"label": x, "value": x} for x in (*l1, *l2)]
+
+
 def _controls_of(s: Scenario) -> dict[str, Any]:
     """The controls' values that show scenario s."""
     limited = s.multirack and DOMAIN_LIMITED
@@ -265,6 +275,7 @@ def _controls_of(s: Scenario) -> dict[str, Any]:
         # what does nothing on a multi-rack domain is disabled there, and says why
         "features_box": _not_on_domains("feature switches") if limited else "",
         "update_disabled": limited,
+        "update_options": update_options(s.fabric),
         "update_box": _not_on_domains("switch updates") if limited else UPDATE_HINT,
         "workload_disabled": limited,
         "workload_box": (

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from dash import no_update
 
 from dashboard import ids, view
@@ -141,3 +142,17 @@ class TestScenario:
         args = ("?fail=st5", v["counter"], v["link"], v["compare"], "inspect", "r01")
         out = fragment.on_view("#mode=inspect", click, *args)
         assert out["hash"] == "#mode=inspect&sel=st3"
+
+
+@pytest.mark.parametrize("fabric", ["vr-nvl72", "gb200-nvl72", "vr-nvl576", "vr-nvl1152"])
+def test_every_switch_update_offered_is_one_the_fabric_takes(fabric):
+    """The update menu follows the fabric: a domain's L1 trays of every rack and its L2 trays
+    (issue 16), each a value parse_query takes as update= on that fabric."""
+    from dashboard.panels.scenario import update_options
+    from model import parse_query
+
+    opts = [o["value"] for o in update_options(fabric) if o["value"]]
+    for v in opts:
+        assert parse_query(f"fabric={fabric}&update={v}").scenario.update == (v,)
+    if fabric in ("vr-nvl576", "vr-nvl1152"):
+        assert any(v.startswith("l2.t") for v in opts) and "r02.st9" in opts
