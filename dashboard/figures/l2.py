@@ -1,11 +1,16 @@
 """The L2 tier of a multi-rack domain: one marker per L2 switch chip (plane x index), failed
-ones marked; a click on one fails or repairs it. Plain SVG: only the spine uses WebGL."""
+ones marked, and below it the trunk map, one cell per trunk bundle (a rack's L1 chip of a
+plane to one of the plane's L2 chips) coloured by its state; a click on either fails or
+repairs what it hits. Plain SVG: only the spine uses WebGL."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from dashboard.figures.base import COLORS, figure
+from model.assess import assess
 from model.errors import ScenarioError
-from model.multirack.domains import DOMAINS, l2_id, l2_tray_chips, parse_part
+from model.multirack.domains import DOMAINS, l2_id, l2_tray_chips, parse_part, rack_id, trunk_id
 from model.scenario import Scenario
 
 SELECTED = "#ffffff"  # the ring round a found or inspected part's L2 chips (as the rack's)
@@ -32,6 +37,58 @@ def selected_chips(fabric_key: str, cid: str | None) -> list[tuple[int, int]]:
     if part.l2_tray is not None:
         return list(l2_tray_chips(d, part.l2_tray))
     return [part.l2] if part.l2 is not None else []
+
+
+# the trunk map's states: what a bundle does now, from the domain's assessed state
+TRUNK_STATES = (
+    ("up", COLORS["ok"]),  # carrying traffic
+    ("failed", COLORS["failed"]),
+    ("idle", COLORS["neutral"]),  # an end out of service: its L1 or L2 chip, or its rack
+    ("flaky", "#F0E442"),
+)
+
+
+def _trunk_columns(fabric_key: str) -> list[str]:
+    """The trunk map's columns: a plane's L1 chip to each of its L2 chips, as the part of a
+    trunk ID after the rack ('st3.sw2-l2.s1')."""
+    d = DOMAINS[fabric_key]
+    return [
+        trunk_id(d, 0, p, k).partition(".")[2]
+        for p in range(d.planes)
+        for k in range(d.l2_per_plane)
+    ]
+
+
+def _trunk_trace(scenario: Scenario) -> dict:
+    """The trunk map: a row a rack, a column a (plane, L2 chip) bundle; hover names the
+    trunk (rNN.stK.swJ-l2.sS) and its state, a click fails or repairs it."""
+    d = DOMAINS[scenario.fabric]
+    st = assess(scenario).state
+    r, p, k = d.racks, d.planes, d.l2_per_plane
+    ends = st.l1_in_service[:, :, None] & st.l2_in_service[None, :, :]
+    z = np.where(st.trunk_failed, 1, np.where(~ends, 2, np.where(st.trunk_flaky, 3, 0))).reshape(
+        r, p * k
+    )
+    n = len(TRUNK_STATES)
+    scale = [[edge, c] for i, (_, c) in enumerate(TRUNK_STATES) for edge in (i / n, (i + 1) / n)]
+    names = [name for name, _ in TRUNK_STATES]
+    return {
+        "type": "heatmap",
+        "name": "trunks",
+        "x": _trunk_columns(scenario.fabric),
+        "y": [rack_id(i) for i in range(r)],
+        "z": z.tolist(),
+        "text": [[names[v] for v in row] for row in z.tolist()],
+        "zmin": -0.5,
+        "zmax": n - 0.5,
+        "colorscale": scale,
+        "showscale": False,
+        "xgap": 1,
+        "ygap": 1,
+        "xaxis": "x2",
+        "yaxis": "y2",
+        "hovertemplate": "%{y}.%{x}: %{text}<extra>trunk bundle</extra>",
+    }
 
 
 def l2_figure(scenario: Scenario, selected: str | None = None) -> dict:
@@ -80,22 +137,54 @@ def l2_figure(scenario: Scenario, selected: str | None = None) -> dict:
             "showlegend": False,
         }
     )
+    fig["data"].append(_trunk_trace(scenario))
     fig["layout"]["xaxis"] = {
         "title": {"text": "plane (0-35: st1.sw0 .. st9.sw3 in every rack)"},
         "dtick": 4,
     }
-    fig["layout"]["yaxis"] = {"title": {"text": "L2 chip of the plane"}, "dtick": 1}
+    fig["layout"]["yaxis"] = {
+        "title": {"text": "L2 chip of the plane"},
+        "dtick": 1,
+        "domain": [0.6, 1.0],
+    }
+    fig["layout"]["xaxis2"] = {
+        "anchor": "y2",
+        "title": {
+            "text": "trunk map: a row a rack, a column a plane's L1 chip to one of its L2 chips; "
+            "green up, red failed, grey idle (an end out of service), yellow flaky",
+            "font": {"size": 10},
+        },
+        "showticklabels": False,
+    }
+    fig["layout"]["yaxis2"] = {
+        "anchor": "x2",
+        "domain": [0.0, 0.45],
+        "autorange": "reversed",
+        "title": {"text": "rack"},
+    }
     return fig
 
 
 def l2_click_to_id(fabric_key: str, click_data: dict | None) -> str | None:
-    """The L2 chip a click names (by point number, checked), or None."""
+    """The L2 chip (by point number) or the trunk bundle (by its row and column) a click
+    names, checked against the domain's IDs, or None."""
     if fabric_key not in DOMAINS or not isinstance(click_data, dict):
         return None
     points = click_data.get("points")
     if not isinstance(points, list) or not points or not isinstance(points[0], dict):
         return None
-    n = points[0].get("pointNumber")
+    pt = points[0]
+    if pt.get("curveNumber") == 2:  # the trunk map
+        rack, col = pt.get("y"), pt.get("x")
+        if not isinstance(rack, str) or not isinstance(col, str):
+            return None
+        cid = f"{rack}.{col}"
+        try:
+            part = parse_part(cid, DOMAINS[fabric_key])
+        except ScenarioError:
+            return None
+        return cid if part.trunk is not None else None
+    n = pt.get("pointNumber")
     table = _l2_ids(fabric_key)
     if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n < len(table):
         return None

@@ -193,9 +193,10 @@ def l2_chart(search: str | None, hash_: str | None = None) -> dict[str, Any]:
     or nothing on a single rack."""
     s = state.current(search).scenario
     visible = {"display": "block"} if s.multirack else {"display": "none"}
+    chart = {"display": "block", "height": "520px"} if s.multirack else {"display": "none"}
     # hidden: nothing to draw (a figure here costs the browser a draw)
     figure = l2_figure(s, view.parse(hash_)[0]["sel"] or None) if s.multirack else no_update
-    return changes(L2_OUTPUTS, figure=figure, style=visible, picker=visible)
+    return changes(L2_OUTPUTS, figure=figure, style=chart, picker=visible)
 
 
 HOVER_HINT = (

@@ -77,3 +77,32 @@ def test_find_any_part_of_a_domain_by_typing(served, page):
     page.wait_for_function(f"() => {L2}.data[1].x[0] === 5 && {L2}.data[1].y[0] === 3")
     assert re.search(r"\?fabric=vr-nvl576&fail=r02\.st3#", page.url)  # nothing failed
     assert page.log.errors == []
+
+
+def test_a_trunk_is_hovered_and_clicked_on_the_trunk_map(served, page):
+    """Issue 16: every trunk bundle is a cell of the trunk map under the L2 tier: hovering
+    names it and its state, a click fails it (the URL), as a cable's cell does."""
+    page.goto(served + "/?fabric=vr-nvl576")
+    _ready(page)
+    page.locator("#l2-chart").scroll_into_view_if_needed()
+    page.wait_for_function(
+        "() => { const gd = document.querySelector('#l2-chart .js-plotly-plot');"
+        " return gd && gd._fullData && gd._fullData.length > 2; }"
+    )
+    x, y = page.evaluate(
+        """() => { const gd = document.querySelector('#l2-chart .js-plotly-plot');
+        const t = gd._fullData[2], xa = gd._fullLayout.xaxis2, ya = gd._fullLayout.yaxis2;
+        const r = gd.getBoundingClientRect(), col = t.x.indexOf('st3.sw1-l2.s1');
+        return [r.left + xa._offset + xa.l2p(col), r.top + ya._offset + ya.l2p(1)]; }"""
+    )
+    page.mouse.move(x - 1, y - 1)
+    page.mouse.move(x, y)
+    expect(page.locator("#l2-chart .hoverlayer .hovertext")).to_contain_text(
+        "r02.st3.sw1-l2.s1: up"
+    )
+    page.mouse.down()
+    page.mouse.up()
+    expect(page).to_have_url(re.compile(r"fail=r02\.st3\.sw1-l2\.s1"))
+    expect(page.locator("#cards")).to_contain_text("trunk")
+    page.screenshot(path=str(ARTIFACTS / "dashboard-nvl576-trunk-1280.png"), full_page=True)
+    assert page.log.errors == []

@@ -44,6 +44,7 @@ SVG_TYPES = {"scatter", "bar", "heatmap"}
 # Quantitative axes must name a unit; categorical ones (configuration, GPU, plane) a quantity.
 UNITS = ("tokens/s", "×", "hours", "µs", "%", "GB/s", "count", "bytes", "errors/bit", "days")
 UNITS += ("minutes", "time since", "link state", "configuration", "GPU", "plane", "ms per")
+UNITS += ("rack",)  # a domain's racks, one a row (the trunk map)
 
 
 def scenario(q: str):

@@ -28,3 +28,36 @@ def test_a_found_part_of_the_l2_tier_is_ringed():
     assert (trunk["x"], trunk["y"]) == ([5], [3])
     for other in (None, "r05.gpu07", "l2.p99.s0"):  # a rack's part, or nothing it has
         assert charts.l2_figure(s, other)["data"][1]["x"] == []
+
+
+def test_every_trunk_is_a_cell_of_the_trunk_map_in_its_state():
+    """Issue 16: a trunk bundle is found, hovered and clicked like a cable: one cell a
+    bundle (a row a rack, a column a plane's L1 chip to one L2 chip), its state from the
+    domain's assessment, and a click on the cell names that trunk and nothing else."""
+    from dashboard.figures.l2 import TRUNK_STATES, l2_click_to_id
+    from model.multirack.domains import DOMAINS, parse_part
+
+    s = scenario(
+        "fabric=vr-nvl576&fail=r02.st3.sw1-l2.s1,l2.p05.s2,r03.st1&flaky=r04.st2.sw0-l2.s3"
+    )
+    t = charts.l2_figure(s)["data"][2]
+    d = DOMAINS["vr-nvl576"]
+    assert len(t["y"]) == d.racks and len(t["x"]) == d.planes * d.l2_per_plane
+    state = {
+        f"{r}.{c}": TRUNK_STATES[v][0]
+        for r, row in zip(t["y"], t["z"], strict=True)
+        for c, v in zip(t["x"], row, strict=True)
+    }
+    assert len(state) == d.racks * d.planes * d.l2_per_plane
+    assert all(parse_part(cid, d).trunk is not None for cid in state)  # every cell a trunk ID
+    assert state["r02.st3.sw1-l2.s1"] == "failed" and state["r04.st2.sw0-l2.s3"] == "flaky"
+    assert state["r01.st2.sw1-l2.s2"] == "idle"  # plane 5's L2 chip s2 is down
+    assert state["r03.st1.sw2-l2.s0"] == "idle"  # r03's st1 lost: its trunks idle
+    assert sum(v == "up" for v in state.values()) == len(state) - 1 - 1 - 8 - 16
+    click = {"points": [{"curveNumber": 2, "x": "st3.sw1-l2.s1", "y": "r02"}]}
+    assert l2_click_to_id("vr-nvl576", click) == "r02.st3.sw1-l2.s1"
+    for bad in (
+        {"points": [{"curveNumber": 2, "x": "st9.sw9-l2.s1", "y": "r02"}]},
+        {"points": [{"curveNumber": 2, "x": 3, "y": "r02"}]},
+    ):
+        assert l2_click_to_id("vr-nvl576", bad) is None
