@@ -10,7 +10,7 @@ import numpy as np
 from dashboard.figures.base import COLORS, figure
 from model.assess import assess
 from model.errors import ScenarioError
-from model.multirack.domains import DOMAINS, l2_id, l2_tray_chips, parse_part, rack_id, trunk_id
+from model.multirack.domains import DOMAINS, l2_id, l2_tray_chips, parse_part, rack_id, trunk_port
 from model.scenario import Scenario
 
 SELECTED = "#ffffff"  # the ring round a found or inspected part's L2 chips (as the rack's)
@@ -52,11 +52,7 @@ def _trunk_columns(fabric_key: str) -> list[str]:
     """The trunk map's columns: a plane's L1 chip to each of its L2 chips, as the part of a
     trunk ID after the rack ('st3.sw2-l2.s1')."""
     d = DOMAINS[fabric_key]
-    return [
-        trunk_id(d, 0, p, k).partition(".")[2]
-        for p in range(d.planes)
-        for k in range(d.l2_per_plane)
-    ]
+    return [trunk_port(d, p, k) for p in range(d.planes) for k in range(d.l2_per_plane)]
 
 
 def _trunk_trace(scenario: Scenario) -> dict:

@@ -176,7 +176,13 @@ def parse_part(token: str, d: Domain) -> DomainPart:
     return DomainPart(r, parse_id(local, d.rack), None)
 
 
+def trunk_port(d: Domain, plane: int, index: int) -> str:
+    """A trunk bundle's name within its rack: the L1 chip of `plane` to L2 chip `index`
+    ('st3.sw2-l2.s1'); the trunk's ID is its rack's ID, a dot, and this."""
+    tray, chip = divmod(plane, d.rack.chips_per_tray)
+    return f"st{tray + 1}.sw{chip}-l2.s{index}"
+
+
 def trunk_id(d: Domain, rack: int, plane: int, index: int) -> str:
     """The ID of the trunk bundle between rack's L1 chip of `plane` and L2 chip `index`."""
-    tray, chip = divmod(plane, d.rack.chips_per_tray)
-    return f"{rack_id(rack)}.st{tray + 1}.sw{chip}-l2.s{index}"
+    return f"{rack_id(rack)}.{trunk_port(d, plane, index)}"
