@@ -100,7 +100,7 @@ def l2_figure(scenario: Scenario, selected: str | None = None) -> dict:
     fig = figure(
         f"The L2 tier: {d.l2_chips} switch chips, {d.l2_per_plane} per plane [A]",
         "every rack's chip of plane p sends its 72 trunks to plane p's L2 chips "
-        "(docs/MULTIRACK.md); click one to fail or repair it",
+        "(docs/MULTIRACK.md); click a chip, or a trunk below, to fail or repair it",
         "l2",
         margin={"b": 40},
     )
