@@ -54,6 +54,17 @@ def _random_queries(n: int, faults: int, seed: int = 6) -> list[str]:
     return [f"fail={','.join(rng.sample(ids, faults))}" for _ in range(n)]
 
 
+def _cold_frontier_ms(m, hw, w) -> float:
+    """One decode frontier with every sweep memo forgotten (cold), in ms."""
+    from model.workloads import decode as D
+
+    D._sweeps.cache_clear()
+    D._prepared.cache_clear()
+    t = time.perf_counter()
+    D.frontier(m, hw, w)
+    return (time.perf_counter() - t) * 1e3
+
+
 def bench_model() -> None:
     """evaluate() on vr-nvl72 with 50 faults; the numpy path against networkx max flow."""
     import numpy as np
@@ -468,11 +479,7 @@ def bench_scale() -> None:
     w = D.Workload(m)
 
     def cold(hw) -> float:
-        D._sweeps.cache_clear()
-        D._prepared.cache_clear()
-        t = time.perf_counter()
-        D.frontier(m, hw, w)
-        return (time.perf_counter() - t) * 1e3
+        return _cold_frontier_ms(m, hw, w)
 
     report(
         "scale: decode frontier vr-nvl1152, 2 faults, cold",
@@ -618,11 +625,7 @@ def bench_decode() -> None:
     w = D.Workload(m)
 
     def cold(hw) -> float:
-        D._sweeps.cache_clear()
-        D._prepared.cache_clear()
-        t = time.perf_counter()
-        D.frontier(m, hw, w)
-        return (time.perf_counter() - t) * 1e3
+        return _cold_frontier_ms(m, hw, w)
 
     def new_scenario(hw) -> float:
         D._sweeps.cache_clear()

@@ -8,7 +8,9 @@ matter, and `parse_query(to_query(s)).scenario == s` exactly.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 from urllib.parse import parse_qsl
 
 from model.errors import ScenarioError
@@ -17,7 +19,7 @@ from model.fabric.islands import SCENARIO_ISLANDS, IslandFabric, IslandPart, par
 from model.fabric.presets import DEFAULT_FABRIC, ETH_X72, FABRICS, Fabric, eth_with_bandwidth
 from model.ids import Component, parse_id
 from model.kinds import ComponentKind, DomainKind
-from model.multirack.domains import DOMAINS, Domain, DomainPart, parse_part
+from model.multirack.domains import DOMAINS, Domain, parse_part
 from model.workloads.models import DEFAULT_WORKLOAD, WORKLOADS
 
 KEYS = ("fabric", "fail", "flaky", "off", "on", "workload", "update", "eth_bw", "repair")
@@ -312,14 +314,23 @@ def _domain_ids(
 ) -> tuple[str, ...]:
     """A domain's ID list (model/multirack/domains.py: parse_part), canonical: sorted, unique.
     kinds: the kinds the key takes (None: any)."""
+    return _part_ids(r, key, value, lambda tok: (tok, parse_part(tok, d)), kinds)
+
+
+def _part_ids(
+    r: _Reader, key: str, value: str, parse: Callable[[str], tuple[str, Any]], kinds: tuple | None
+) -> tuple[str, ...]:
+    """An ID list of a fabric whose parts are not one rack's Components (a domain's, an island
+    fabric's): parse(token) gives the canonical ID and the part (its kind and sort_key).
+    Sorted, unique; every bad token named (strict) or dropped and named (lenient)."""
     tokens = _split(value)
     if len(tokens) > MAX_IDS:
         r.error(f"'{key}' lists {len(tokens)} IDs; at most {MAX_IDS}", token=key)
         tokens = tokens[:MAX_IDS]
-    parts: dict[str, DomainPart] = {}
+    parts: dict[str, Any] = {}
     for tok in tokens:
         try:
-            part = parse_part(tok, d)
+            cid, part = parse(tok)
         except ScenarioError as e:
             r.error(f"{key}: {e.message}", token=tok)
             continue
@@ -328,9 +339,9 @@ def _domain_ids(
             said = ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else names[0]
             r.error(f"{key}: '{tok}' is a {part.kind}; {key} takes {said}", token=tok)
             continue
-        if tok in parts:
+        if cid in parts:
             r.notices.append(f"{key}: '{tok}' is listed more than once; counted once")
-        parts[tok] = part
+        parts[cid] = part
     return tuple(sorted(parts, key=lambda t: parts[t].sort_key()))
 
 
@@ -386,21 +397,12 @@ def _parse_islands(r: _Reader, raw: dict[str, str], f: IslandFabric) -> Parsed:
     if workload not in WORKLOADS:
         r.error(f"unknown workload '{workload}' (known: {', '.join(WORKLOADS)})", token=workload)
         workload = DEFAULT_WORKLOAD
-    parts: dict[str, IslandPart] = {}
-    tokens = _split(raw.get("fail", ""))
-    if len(tokens) > MAX_IDS:
-        r.error(f"'fail' lists {len(tokens)} IDs; at most {MAX_IDS}", token="fail")
-        tokens = tokens[:MAX_IDS]
-    for tok in tokens:
-        try:
-            part = parse_island_part(tok, f)
-        except ScenarioError as e:
-            r.error(f"fail: {e.message}", token=tok)
-            continue
-        if part.id in parts:
-            r.notices.append(f"fail: '{tok}' is listed more than once; counted once")
-        parts[part.id] = part
-    fail = tuple(sorted(parts, key=lambda t: parts[t].sort_key()))
+
+    def parse(tok: str) -> tuple[str, IslandPart]:
+        part = parse_island_part(tok, f)
+        return part.id, part
+
+    fail = _part_ids(r, "fail", raw.get("fail", ""), parse, None)
     return Parsed(Scenario(fabric=f.key, fail=fail, workload=workload), r.notices, r.errors)
 
 

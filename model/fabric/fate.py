@@ -247,6 +247,20 @@ def _meanwhile_data(jb: Job) -> Meanwhile:
     }.get(jb.restart, Meanwhile.DOWN)
 
 
+def maintenance_repair() -> Repair:
+    """A switch update with in-service updates off: the rack (or domain) down for the
+    maintenance window."""
+    return Repair(
+        "update",
+        RepairAction.MAINTENANCE_UPDATE,
+        "",
+        RepairMode.RACK_DOWN,
+        MAINTENANCE_WINDOW_H,
+        MAINTENANCE_WINDOW_H,
+        Meanwhile.DOWN,
+    )
+
+
 def repairs(st: FabricState, jb: Job) -> tuple[Repair, ...]:
     """The repair each failed component and each update needs, and whether the rack stops."""
     out = []
@@ -305,17 +319,7 @@ def repairs(st: FabricState, jb: Job) -> tuple[Repair, ...]:
                 )
             )
     if st.maintenance:
-        out.append(
-            Repair(
-                "update",
-                RepairAction.MAINTENANCE_UPDATE,
-                "",
-                RepairMode.RACK_DOWN,
-                MAINTENANCE_WINDOW_H,
-                MAINTENANCE_WINDOW_H,
-                Meanwhile.DOWN,
-            )
-        )
+        out.append(maintenance_repair())
     elif st.updating:
         n = st.fabric.switch_trays if st.rolling else len(st.updating)
         out.append(

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from model import words as rack_words
-from model.fabric.fate import Job, Repair, unroutable_planes
+from model.fabric.fate import Job, Repair, maintenance_repair, unroutable_planes
 from model.fabric.presets import VR_NVL72
 from model.kinds import DomainKind, Feature, JobState, Meanwhile, RepairAction, RepairMode, Restart
 from model.kinds import PartitionMode as Mode
@@ -26,7 +26,6 @@ from model.multirack.domains import l2_tray_id, l2_tray_of, l2_trays, rack_id
 from model.multirack.state import DomainState
 from model.params import (
     ISSU_PER_TRAY_H,
-    MAINTENANCE_WINDOW_H,
     REPAIR_CABLE_H,
     REPAIR_NODE_H,
     SWITCH_TRAY_SWAP_H,
@@ -269,17 +268,7 @@ def repairs(st: DomainState, jb: Job) -> tuple[Repair, ...]:
                 )
             )
     if st.maintenance:
-        out.append(
-            Repair(
-                "update",
-                RepairAction.MAINTENANCE_UPDATE,
-                "",
-                RepairMode.RACK_DOWN,
-                MAINTENANCE_WINDOW_H,
-                MAINTENANCE_WINDOW_H,
-                Meanwhile.DOWN,
-            )
-        )
+        out.append(maintenance_repair())
     elif st.updating:
         trays = d.racks * d.rack.switch_trays + l2_trays(d)
         updates = trays if st.rolling else len(st.updating)
