@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from model.ids import Component, chip_id, format_id, gpu_id, link_id
+from model.kinds import ComponentKind as K
 from model.telemetry.fields import ACTIVE, BER, DEGRADING_BER, INACTIVE, RECOVERY
 from model.telemetry.snapshot import Counters
 
@@ -157,12 +158,17 @@ def attribution(snap: Counters) -> Attribution:
     inact = snap.cable_state[gi, pi] == INACTIVE
     n_in = inact.sum(axis=1)
     whole = stale_plane[pi] | (n_in == c_n) | (n_in == 0)
-    for g, p, w, row in zip(gi.tolist(), pi.tolist(), whole.tolist(), inact, strict=True):
-        t, ch = divmod(p, k)
-        if w:
-            failed.append(Component("link", (g, t + 1, ch)))
-        else:
-            failed += [Component("cable", (g, t + 1, ch, int(x))) for x in np.flatnonzero(row)]
+    gl, pl = gi.tolist(), pi.tolist()
+    failed += [
+        Component(K.LINK, (g, p // k + 1, p % k))
+        for g, p, w in zip(gl, pl, whole.tolist(), strict=True)
+        if w
+    ]
+    rr, xx = np.nonzero(inact & ~whole[:, None])
+    failed += [
+        Component(K.CABLE, (gl[r], pl[r] // k + 1, pl[r] % k, x))
+        for r, x in zip(rr.tolist(), xx.tolist(), strict=True)
+    ]
     was = snap.link[RECOVERY][gi, pi] > 0
     if was.any():
         ids = [link_id(f, int(g), int(p)) for g, p in zip(gi[was], pi[was], strict=True)]
@@ -192,11 +198,13 @@ def attribution(snap: Counters) -> Attribution:
             f"{_short(unnarrowed)}: degrading by the GPU's counters; which cable cannot be "
             "told while the switch tray's telemetry (the lanes' BER) is silent"
         )
+    every = sorted(set(failed + silent + degrading), key=Component.sort_key)
+    failed_set, degrading_set = set(failed), set(degrading)
     return Attribution(
         True,
-        components=_ids(failed + silent + degrading),
-        failed=_ids(failed),
-        degrading=_ids(degrading),
+        components=tuple(format_id(x) for x in every),
+        failed=tuple(format_id(x) for x in every if x in failed_set),
+        degrading=tuple(format_id(x) for x in every if x in degrading_set),
         silent=_ids(silent),
         planned=planned_ids,
         masked=tuple(masked),

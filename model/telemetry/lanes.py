@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -56,10 +57,73 @@ def lanes_sum(a: np.ndarray) -> np.ndarray:
 
 
 def seeded_rng(key: str, *parts: object) -> np.random.Generator:
-    """A Generator seeded by sha256 of the scenario key and a stream/bucket label."""
+    """A Generator seeded by sha256 of a key (the fabric's or the scenario's) and a
+    stream/bucket label."""
     text = "|".join([key, *(str(p) for p in parts)])
     seed = int.from_bytes(hashlib.sha256(text.encode()).digest()[:16], "little")
     return np.random.Generator(np.random.PCG64(seed))
+
+
+# --- the lanes' own noise: common to every scenario of a fabric --------------------------------
+# A lane's static BER (its cable, connectors and SerDes), its background flit errors and the
+# jitter of each BER reading are properties of that lane and that moment, not of what else in
+# the rack has failed: they are seeded by the fabric, so two scenarios differ only where their
+# faults do (common random numbers; a cable pulled elsewhere moves no other lane's counters).
+# Only the degrading lanes' events are seeded by the scenario (which lanes degrade is its own).
+
+
+@dataclass(frozen=True)
+class LaneNoise:
+    """A fabric's per-lane static noise: the BER spread factor, the healthy BER, and the
+    cumulative background flit-error rate the day's events are drawn against (read-only)."""
+
+    spread: np.ndarray  # float[E]: lognormal factor on the lane's BER
+    bg_ber: np.ndarray  # float[E]: the lane's BER while healthy
+    bg_cum: np.ndarray  # float[E]: cumulative sum of the lanes' background flit-error rates (/s)
+
+
+def _lane_bits_s(f: Fabric) -> float:
+    """Bits a second one lane carries at the offered load (one direction of a cable's share)."""
+    return f.link_gbs_bidir * 8e9 * OFFERED_LOAD / f.cables_per_link
+
+
+@lru_cache(maxsize=16)
+def lane_noise(f: Fabric) -> LaneNoise:
+    """The fabric's LaneNoise, drawn once (seeded by the fabric's key)."""
+    z = seeded_rng(f.key, "ber-static").standard_normal(f.gpus * f.planes * f.cables_per_link)
+    spread = np.exp(BER_SPREAD * z)
+    bg_ber = HEALTHY_BER * spread
+    out = LaneNoise(spread, bg_ber, np.cumsum(bg_ber * _lane_bits_s(f)))
+    for a in (out.spread, out.bg_ber, out.bg_cum):
+        a.flags.writeable = False
+    return out
+
+
+@lru_cache(maxsize=256)
+def _background_day(
+    f: Fabric, day: int, times: bool
+) -> tuple[tuple[int, np.ndarray, np.ndarray], ...]:
+    """The fabric's background flit and data CRC events of one clock bucket: (process, lanes,
+    event times or empty), read-only; the same for every scenario of the fabric."""
+    t0 = day * EVENT_BUCKET_S
+    cum = lane_noise(f).bg_cum
+    rng = seeded_rng(f.key, "background", day)
+    lams = (cum[-1] * EVENT_BUCKET_S, cum[-1] * CRC_DATA_PER_FLIT * EVENT_BUCKET_S)
+    ns = [int(rng.poisson(lam)) for lam in lams]
+    lanes = [np.searchsorted(cum, rng.random(n) * cum[-1], side="right") for n in ns]
+    taus = [t0 + rng.random(n) * EVENT_BUCKET_S if times else np.empty(0) for n in ns]
+    for a in (*lanes, *taus):
+        a.flags.writeable = False
+    return ((FLIT, lanes[0], taus[0]), (DATA, lanes[1], taus[1]))
+
+
+@lru_cache(maxsize=64)
+def _reading_jitter(f: Fabric, bucket: int) -> np.ndarray:
+    """The lognormal jitter exponent of every lane's BER reading in one reading bucket
+    (standard normals, read-only); a prefix of it is what fewer lanes would draw."""
+    z = seeded_rng(f.key, "ber", bucket).standard_normal(f.gpus * f.planes * f.cables_per_link)
+    z.flags.writeable = False
+    return z
 
 
 @dataclass(frozen=True)
@@ -131,11 +195,10 @@ def lane_model(s: Scenario, onset_s: float) -> LaneModel:
     flaky_lane = st.flaky_cable | flaky_whole[:, :, None]
     flaky_link = lanes_any(flaky_lane)
 
-    z = seeded_rng(key, "ber-static").standard_normal(g * p * c)
-    spread = np.exp(BER_SPREAD * z)
-    bg_ber = HEALTHY_BER * spread
-    lane_ber = np.where(flaky_lane.ravel(), FLAKY_BER * spread, bg_ber)
-    bits = f.link_gbs_bidir * 8e9 * OFFERED_LOAD / c  # bit/s per lane at the offered load
+    noise = lane_noise(f)
+    bg_ber = noise.bg_ber
+    lane_ber = np.where(flaky_lane.ravel(), FLAKY_BER * noise.spread, bg_ber)
+    bits = _lane_bits_s(f)  # bit/s per lane at the offered load
     dense = np.flatnonzero(flaky_lane)
     extra = (lane_ber[dense] - bg_ber[dense]) * bits
     whole_d = np.repeat(flaky_whole.ravel(), c)[dense]
@@ -161,7 +224,7 @@ def lane_model(s: Scenario, onset_s: float) -> LaneModel:
         mc_down=~st.mc_alive,
         planned=planned,
         lane_ber=lane_ber,
-        bg_cum=np.cumsum(bg_ber * bits),
+        bg_cum=noise.bg_cum,
         dense=dense,
         dense_rates=dense_rates,
         gbs=np.repeat(gbs_link.ravel() / c, c),
@@ -184,15 +247,8 @@ def lane_state(m: LaneModel, tau: float, faults: bool) -> np.ndarray:
 
 def day_events(m: LaneModel, day: int, times: bool) -> list[tuple[int, np.ndarray, np.ndarray]]:
     """(process, lanes, event times or empty) of one clock bucket; draws in a fixed order."""
-    out: list[tuple[int, np.ndarray, np.ndarray]] = []
+    out = list(_background_day(m.fabric, day, times))
     t0 = day * EVENT_BUCKET_S
-    cum = m.bg_cum
-    rng = seeded_rng(m.key, "background", day)
-    lams = (cum[-1] * EVENT_BUCKET_S, cum[-1] * CRC_DATA_PER_FLIT * EVENT_BUCKET_S)
-    ns = [int(rng.poisson(lam)) for lam in lams]
-    lanes = [np.searchsorted(cum, rng.random(n) * cum[-1], side="right") for n in ns]
-    taus = [t0 + rng.random(n) * EVENT_BUCKET_S if times else np.empty(0) for n in ns]
-    out += [(FLIT, lanes[0], taus[0]), (DATA, lanes[1], taus[1])]
     if m.dense.size:
         rng = seeded_rng(m.key, "degrading", day)
         # Recoveries follow the rising ramp (fields.FLAKY_RAMP_K): this day's share of it.
@@ -244,7 +300,13 @@ def counts_at(m: LaneModel, end: np.ndarray, t: float) -> np.ndarray:
 def ber_at(m: LaneModel, tau: float, active: np.ndarray, upto: int | None = None) -> np.ndarray:
     """float[E] (or the first `upto` lanes): the BER reading covering tau; NaN if not ACTIVE."""
     n = m.lane_ber.size if upto is None else upto
-    z = seeded_rng(m.key, "ber", int(tau // BER_READING_S)).standard_normal(n)
+    bucket = int(tau // BER_READING_S)
+    f = m.fabric  # a prefix of the whole fabric's draw (a series reads a few lanes, many times)
+    z = (
+        _reading_jitter(f, bucket)
+        if upto is None
+        else seeded_rng(f.key, "ber", bucket).standard_normal(n)
+    )
     return np.where(active[:n], m.lane_ber[:n] * np.exp(BER_JITTER * z), np.nan)
 
 

@@ -11,7 +11,7 @@ every point.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import numpy as np
 
@@ -87,22 +87,29 @@ def _sweeps(m, gpu, w, ep: int, knobs: tuple, v, terms) -> tuple[dict | None, ..
 
 
 def _split(rows, b, out: dict, n: int) -> tuple[dict | None, ...]:
-    """Per-deployment sweeps (sorted by interactivity, read-only) from rows x batches arrays."""
+    """Per-deployment sweeps (sorted by interactivity, read-only) from rows x batches arrays.
+
+    Every key is a view into one stacked array, SWEEP_KEYS first, so a frontier reads a
+    sweep's breakdown as one block (`_stack`) without stacking it again; each sweep also
+    carries its row on the frontier's grid and its two extremes (`_peak`, `_top`)."""
     result: list[dict | None] = [None] * n
     order = np.argsort(out["tokens_per_s_per_user"], axis=1)  # ascending interactivity
     rows_idx = np.arange(len(rows))[:, None]
-    mats = {
-        k: (x if np.shape(x) == b.shape else np.broadcast_to(x, b.shape))[rows_idx, order]
-        for k, x in out.items()
-    }
-    mats["log_u"] = np.log(mats["tokens_per_s_per_user"])
+    keys = (*SWEEP_KEYS, *(k for k in out if k not in SWEEP_KEYS))
+    full = np.stack([np.broadcast_to(out[k], b.shape) for k in keys])[:, rows_idx, order]
+    log_u = np.log(full[keys.index("tokens_per_s_per_user")])
+    tps = full[keys.index("tokens_per_s_per_gpu")]
     # each sweep on the frontier's grid, once: every scenario whose groups share this view
     # reads it from here instead of interpolating again
-    mats["on_grid"] = _interp_rows(mats["log_u"], mats["tokens_per_s_per_gpu"], LOG_GRID)
-    for a in mats.values():
+    on_grid = _interp_rows(log_u, tps, LOG_GRID)
+    peak, top = tps.max(axis=1), full[keys.index("tokens_per_s_per_user")][:, -1]
+    for a in (full, log_u, on_grid):
         a.flags.writeable = False
+    ns = len(SWEEP_KEYS)
     for i, r in enumerate(rows):
-        result[r] = {k: x[i] for k, x in mats.items()}
+        c = {k: full[j, i] for j, k in enumerate(keys)}
+        c |= {"log_u": log_u[i], "on_grid": on_grid[i], "_stack": full[:ns, i]}
+        result[r] = c | {"_peak": float(peak[i]), "_top": float(top[i])}
     return tuple(result)
 
 
@@ -185,19 +192,46 @@ def _interp_rows(lu: np.ndarray, y: np.ndarray, log_x: np.ndarray) -> np.ndarray
 @dataclass(frozen=True)
 class Frontier:
     """Tokens/s per installed GPU at each interactivity, the deployment chosen there, and the
-    chosen deployment's step breakdown on its slowest group (us per step)."""
+    chosen deployment's step breakdown on its slowest group (us per step).
+
+    The breakdown is read from the chosen deployments' memoised sweeps (`sources`) when first
+    asked for, whole (`breakdown`) or at one point (`breakdown_at`): evaluate() needs one
+    point, the decode curves every one, and the two agree to the last bit (the same
+    interpolation of the same sweep)."""
 
     x: np.ndarray  # tokens/s per user
     tokens_per_s_per_gpu: np.ndarray  # NaN where no deployment reaches x
     choice: np.ndarray  # index into deployments, -1 where unreachable
     deployments: tuple[Deployment, ...]
-    breakdown: dict[str, np.ndarray]
+    sources: dict[int, dict]  # deployment index -> the sweep its breakdown is read from
     peak_tokens_per_s_per_gpu: float
     max_tokens_per_s_per_user: float
 
     def deployment_at(self, i: int) -> Deployment | None:
         c = int(self.choice[i])
         return self.deployments[c] if c >= 0 else None
+
+    def breakdown_at(self, i: int) -> dict[str, float]:
+        """The breakdown's keys (SWEEP_KEYS) at point i: NaN where no deployment reaches it."""
+        c = int(self.choice[i])
+        if c < 0:
+            return dict.fromkeys(SWEEP_KEYS, float("nan"))
+        col = _at_keys(self.sources[c], np.log(self.x[i : i + 1]))[:, 0]
+        return {k: float(v) for k, v in zip(SWEEP_KEYS, col, strict=True)}
+
+    @cached_property
+    def breakdown(self) -> dict[str, np.ndarray]:
+        """Every key of SWEEP_KEYS along x (read-only arrays; NaN where unreachable)."""
+        bd = {k: np.full(self.x.shape, np.nan) for k in SWEEP_KEYS}
+        log_x = np.log(self.x)
+        for i, c in self.sources.items():
+            at = self.choice == i
+            if at.any():
+                for k, v in zip(SWEEP_KEYS, _at_keys(c, log_x[at]), strict=True):
+                    bd[k][at] = v
+        for a in bd.values():
+            a.flags.writeable = False
+        return bd
 
 
 GRID = np.arange(2.0, 602.0, 2.0)  # tokens/s per user, 2 apart
@@ -217,8 +251,8 @@ def frontier(
     w = w or Workload(m)
     deps = only if only is not None else deployments(hw.max_ep)
     log_x = np.log(x)
-    best = np.full(x.shape, np.nan)
-    choice = np.full(x.shape, -1)
+    # every deployment's total on x (rows in deployment order; -inf where it is not taken)
+    totals = np.full((len(deps), len(x)), -np.inf)
     source: dict[int, dict] = {}  # deployment index -> the sweep its breakdown is read from
     peak, top = 0.0, 0.0
     for ep in sorted({d.ep for d in deps}):
@@ -230,61 +264,60 @@ def frontier(
         alike = tuple(v for v, _ in groups if v.ep == ep)
         many = dict(zip(alike, _sweeps_many(m, hw.gpu, w, ep, knobs, alike, terms), strict=True))
         swept = [
-            (v, count, many[v] if v.ep == ep else _sweeps(m, hw.gpu, w, v.ep, knobs, v, terms))
+            (
+                v,
+                v.ep * count,
+                many[v] if v.ep == ep else _sweeps(m, hw.gpu, w, v.ep, knobs, v, terms),
+            )
             for v, count in groups
         ]
-        lives = [
-            [(v, count, sw[r]) for v, count, sw in swept if sw[r] is not None]
-            for r in range(len(mine))
-        ]
-        flat = [c for live in lives for _, _, c in live]
-        # every deployment's groups of this EP size interpolated in one pass: rows x X
-        if not flat:
-            g_all = None
-        elif x is GRID:  # each memoised sweep carries its own row on the grid
-            g_all = np.stack([c["on_grid"] for c in flat])
-        else:
-            g_all = _at_many(flat, log_x, "tokens_per_s_per_gpu")
-        start = 0
+        rows, weights, starts, taken = [], [], [], []
         for r, (i, _dep) in enumerate(mine):
-            live = lives[r]
+            live = [(v, n, sw[r]) for v, n, sw in swept if sw[r] is not None]
             if not live:
                 continue
-            g = g_all[start : start + len(live)]
-            start += len(live)
-            weight = np.array([v.ep * count for v, count, _ in live], dtype=float)[:, None]
-            ok = np.isfinite(g)
-            total = np.where(ok, g * weight, 0.0).sum(axis=0)
-            reach = ok.any(axis=0)
             slowest = None
-            for v, count, c in live:
+            for v, n, c in live:
                 if v.ep == ep and (slowest is None or v.line_bytes_s < slowest[0].line_bytes_s):
                     slowest = (v, c)
-                peak = max(
-                    peak, float(c["tokens_per_s_per_gpu"].max()) * v.ep * count / hw.installed
-                )
-                top = max(top, float(c["tokens_per_s_per_user"][-1]))
-            total = np.where(reach, total / hw.installed, np.nan)
-            better = reach & ~(total <= best)  # NaN best counts as worse
-            if not better.any() or slowest is None:
+                peak = max(peak, c["_peak"] * n / hw.installed)
+                top = max(top, c["_top"])
+            if slowest is None:
                 continue
-            best[better] = total[better]
-            choice[better] = i
+            starts.append(len(rows))
+            taken.append(i)
             source[i] = slowest[1]
-    bd = {k: np.full(x.shape, np.nan) for k in SWEEP_KEYS}
-    for i, c in source.items():
-        at = choice == i
-        if at.any():
-            for k, v in zip(SWEEP_KEYS, _at_keys(c, log_x[at], SWEEP_KEYS), strict=True):
-                bd[k][at] = v
-    return Frontier(x, best, choice, deps, bd, peak, top)
+            rows += [c for _, _, c in live]
+            weights += [n for _, n, _ in live]
+        if not rows:
+            continue
+        # every deployment's groups of this EP size interpolated in one pass: rows x X
+        if x is GRID:  # each memoised sweep carries its own row on the grid
+            g = np.stack([c["on_grid"] for c in rows])
+        else:
+            g = _at_many(rows, log_x, "tokens_per_s_per_gpu")
+        ok = np.isfinite(g)
+        part = np.where(ok, g * np.array(weights, dtype=float)[:, None], 0.0)
+        total = np.add.reduceat(part, starts, axis=0) / hw.installed
+        reach = np.logical_or.reduceat(ok, starts, axis=0)
+        totals[taken] = np.where(reach, total, -np.inf)
+    # the first deployment (in order) with the most tokens/s per GPU at each x
+    if deps:
+        choice = np.argmax(totals, axis=0)
+        most = totals[choice, np.arange(len(x))]
+    else:
+        choice, most = np.zeros(len(x), dtype=int), np.full(len(x), -np.inf)
+    reached = most > -np.inf
+    best, choice = np.where(reached, most, np.nan), np.where(reached, choice, -1)
+    chosen = set(choice.tolist())
+    return Frontier(x, best, choice, deps, {i: source[i] for i in chosen if i >= 0}, peak, top)
 
 
-def _at_keys(c: dict, log_x: np.ndarray, keys: tuple[str, ...]) -> np.ndarray:
-    """_at for several keys of one sweep (keys x targets): one search of the interactivities,
-    every key interpolated from it, equal to _at key by key."""
+def _at_keys(c: dict, log_x: np.ndarray) -> np.ndarray:
+    """_at for every key of SWEEP_KEYS of one sweep (keys x targets): one search of the
+    interactivities, every key interpolated from it, equal to _at key by key."""
     lu = c["log_u"]
-    ly = np.log(np.maximum(np.stack([c[k] for k in keys]), 1e-30))
+    ly = np.log(np.maximum(c["_stack"], 1e-30))
     if len(lu) == 1:
         out = np.repeat(np.exp(ly[:, :1]), len(log_x), axis=1)
     else:
@@ -326,7 +359,7 @@ def healthy_groups(installed: int, view) -> tuple[tuple[int, Groups], ...]:
 def cached_frontier(m: MoEModel, hw: Hardware, w: Workload, terms: Terms = FITTED) -> Frontier:
     """frontier() memoised on its (frozen) inputs; the arrays are made read-only."""
     fr = frontier(m, hw, w, GRID, terms)
-    for a in (fr.tokens_per_s_per_gpu, fr.choice, *fr.breakdown.values()):
+    for a in (fr.tokens_per_s_per_gpu, fr.choice):
         a.flags.writeable = False
     return fr
 

@@ -144,7 +144,7 @@ def breakdown_at(fr: Frontier, x: float) -> dict | None:
     dep = fr.deployment_at(i)
     if dep is None:
         return None
-    b = {k: float(v[i]) for k, v in fr.breakdown.items()}
+    b = fr.breakdown_at(i)
     total = b["total"]
     return {
         "deployment": dep.to_json(),
@@ -175,9 +175,10 @@ def held(fs: dict, hw: decode.Hardware, x: float) -> dict | None:
         return None
     v = min(views, key=lambda t: t.line_bytes_s)
     m, w = fs["model"], Workload(fs["model"])
-    b = float(hl.breakdown["batch"][i])
+    here = hl.breakdown_at(i)
+    b = here["batch"]
     t_f, e_f = decode.sweep_at_batch(m, fs["gpu"], w, dep, v, b, ("total", "exposed"))
-    t_h, e_h = float(hl.breakdown["total"][i]), float(hl.breakdown["exposed"][i])
+    t_h, e_h = here["total"], here["exposed"]
     return {
         "deployment": dep.label(),
         "exposed_us_healthy": round(e_h, 1),

@@ -301,8 +301,28 @@ def test_one_pass_interpolation_equals_the_per_sweep_one(q):
                 np.testing.assert_allclose(
                     row, Dm._at(c, log_x, "tokens_per_s_per_gpu"), rtol=1e-12
                 )
-                keyed = Dm._at_keys(c, log_x, Dm.SWEEP_KEYS)
+                keyed = Dm._at_keys(c, log_x)
                 for k, got in zip(Dm.SWEEP_KEYS, keyed, strict=True):
                     np.testing.assert_allclose(got, Dm._at(c, log_x, k), rtol=1e-12)
                 checked += 1
     assert checked > 10
+
+
+@pytest.mark.parametrize(
+    "q", ["", "fail=st1,st2,st3,st4", "fabric=gb200-nvl72", "fail=st3&fabric=eth-x72"]
+)
+def test_breakdown_at_one_point_equals_the_whole_breakdown(q):
+    """evaluate() reads the breakdown at one point (Frontier.breakdown_at), the decode curves
+    read it whole (Frontier.breakdown): the two must agree to the last bit at every point,
+    NaN where no deployment reaches it."""
+    fr = _fr(q)["scenario"]
+    whole = fr.breakdown
+    assert set(whole) == set(Dm.SWEEP_KEYS)
+    reached = 0
+    for i in range(len(fr.x)):
+        one = fr.breakdown_at(i)
+        for k in Dm.SWEEP_KEYS:
+            assert one[k] == whole[k][i] or (np.isnan(one[k]) and np.isnan(whole[k][i])), (i, k)
+        reached += fr.choice[i] >= 0
+    assert reached > 50
+    assert not whole["total"].flags.writeable
