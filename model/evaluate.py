@@ -34,7 +34,7 @@ def _telemetry(s: Scenario, st: FabricState) -> dict:
     f = st.fabric
     flaky = [link_id(f, int(g), int(p)) for g, p in zip(*np.nonzero(st.flaky), strict=True)]
     seen = Feature.TELEMETRY in st.features
-    a = telemetry.attribution(telemetry.counters(s, TELEMETRY_READ_S))
+    a = telemetry.attribution(telemetry.attribution_reads(s, TELEMETRY_READ_S))
     return {
         "per_link_counters": seen,
         "read_at_s": TELEMETRY_READ_S,

@@ -37,7 +37,7 @@ from model.telemetry.forecast import Forecast, forecast
 from model.telemetry.health import FabricHealth
 from model.telemetry.rule import health_rule
 from model.telemetry.series import link_series
-from model.telemetry.snapshot import Counters, counters
+from model.telemetry.snapshot import Counters, attribution_reads, counters
 
 __all__ = [
     "ACTIVE",
@@ -70,6 +70,7 @@ __all__ = [
     "Forecast",
     "attribute",
     "attribution",
+    "attribution_reads",
     "counters",
     "forecast",
     "health_rule",

@@ -245,9 +245,12 @@ def lane_state(m: LaneModel, tau: float, faults: bool) -> np.ndarray:
     return np.where(np.repeat(link_up, c), ACTIVE, np.where(dead, INACTIVE, IDLE)).astype(np.int8)
 
 
-def day_events(m: LaneModel, day: int, times: bool) -> list[tuple[int, np.ndarray, np.ndarray]]:
-    """(process, lanes, event times or empty) of one clock bucket; draws in a fixed order."""
-    out = list(_background_day(m.fabric, day, times))
+def day_events(
+    m: LaneModel, day: int, times: bool, background: bool = True
+) -> list[tuple[int, np.ndarray, np.ndarray]]:
+    """(process, lanes, event times or empty) of one clock bucket; draws in a fixed order.
+    background=False: the degrading lanes' events alone (the only recoveries)."""
+    out = list(_background_day(m.fabric, day, times)) if background else []
     t0 = day * EVENT_BUCKET_S
     if m.dense.size:
         rng = seeded_rng(m.key, "degrading", day)
@@ -278,8 +281,11 @@ def _ramp_times(t0: float, t1: float, u: np.ndarray) -> np.ndarray:
     return FLAKY_TTF_S * (a + u * (b - a)) ** (1.0 / k1)
 
 
-def counts_at(m: LaneModel, end: np.ndarray, t: float) -> np.ndarray:
-    """int64[3, E]: flit, data and recovery events of each lane up to its end time."""
+def counts_at(
+    m: LaneModel, end: np.ndarray, t: float, procs: tuple[int, ...] = (FLIT, DATA, REC)
+) -> np.ndarray:
+    """int64[3, E]: flit, data and recovery events of each lane up to its end time (only
+    the processes `procs` counted; the others' rows stay zero)."""
     n_lanes = end.size
     out = np.zeros((3, n_lanes), np.int64)
     ends = {t, min(t, m.onset), min(t, FLAKY_TTF_S)}
@@ -289,7 +295,10 @@ def counts_at(m: LaneModel, end: np.ndarray, t: float) -> np.ndarray:
             break
         partial = any(lo <= x < hi for x in ends)
         full = end >= hi
-        for proc, lanes, tau in day_events(m, day, times=partial):
+        background = FLIT in procs or DATA in procs  # the lanes' own events are CRC only
+        for proc, lanes, tau in day_events(m, day, times=partial, background=background):
+            if proc not in procs:
+                continue
             keep = full[lanes]
             if partial:
                 keep |= (end[lanes] >= lo) & (tau <= end[lanes])

@@ -205,8 +205,20 @@ def counters(
 
     onset_s: when the scenario's failures and updates strike (0: from the start).
     """
-    t = check_t(t_s)
-    m = lane_model(scenario, check_t(onset_s))
+    return _snapshot(scenario, check_t(t_s), check_t(onset_s), whole=True)
+
+
+def attribution_reads(scenario: Scenario, t_s: float) -> Counters:
+    """The part of counters(scenario, t_s) attribution reads, alone: link state, the GPU
+    side's recoveries and BER, each lane's BER and state, the stale trays. Every array in it
+    equals counters()' (tests/model/telemetry: the same attribution on random scenarios);
+    the CRC, throughput and port families and the GPUs' fabric health are left out (None),
+    so evaluate() does not pay for what it does not show."""
+    return _snapshot(scenario, check_t(t_s), 0.0, whole=False)
+
+
+def _snapshot(scenario: Scenario, t: float, onset_s: float, whole: bool) -> Counters:
+    m = lane_model(scenario, onset_s)
     f = m.fabric
     g, p, c = m.shape
     faults = t >= m.onset
@@ -214,18 +226,14 @@ def counters(
     link_state = lanes_now.reshape(g, p, c)[:, :, 0].copy()
     link_state[link_state == IDLE] = INACTIVE
     planned = m.planned & faults
-    health = fabric_health(m, link_state)
+    health = fabric_health(m, link_state) if whole else None
     if not m.telemetry:
         return Counters(f, m.key, t, m.onset, False, link_state, planned, health)
 
     # GPU side: the driver's counters, whatever the switch trays' controllers do.
     end_gpu = m.end_times(t, switch_side=False)
-    ev_gpu = counts_at(m, end_gpu, t)
     active = lanes_now == ACTIVE
     ber = ber_at(m, t, active)
-    per_lane = _lane_counters(m, ev_gpu, end_gpu, ber, active)
-    link = {k: lanes_sum(v) for k, v in per_lane.items()}
-    link[BER] = link[BER] / c
     # Switch side: as the tray last reported it while its controller is silent.
     stale = m.stale_planes(t)
     if stale.any():
@@ -234,17 +242,51 @@ def counters(
         lanes_sw = np.where(stale_lane, lane_state(m, m.onset, False), lanes_now)
         active_sw = lanes_sw == ACTIVE
         ber_sw = np.where(stale_lane, ber_at(m, m.onset, active_sw), ber)
-        cable = _lane_counters(m, counts_at(m, end_sw, t), end_sw, ber_sw, active_sw)
     else:
-        lanes_sw, cable = lanes_now, per_lane
-    port = {
-        PORT_FLIT: lanes_sum(cable[CRC_FLIT]),
-        PORT_CRC: lanes_sum(cable[CRC_FLIT] + cable[CRC_DATA]),
-        PORT_REPLAY: lanes_sum(cable[REPLAY]),
-        PORT_RECOVERY: lanes_sum(cable[RECOVERY]),
-        PORT_TX: lanes_sum(cable[BANDWIDTH]) // 2,  # one direction of the bytes both ways
-    }
-    port_up = (lanes_sw.reshape(g, p, c) == ACTIVE).all(axis=2)
+        lanes_sw, ber_sw = lanes_now, ber
+    last_seen = np.where(stale, min(t, m.onset), t)
+    if not whole:
+        rec = counts_at(m, end_gpu, t, procs=(REC,))[REC]
+        return Counters(
+            fabric=f,
+            scenario_key=m.key,
+            t_s=t,
+            onset_s=m.onset,
+            telemetry=True,
+            state=link_state,
+            planned=planned,
+            link={
+                RECOVERY: lanes_sum(rec.reshape(g, p, c)),
+                BER: lanes_sum(ber.reshape(g, p, c)) / c,
+            },
+            cable={BER: ber_sw.reshape(g, p, c)},
+            cable_state=lanes_sw.reshape(g, p, c),
+            stale=stale,
+            last_seen_s=last_seen,
+        )
+    per_lane = _lane_counters(m, counts_at(m, end_gpu, t), end_gpu, ber, active)
+    link = {k: lanes_sum(v) for k, v in per_lane.items()}
+    link[BER] = link[BER] / c
+    if stale.any():
+        cable = _lane_counters(m, counts_at(m, end_sw, t), end_sw, ber_sw, active_sw)
+        port = {
+            PORT_FLIT: lanes_sum(cable[CRC_FLIT]),
+            PORT_CRC: lanes_sum(cable[CRC_FLIT] + cable[CRC_DATA]),
+            PORT_REPLAY: lanes_sum(cable[REPLAY]),
+            PORT_RECOVERY: lanes_sum(cable[RECOVERY]),
+            PORT_TX: lanes_sum(cable[BANDWIDTH]) // 2,  # one direction of the bytes both ways
+        }
+    else:  # the switch side sees what the GPU side does: the same sums
+        cable = per_lane
+        port = {
+            PORT_FLIT: link[CRC_FLIT],
+            PORT_CRC: link[CRC_FLIT] + link[CRC_DATA],
+            PORT_REPLAY: link[REPLAY],
+            PORT_RECOVERY: link[RECOVERY],
+            PORT_TX: link[BANDWIDTH] // 2,
+        }
+    # a link's lanes are ACTIVE together (lane_state), so its port is up with its first lane
+    port_up = lanes_sw.reshape(g, p, c)[:, :, 0] == ACTIVE
     visible = m.flaky_link.reshape(g, p) & ~(m.down.reshape(g, p) & faults)
     return Counters(
         fabric=f,
@@ -262,6 +304,6 @@ def counters(
         cable=cable,
         cable_state=lanes_sw.reshape(g, p, c),
         stale=stale,
-        last_seen_s=np.where(stale, min(t, m.onset), t),
+        last_seen_s=last_seen,
         projected_fail_s=np.where(visible, FLAKY_TTF_S, np.nan),
     )

@@ -137,12 +137,26 @@ def _sweeps_many(m, gpu, w, ep: int, knobs: tuple, views: tuple, terms) -> tuple
     return tuple(_split(rows, b, o, len(knobs)) for o in per)
 
 
+def group_sweep(m: MoEModel, hw: Hardware, w: Workload, dep: Deployment, v) -> dict | None:
+    """The memoised sweep frontier() ran for deployment dep on hw's group view v (one of
+    hw.groups_for(dep.ep)): the same call, so the same arrays; None where nothing fits."""
+    mine = [d for d in deployments(hw.max_ep) if d.ep == dep.ep]
+    knobs = tuple((d.mtp, d.kv, d.overlap) for d in mine)
+    if dep not in mine:  # a deployment the frontier does not try (a BF16 KV cache)
+        return _sweeps(m, hw.gpu, w, dep.ep, ((dep.mtp, dep.kv, dep.overlap),), v, FITTED)[0]
+    if v.ep != dep.ep:
+        return _sweeps(m, hw.gpu, w, v.ep, knobs, v, FITTED)[mine.index(dep)]
+    alike = tuple(x for x, _ in hw.groups_for(dep.ep) if x.ep == dep.ep)
+    return _sweeps_many(m, hw.gpu, w, dep.ep, knobs, alike, FITTED)[alike.index(v)][mine.index(dep)]
+
+
 def sweep_at_batch(
-    m: MoEModel, gpu: GPU, w: Workload, dep: Deployment, v, b: float, keys: tuple[str, ...]
+    m: MoEModel, hw: Hardware, w: Workload, dep: Deployment, v, b: float, keys: tuple[str, ...]
 ) -> tuple[float, ...]:
-    """`keys` of a deployment's (memoised) sweep on view v at b requests a GPU, log-log
-    interpolated in the batch: a step at a batch the frontier chose elsewhere, cheaply."""
-    c = _sweeps(m, gpu, w, dep.ep, ((dep.mtp, dep.kv, dep.overlap),), v, FITTED)[0]
+    """`keys` of a deployment's (memoised) sweep on hw's group view v at b requests a GPU,
+    log-log interpolated in the batch: a step at a batch the frontier chose elsewhere,
+    cheaply (the frontier's own sweep of that group, group_sweep)."""
+    c = group_sweep(m, hw, w, dep, v)
     if c is None:
         return tuple(float("nan") for _ in keys)
     order = np.argsort(c["batch"])

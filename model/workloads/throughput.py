@@ -177,7 +177,7 @@ def held(fs: dict, hw: decode.Hardware, x: float) -> dict | None:
     m, w = fs["model"], Workload(fs["model"])
     here = hl.breakdown_at(i)
     b = here["batch"]
-    t_f, e_f = decode.sweep_at_batch(m, fs["gpu"], w, dep, v, b, ("total", "exposed"))
+    t_f, e_f = decode.sweep_at_batch(m, hw, w, dep, v, b, ("total", "exposed"))
     t_h, e_h = here["total"], here["exposed"]
     return {
         "deployment": dep.label(),

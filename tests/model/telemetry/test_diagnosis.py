@@ -10,6 +10,7 @@ import json
 from collections import defaultdict
 from dataclasses import replace
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -267,3 +268,48 @@ def test_telemetry_off_still_shows_a_whole_plane_down():
     a = T.attribution(T.counters(sc("fabric=gb200-nvl72&fail=st3.sw1"), READ_AT))
     assert a.components == ()
     assert a.updown["planes_with_every_link_down"] == ["st3.sw1"]
+
+
+# --- evaluate's reading: the attribution-only snapshot ----------------------------------------
+def _many_queries(fabric: str):
+    """Up to a dozen parts failed or degrading, with controllers, updates and features off."""
+    ids = IDS[fabric]
+    parts = ids["gpu"] + ids["switch-chip"] + ids["switch-tray"] + ids["controller"]
+    parts += ids["compute-tray"] + ids["link"] + ids["cable"]
+    links = ids["link"] + ids["cable"]
+    fails = st.lists(st.sampled_from(parts), min_size=0, max_size=12, unique=True)
+    flakies = st.lists(st.sampled_from(links), min_size=0, max_size=4, unique=True)
+    extra = st.sampled_from(["", "&update=st2", "&off=reroute", "&off=telemetry", "&update=all"])
+    return st.tuples(fails, flakies, extra).map(
+        lambda x: (
+            "&".join(
+                y
+                for y in (
+                    f"fail={','.join(x[0])}" if x[0] else "",
+                    f"flaky={','.join(x[1])}" if x[1] else "",
+                )
+                if y
+            )
+            + x[2]
+        )
+    )
+
+
+@pytest.mark.parametrize("fabric", sorted(FABRIC_QUERIES))
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), t=st.sampled_from([0.0, READ_AT, 86400.0 * 3.5, 86400.0 * 6]))
+def test_the_attribution_only_snapshot_attributes_as_the_whole_one(fabric, data, t):
+    """evaluate() reads attribution_reads(), the telemetry endpoint and /metrics counters():
+    the arrays the first holds equal the second's and the attribution is the same."""
+    q = data.draw(_many_queries(fabric))
+    s = parse_query(f"{FABRIC_QUERIES[fabric]}&{q}", strict=False).scenario
+    whole, part = T.counters(s, t), T.attribution_reads(s, t)
+    assert T.attribution(part) == T.attribution(whole)
+    assert (part.state == whole.state).all() and (part.planned == whole.planned).all()
+    if whole.telemetry:
+        for k in part.link:
+            np.testing.assert_array_equal(part.link[k], whole.link[k])
+        np.testing.assert_array_equal(part.cable[T.BER], whole.cable[T.BER])
+        np.testing.assert_array_equal(part.cable_state, whole.cable_state)
+        np.testing.assert_array_equal(part.last_seen_s, whole.last_seen_s)
+        assert set(part.link) == {T.RECOVERY, T.BER} and part.port is None
