@@ -303,7 +303,9 @@ def test_counters_non_negative_and_monotone_for_a_flaky_link(prom_client):
 
 
 def test_values_match_the_model(prom_client):
-    q, t = "flaky=gpu09-st1.sw0&fail=gpu03", 7200.0
+    # read a day in: the degrading link's recoveries ramp up (19 expected by then, 0.12 by
+    # two hours, so an earlier read would show none most of the time)
+    q, t = "flaky=gpu09-st1.sw0&fail=gpu03", 86400.0
     fams = scrape(prom_client, f"{q}&t_s={t:g}")
     snap = telemetry.counters(parse_query(q).scenario, t)
     f = snap.fabric
