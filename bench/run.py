@@ -59,6 +59,7 @@ def _cold_frontier_ms(m, hw, w) -> float:
     from model.workloads import decode as D
 
     D._sweeps.cache_clear()
+    D._sweeps_many.cache_clear()
     D._prepared.cache_clear()
     t = time.perf_counter()
     D.frontier(m, hw, w)
@@ -505,6 +506,7 @@ def bench_scale() -> None:
             rdom.healthy_tokens_per_s,
             throughput.domain_frontiers,
             D._sweeps,
+            D._sweeps_many,
             D._prepared,
         ):
             memo.cache_clear()
@@ -629,6 +631,7 @@ def bench_decode() -> None:
 
     def new_scenario(hw) -> float:
         D._sweeps.cache_clear()
+        D._sweeps_many.cache_clear()
         t = time.perf_counter()
         D.frontier(m, hw, w)
         return (time.perf_counter() - t) * 1e3
