@@ -18,9 +18,12 @@ fails FLAKY_TTF_S later. The scenario's failed components and switch updates str
 whole. Counters only grow; a link that goes down keeps what it had.
 
 Noise. Error events are Poisson processes. Each lane's events are drawn per clock bucket (a
-simulated day) from a numpy Generator seeded by sha256(scenario key, stream, bucket), so the
-same scenario shows the same numbers on every machine, and a counter read at t includes
-exactly the events up to t: counters are monotone and a time series agrees with a snapshot.
+simulated day) from a numpy Generator seeded by sha256(key, stream, bucket), so the same
+scenario shows the same numbers on every machine, and a counter read at t includes exactly
+the events up to t: counters are monotone and a time series agrees with a snapshot. The
+lanes' own noise (static BER spread, each reading's jitter, background CRC errors) is keyed
+by the fabric, the degrading lanes' events by the scenario (lanes.lane_noise): two scenarios
+read the same wherever their faults do not differ.
 
 Attribution (model/telemetry/diagnosis.py) reads a snapshot only. With fine-grained link
 telemetry off only link up/down and the fabric health are visible.
