@@ -142,7 +142,8 @@ def _unreachable_pairs(st: FabricState) -> bool:
     up = st.up[st.gpu_alive]
     if len(up) < 2:
         return False
-    common = up.astype(np.int32) @ up.T.astype(np.int32)
+    u = up.astype(np.float32)  # planes in common: small integers, exact in float32 (BLAS)
+    common = u @ u.T
     np.fill_diagonal(common, 1)
     return bool((common == 0).any())
 
