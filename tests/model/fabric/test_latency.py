@@ -3,7 +3,11 @@ edge: a load the remaining links cannot carry is an unstable queue, never a capp
 
 import math
 
+import numpy as np
+import pytest
+
 from model import assess, evaluate, parse_query
+from model.fabric import metrics as M
 from model.fabric.metrics import latency_distribution, unstable_gpus, wait_mixture
 
 
@@ -43,3 +47,24 @@ def test_the_mixture_is_finite_below_capacity_and_unbounded_at_it():
     assert below.unstable_share == 0.0 and math.isfinite(below.quantile_us(0.99))
     at = wait_mixture(np.array([36.0, 36.0, 18.0]), 36, 1e-7, (0.35,))
     assert at.unstable_share > 0 and at.quantile_us(0.99) == math.inf
+
+
+@pytest.mark.parametrize("rho", [0.05, 0.3, 0.7, 0.95, 0.995])
+@pytest.mark.parametrize("q", [0.5, 0.99, 0.999])
+def test_one_queue_quantile_is_the_closed_form(rho, q):
+    """One M/M/1 queue: P(W > t) = rho exp(-(1 - rho) t / s), so the q-quantile is
+    s ln(rho / (1 - q)) / (1 - rho) where rho > 1 - q, else 0."""
+    s = 2e-7
+    got = M._mm1_quantile(np.array([rho]), np.array([1.0]), s, q)
+    want = max(0.0, s * math.log(rho / (1 - q)) / (1 - rho))
+    assert got == pytest.approx(want, rel=1e-12, abs=1e-22)
+
+
+def test_a_mixture_quantile_solves_its_tail():
+    """Several queues at once: the quantile t has the mixture's tail equal to 1 - q."""
+    rhos, w, s = np.array([0.2, 0.6, 0.9, 0.97]), np.array([0.4, 0.3, 0.2, 0.1]), 1e-7
+    for q in (0.9, 0.99, 0.9999):
+        t = M._mm1_quantile(rhos, w, s, q)
+        tail = float(np.sum(w * rhos * np.exp(-(1 - rhos) * t / s)))
+        assert tail == pytest.approx(1 - q, rel=1e-10)
+        assert t > M._mm1_quantile(rhos, w, s, q - (1 - q))  # a lower quantile comes sooner
