@@ -199,12 +199,13 @@ def attribution(snap: Counters) -> Attribution:
             "told while the switch tray's telemetry (the lanes' BER) is silent"
         )
     every = sorted(set(failed + silent + degrading), key=Component.sort_key)
+    ids = tuple(format_id(x) for x in every)
     failed_set, degrading_set = set(failed), set(degrading)
     return Attribution(
         True,
-        components=tuple(format_id(x) for x in every),
-        failed=tuple(format_id(x) for x in every if x in failed_set),
-        degrading=tuple(format_id(x) for x in every if x in degrading_set),
+        components=ids,
+        failed=tuple(i for x, i in zip(every, ids, strict=True) if x in failed_set),
+        degrading=tuple(i for x, i in zip(every, ids, strict=True) if x in degrading_set),
         silent=_ids(silent),
         planned=planned_ids,
         masked=tuple(masked),
