@@ -35,7 +35,9 @@ hoverdistance. Elsewhere (the front view) plotly's own hover is untouched. */
     const px = clientX - r.left - xa._offset;
     const py = clientY - r.top - ya._offset;
     if (!(px >= 0 && px <= xa._length && py >= 0 && py <= ya._length)) return null;
-    const reach = l.hoverdistance >= 0 ? l.hoverdistance : Infinity;
+    // plotly's own reach for these points: hoverdistance, plus the half pixel it grants a
+    // point drawn as nothing; beyond it plotly finds none either (and unhovers itself)
+    const reach = l.hoverdistance >= 0 ? l.hoverdistance + 0.5 : Infinity;
     let best = null;
     let d2 = reach * reach;
     const x = h.t.x;
@@ -82,23 +84,18 @@ hoverdistance. Elsewhere (the front view) plotly's own hover is untouched. */
     if (!tell()) setTimeout(tell, 60);
   }
 
-  /* plotly_beforehover: a real pointer over the spine is hovered here (false: plotly's own
-  search is skipped); anything else (the front view, the keyboard's hovers, which name a
-  place) goes on to plotly. */
+  /* plotly_beforehover: a real pointer near a cable on the spine is hovered here (false:
+  plotly's own search is skipped); anything else (the front view, no cable in reach, the
+  pointer leaving, the keyboard's hovers, which name a place) goes on to plotly. */
   function before(gd) {
     return function (e) {
-      if (!(e instanceof MouseEvent)) return true;
-      const l = gd._fullLayout;
-      const xa = l && l.xaxis2;
-      const r = gd.getBoundingClientRect();
-      const px = e.clientX - r.left - (xa ? xa._offset : 0);
-      if (!xa || px < 0 || px > xa._length) return true;  // not the spine
-      const p = nearest(gd, e.clientX, e.clientY);
-      if (p === null) {
-        window.Plotly.Fx.unhover(gd, e);
-      } else if (!hovered(gd, p)) {
-        hoverPoint(gd, p, e);
+      // plotly asks this before an unhover too (the pointer leaving): that goes on
+      if (!(e instanceof MouseEvent) || e.type === "mouseout" || e.type === "mouseleave") {
+        return true;
       }
+      const p = nearest(gd, e.clientX, e.clientY);
+      if (p === null) return true;  // not on the spine, or no cable in reach: plotly's
+      if (!hovered(gd, p)) hoverPoint(gd, p, e);
       return false;
     };
   }

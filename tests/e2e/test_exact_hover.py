@@ -22,14 +22,14 @@ LABEL = "#rack .hoverlayer .hovertext"
 
 
 def _points(page) -> tuple[list[tuple[float, float]], float, tuple[float, float, float, float]]:
-    """Every hit point's page position as plotly draws it, the hover distance, and the
-    spine's box (left, top, right, bottom)."""
+    """Every hit point's page position as plotly draws it, the hover's reach (plotly's:
+    hoverdistance and half a pixel), and the spine's box (left, top, right, bottom)."""
     got = page.evaluate(
         f"""() => {{ const gd = document.querySelector('#rack .js-plotly-plot');
         const l = gd._fullLayout, r = gd.getBoundingClientRect(), t = gd._fullData[{TRACES["cable_hits"]}];
         const x0 = r.left + l.xaxis2._offset, y0 = r.top + l.yaxis._offset;
         return {{ pts: Array.from(t.x, (x, i) => [x0 + l.xaxis2.l2p(x), y0 + l.yaxis.l2p(t.y[i])]),
-                 reach: l.hoverdistance,
+                 reach: l.hoverdistance + 0.5,  // plotly's for a point drawn as nothing
                  box: [x0, y0, x0 + l.xaxis2._length, y0 + l.yaxis._length] }}; }}"""
     )
     return [tuple(p) for p in got["pts"]], got["reach"], tuple(got["box"])
