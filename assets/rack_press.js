@@ -10,6 +10,7 @@ press at all. The second click itself is never a press (it could land on another
 the first has redrawn the rack). */
 (function () {
   let down = -Infinity;  // the last first mousedown on the rack
+  let downAt = null;  // where it was, on the drawing: {x, y} (page), or null on the map
   let doubled = -Infinity;  // the last second (or later) one
   let last = null;  // the last press sent: {at, before: the URL's query before it}
 
@@ -41,7 +42,10 @@ the first has redrawn the rack). */
           last.undone = true;
           undo(last);
         }
-      } else down = e.timeStamp;
+      } else {
+        down = e.timeStamp;
+        downAt = e.target.closest("#rack") ? { x: e.clientX, y: e.clientY } : null;
+      }
     },
     true
   );
@@ -90,16 +94,34 @@ the first has redrawn the rack). */
     if (enqueue(data)) window.dash_clientside.set_props("rack-press", { data: data });
   };
 
+  /* A press of one point (the drawing's or the map's), as the one output of a clientside
+  callback (a list): sent if none is in flight, queued otherwise, nothing if it is the first
+  click of a double-click already seen. */
+  function pressed(point) {
+    const none = window.dash_clientside.no_update;
+    const start = Number.isFinite(down) ? down : performance.now();
+    if (doubled >= start) return [none];  // a double-click already: no press
+    const data = { points: [point], at: start };
+    return [enqueue(data) ? data : none];
+  }
+
   window.dash_clientside = window.dash_clientside || {};
   window.dash_clientside.rack = {
+    /* A click on the drawing. On the spine, the cable pressed is the one nearest where the
+    mouse went down (assets/rack_hover.js, the search its hover made), whatever plotly
+    reports: the hover named that cable. */
     press: function (click) {
-      const none = window.dash_clientside.no_update;  // one output, as a list
+      const none = window.dash_clientside.no_update;
       if (!click || !click.points || !click.points.length) return [none];
-      const start = Number.isFinite(down) ? down : performance.now();
-      if (doubled >= start) return [none];  // a double-click already: no press
       const p = click.points[0];
-      const data = { points: [{ curveNumber: p.curveNumber, pointNumber: p.pointNumber }], at: start };
-      return [enqueue(data) ? data : none];
+      const gd = document.querySelector("#rack .js-plotly-plot");
+      const meta = gd && gd._fullLayout && gd._fullLayout.meta;
+      if (meta && p.curveNumber === meta.hits) {
+        const k = downAt && window.rackHover.nearest(gd, downAt.x, downAt.y);
+        if (!k) return [none];  // the mouse went down on no cable
+        return pressed({ curveNumber: k.curve, pointNumber: k.point });
+      }
+      return pressed({ curveNumber: p.curveNumber, pointNumber: p.pointNumber });
     },
     /* The rack and the cable map as drawn: the figures the server sent (rack-base,
     map-base: a whole figure, or the rack's Patch applied there), with the hover labels
@@ -146,9 +168,7 @@ the first has redrawn the rack). */
       const t = map.data && map.data[0];
       const k = t ? cell({ pointNumber: [t.y.indexOf(p.y), t.x.indexOf(p.x)] }, meta) : null;
       if (k === null) return [none];
-      return window.dash_clientside.rack.press({
-        points: [{ curveNumber: meta.hits, pointNumber: k }],
-      });
+      return pressed({ curveNumber: meta.hits, pointNumber: k });
     },
   };
 
@@ -224,9 +244,10 @@ the first has redrawn the rack). */
     const g = graphs();
     if (mirrored(e) || !g || !e.points || !e.points.length) return;
     const k = cell(e.points[0], g.meta);
-    const t = g.rack._fullData && g.rack._fullData[g.meta.hits];
-    // at the cable's marker: the nearest point there is that cable
-    if (k !== null && t) mirror(g.rack, { xval: t.x[k], yval: t.y[k] }, "x2y");
+    // the cable's hit point by its number (its place could tie with a neighbour's)
+    if (k !== null) {
+      window.rackHover.hoverPoint(g.rack, { curve: g.meta.hits, point: k }, { mirrored: true });
+    }
   }
   function onUnhover(other) {
     return function (e) {
@@ -236,6 +257,8 @@ the first has redrawn the rack). */
   }
   function link() {
     setTimeout(function () {
+      const rack = document.querySelector("#rack .js-plotly-plot");
+      if (rack && rack.on) window.rackHover.bind(rack);  // the spine's exact hover
       const g = graphs();
       if (!g) return setTimeout(link, 200);  // not drawn yet
       if (!g.rack._linkedHover && g.rack.on) {

@@ -49,6 +49,7 @@ def page_calls(
         "url.search": search,
         "ready.data": search,
         "ready-later.data": search,  # the page scrolled to its charts (panels/below.py)
+        "below-seen.data": True,
         "rack-fabric.data": drawn_fabric,
         "clock.data": clock,
         "counter.value": "DCGM_FI_DEV_NVLINK_REPLAY_ERROR_PER_LINK_TOTAL",
@@ -57,9 +58,9 @@ def page_calls(
     }
     return [
         body(app, "messages", v, "url.search"),
-        body(app, "rack-base", v, "ready.data"),
+        body(app, "rack-base", v, "url.search"),  # beside the cards' (panels/rack.py)
         body(app, "decode-chart", v, "ready-later.data"),
         body(app, "timeline-chart", v, "ready-later.data"),
-        body(app, "heatmap-chart", v, "ready-later.data"),
+        body(app, "heatmap-chart", v, "url.search"),  # from the URL once seen
         body(app, "compare-table", v, "ready-later.data"),
     ]

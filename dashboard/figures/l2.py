@@ -1,7 +1,7 @@
 """The L2 tier of a multi-rack domain: one marker per L2 switch chip (plane x index), failed
 ones marked, and below it the trunk map, one cell per trunk bundle (a rack's L1 chip of a
 plane to one of the plane's L2 chips) coloured by its state; a click on either fails or
-repairs what it hits. Plain SVG: only the spine uses WebGL."""
+repairs what it hits. Plain SVG, as every chart of the page."""
 
 from __future__ import annotations
 
@@ -89,8 +89,8 @@ def _trunk_trace(scenario: Scenario) -> dict:
 
 def l2_figure(scenario: Scenario, selected: str | None = None) -> dict:
     """The L2 tier of a multi-rack domain: one marker per L2 chip (plane x index), failed
-    ones marked, the selected part's chips ringed; a click fails or repairs it. Plain SVG:
-    only the spine uses WebGL."""
+    ones marked, the selected part's chips ringed; a click fails or repairs it. Plain SVG,
+    as every chart of the page."""
     d = DOMAINS[scenario.fabric]
     ids_ = _l2_ids(scenario.fabric)
     failed = set(scenario.fail)

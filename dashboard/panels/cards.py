@@ -1,8 +1,9 @@
 """The headline panel: the scenario's name, the cards, what happened, the readers' questions
 and the counts, from the model's result; pure builders and the one callback that fills them.
 
-This callback answers first after a click (the numbers a click is for, ~0.15 s); the rack
-and the charts start from its READY output. Every value is plain text: nothing from the URL
+This callback answers first after a click (the numbers a click is for, ~0.15 s); the rack's
+request goes beside it (panels/rack.py) and the charts below the first screen start from its
+READY output. Every value is plain text: nothing from the URL
 is ever rendered as HTML.
 """
 
@@ -277,8 +278,8 @@ def summary(search: str | None) -> dict[str, Any]:
     healthy = results.result(healthy_s) if healthy_s != parsed.scenario else None
     msgs = [html.Div(f"Dropped from the link: {e}", className="msg error") for e in parsed.errors]
     msgs += [html.Div(n, className="msg notice") for n in parsed.notices]
-    # The rack and the charts start from READY, after this: the numbers a click is for come
-    # back first. (Redrawing the 5,184-cable spine holds the browser's main thread ~0.3 s.)
+    # The charts below the first screen start from READY, after this; the rack's request
+    # goes beside this one (a press's round trip less: issue 13's press budget).
     if parsed.scenario.multirack:
         return changes(
             OUTPUTS,

@@ -1,8 +1,9 @@
 """The rack panel: the rack and its 5,184-cable spine, the L2 tier of a multi-rack domain, and
 the hovered part with its telemetry.
 
-The rack redraws from READY (after the cards): the whole base figure when the fabric changes,
-otherwise only a dash.Patch of the overlays (DESIGN.md "Fast and exact": ~4 KB, not 530).
+The rack redraws from the URL, its request beside the cards' (not after them: a press is a
+round trip less): the whole base figure when the fabric changes, otherwise only a dash.Patch
+of the overlays (DESIGN.md "Fast and exact": ~4 KB, not 530).
 """
 
 from __future__ import annotations
@@ -188,10 +189,15 @@ def _l2_outputs() -> dict[str, Output]:
 L2_OUTPUTS = tuple(_l2_outputs())
 
 
-def l2_chart(search: str | None, hash_: str | None = None) -> dict[str, Any]:
+def l2_chart(
+    search: str | None, hash_: str | None = None, shown: dict | None = None
+) -> dict[str, Any]:
     """The L2 tier of a multi-rack domain (clickable, the part found or inspected ringed),
-    or nothing on a single rack."""
+    or nothing on a single rack (no answer at all while it is hidden already: `shown` is
+    the chart's style as drawn)."""
     s = state.current(search).scenario
+    if not s.multirack and isinstance(shown, dict) and shown.get("display") == "none":
+        raise PreventUpdate
     visible = {"display": "block"} if s.multirack else {"display": "none"}
     chart = {"display": "block", "height": "520px"} if s.multirack else {"display": "none"}
     # hidden: nothing to draw (a figure here costs the browser a draw)
@@ -256,7 +262,7 @@ def register(app: Dash) -> None:
     app.callback(
         output=_rack_outputs(),
         inputs={
-            "search": Input(ids.READY, "data"),
+            "search": Input(ids.URL, "search"),
             "rack_shown": Input(ids.RACK_SELECT, "value"),
             "hash_": Input(ids.URL, "hash"),
         },
@@ -285,15 +291,20 @@ def register(app: Dash) -> None:
         State(ids.CABLE_MAP, "figure"),
         prevent_initial_call=True,
     )
-    # a press is a click the double-click window closed on (assets/rack_press.js)
+    # a press is a click the double-click window closed on (assets/rack_press.js). Not
+    # called as the page opens: its input is the drawing's (a dcc.Graph, ready once plotly.js
+    # has loaded), and everything that follows the URL would wait behind it (the cards and
+    # the rack's requests held ~1 s on the first page: issue 13's bench)
     app.clientside_callback(
         ClientsideFunction(namespace="rack", function_name="press"),
         [Output(ids.RACK_PRESS, "data")],  # a list: Dash takes no dict for a clientside one
         Input(ids.RACK, "clickData"),
+        prevent_initial_call=True,
     )
     app.callback(
         output=_l2_outputs(),
-        inputs={"search": Input(ids.READY, "data"), "hash_": Input(ids.URL, "hash")},
+        inputs={"search": Input(ids.URL, "search"), "hash_": Input(ids.URL, "hash")},
+        state={"shown": State(ids.L2, "style")},
     )(l2_chart)
     app.callback(
         output={"details": Output(ids.HOVER, "children")},

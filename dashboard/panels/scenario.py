@@ -8,9 +8,11 @@ callback only reads the URL, so the view is always the link.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from dash import ClientsideFunction, Dash, Input, Output, State, ctx, dcc, html, no_update
+from plotly.utils import PlotlyJSONEncoder
 
 from dashboard import ids, state
 from dashboard.figures import l2_click_to_id
@@ -287,6 +289,12 @@ def _controls_of(s: Scenario) -> dict[str, Any]:
     }
 
 
+def _same(a: Any, b: Any) -> bool:
+    """Two control values the same as the browser gets them (components compare by identity,
+    so by their JSON)."""
+    return json.dumps(a, cls=PlotlyJSONEncoder) == json.dumps(b, cls=PlotlyJSONEncoder)
+
+
 def on_change(search: str | None = None, **kw: Any) -> dict[str, Any]:
     """Apply whatever changed to the scenario; the URL and the controls follow. A press on
     the rack is answered by name (`pressed`, its `at`), in the same response as its URL: the
@@ -316,7 +324,7 @@ def _on_change(
     mode: str | None,
     rack: str | None,
 ) -> dict[str, Any]:
-    s = state.current(search).scenario
+    s = before = state.current(search).scenario
     trig = ctx.triggered_id
     msg = ""
     try:
@@ -365,9 +373,13 @@ def _on_change(
         # a typed ID that is wrong stays in the box, to be corrected; the message names it
         return changes(CHANGE_OUTPUTS, preset=None, message=e.message)
     typed_out = "" if trig == ids.FAIL_BTN else no_update
-    return changes(
-        CHANGE_OUTPUTS, search=state.url_of(s), **_controls_of(s), message=msg, typed=typed_out
-    )
+    controls = _controls_of(s)
+    if trig in (ids.RACK_PRESS, ids.L2, ids.FAIL_BTN):
+        # a press changes the faults (or a switch update): the controls that show the same
+        # as before are not sent again (each one sent re-renders it: issue 13's press budget)
+        shown = _controls_of(before)
+        controls = {k: v for k, v in controls.items() if not _same(shown[k], v)}
+    return changes(CHANGE_OUTPUTS, search=state.url_of(s), **controls, message=msg, typed=typed_out)
 
 
 def register(app: Dash) -> None:

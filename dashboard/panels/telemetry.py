@@ -183,10 +183,11 @@ def telemetry_charts(
     link: str | None,
     clock_s: float | None,
     rack: str | None = None,
+    seen: bool | None = True,
 ) -> dict[str, Any]:
     """The GPU-by-plane heatmap of one counter at the simulated clock, and one link's series;
     on a multi-rack domain, of the rack on show (its own assessment in the domain's)."""
-    unseen(search)
+    unseen((search or "") if seen else None)
     s = state.current(search).scenario
     t = float(clock_s or clock.CLOCK_START_S) % telemetry.MAX_T_S
     if counter not in (*telemetry.METRICS, "state"):
@@ -313,11 +314,16 @@ def _read(n_clicks: int, upload: str | None, pasted: str | None) -> Any:
 
 
 def register(app: Dash) -> None:
-    """Both charts from LATER (panels/below.py), the counter, the link and the clock."""
+    """Both charts from the URL once the page below is seen (panels/below.py), the counter,
+    the link and the clock."""
     app.callback(
         output=_outputs(),
+        # from the URL, not LATER (READY after the cards): a press sets the link (the
+        # #fragment's callback) and, the charts below unseen, this answers nothing at once
+        # rather than a round trip after the cards (issue 13's press budget)
         inputs={
-            "search": Input(ids.LATER, "data"),
+            "search": Input(ids.URL, "search"),
+            "seen": Input(ids.BELOW_SEEN, "data"),
             "counter": Input(ids.COUNTER, "value"),
             "link": Input(ids.LINK_INPUT, "value"),
             "clock_s": Input(ids.CLOCK, "data"),

@@ -26,6 +26,7 @@ from dashboard.figures.rack.geometry import (
     STATUSES,
     TEXT,
     TEXT_DIM,
+    TRACES,
     Geometry,
     fabric_of,
     geometry,
@@ -70,6 +71,8 @@ def _layout(f: Fabric, geo: Geometry) -> dict:
             "visible": False,
             "anchor": "x",
         },
+        # the hit points' trace, for the browser's exact nearest search (assets/rack_hover.js)
+        "meta": {"hits": TRACES["cable_hits"]},
         "hovermode": "closest",
         "hoverdistance": HOVER_DISTANCE,
         "clickmode": "event",

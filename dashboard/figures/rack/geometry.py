@@ -159,15 +159,14 @@ TRAY_MARKER_SIZE = 11
 GPU_MARKER_SIZE = 12
 CHIP_MARKER_SIZE = 11
 MC_MARKER_SIZE = 12
-HIT_MARKER_SIZE = 7
 MASK_PX = 3  # half width of the strip over the spine's left edge (widest line 2 px)
 HOVER_DISTANCE = 12  # px
 
 # Trace indices: stable, so callbacks patch by index.
 TRACE_ORDER = (
-    "cables",  # all cables, one Scattergl lines trace, NaN-separated
-    *STATUSES,  # overlays, one Scattergl lines trace per status
-    "cable_hits",  # a transparent Scattergl marker per cable: hover and click
+    "cables",  # all cables, one SVG lines trace (spine.segments_y)
+    *STATUSES,  # overlays, one SVG lines trace per status
+    "cable_hits",  # a hit point per cable, drawn as nothing: hover and click
     "trays",  # front view (SVG scatter): a marker and a label per tray
     "gpus",
     "chips",

@@ -1,15 +1,17 @@
 """The spine's traces: every cable as one SVG line trace, one overlay trace per status, and a
-WebGL marker per cable that hover and click find.
+hit point per cable that hover and click find.
 
 Every line trace of the spine keeps the same static x array (0, 1, 0 per cable, for all
 5,184 cables) and a patch sends y only: plotly.js draws min(len(x), len(y)) points, so an
 overlay of k cables is 3k y values. The spine's lines are SVG `scatter`: a line trace is
 one SVG path of 5,184 segments, which draws in ~0.1 s, where the same lines in WebGL took
 ~1.3 s a frame in a browser without a GPU (software GL; bench/README.md). Only points fire
-hover and click, so each cable has one transparent marker part-way along it, at a fraction
-that spreads the markers over the spine. Those 5,184 markers stay WebGL (`scattergl`): its
-hover picks the truly nearest marker, where SVG hover calls every marker within 3 px a tie
-and names the first, so a press could fail the neighbour of the cable under the pointer.
+hover and click, so each cable has one hit point part-way along it, at a fraction that
+spreads them over the spine. The hit points are an SVG scatter that draws nothing (mode
+"none"): they were WebGL markers once, for WebGL's exact nearest hover (plotly's SVG hover
+calls every point within a few pixels a tie, and these sit within a pixel of each other),
+and the first WebGL context cost the first page ~1.2 s. The nearest is now found in the
+browser over these points (assets/rack_hover.js), for hover and press alike.
 """
 
 from __future__ import annotations
@@ -22,7 +24,6 @@ from typing import Any
 import numpy as np
 
 from dashboard.figures.rack.geometry import (
-    HIT_MARKER_SIZE,
     MASK_PX,
     PANEL_BG,
     SPINE_LEFT,
@@ -95,14 +96,15 @@ def line_trace(name: str, n: int, y: tuple, color: str, width: float) -> dict:
 
 
 def cable_hits(f: Fabric, geo: Geometry) -> dict:
-    """The transparent WebGL marker part-way along every cable, which hover and click find."""
+    """The hit point part-way along every cable, which hover and click find: drawn as
+    nothing (mode "none"), its nearest found in the browser (assets/rack_hover.js)."""
     # customdata: the cable ID alone, a plain tuple (numpy customdata never reaches clickData,
     # DESIGN.md). The ID names the GPU, the chip and the link (gpu07-st3.sw2.c0); the panel
     # under the figure spells them out with the cable's telemetry. Positions as float32
     # arrays: base64 on the wire. This trace was 300 KB as rows of four strings.
     return {
-        "type": "scattergl",
-        "mode": "markers",
+        "type": "scatter",
+        "mode": "none",
         "name": "cables",
         "xaxis": "x2",
         "yaxis": "y",
@@ -112,7 +114,6 @@ def cable_hits(f: Fabric, geo: Geometry) -> dict:
         # the state and what a click does: per cable, from the scenario (overlay.py)
         "hovertext": "<b>healthy</b> · click to fail",
         "hovertemplate": "<b>cable %{customdata}</b><br>%{hovertext}<extra></extra>",
-        "marker": {"size": HIT_MARKER_SIZE, "color": "rgba(0,0,0,0)"},
         "showlegend": False,
     }
 

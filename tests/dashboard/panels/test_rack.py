@@ -25,3 +25,18 @@ def test_numbers_for_people_and_the_hint_when_nothing_is_hovered():
     assert rack.ber_text(2.95e-18) == "3e-18" and rack.ber_text(0.0) == "0"
     assert rack.ber_text(None) == "n/a" and rack.ber_text(float("nan")) == "n/a"
     assert rack.hover("?fail=st3", None, None)["details"] == rack.HOVER_HINT
+
+
+def test_the_l2_tier_answers_nothing_on_a_single_rack_once_hidden():
+    """The L2 callback follows the URL beside the cards (a press's round trip less); on a
+    single rack whose L2 chart is hidden already it sends nothing, so a press redraws none
+    of it; leaving a domain hides it, and a domain draws it."""
+    import pytest
+    from dash.exceptions import PreventUpdate
+
+    with pytest.raises(PreventUpdate):
+        rack.l2_chart("?fail=st3", "", {"display": "none"})
+    back = rack.l2_chart("?fail=st3", "", {"display": "block", "height": "520px"})
+    assert back["style"] == {"display": "none"} and back["picker"] == {"display": "none"}
+    domain = rack.l2_chart("?fabric=vr-nvl576", "", {"display": "none"})
+    assert domain["style"]["display"] == "block" and domain["figure"]["data"]

@@ -103,6 +103,20 @@ class TestScenario:
         assert nothing["pressed"] == "7"  # answered, even when it changes nothing
         assert on_change(monkeypatch, ids.REPAIR_ALL, "?fail=st3")["pressed"] is no_update
 
+    def test_a_press_sends_only_what_it_changes(self, monkeypatch):
+        """A press changes the faults: the controls that show the same as before are not
+        sent again (each one sent re-renders it); a change of fabric sends them all."""
+        click = {
+            "points": [{"curveNumber": rack_figure.TRACES["cable_hits"], "pointNumber": 9}],
+            "at": 5.0,
+        }
+        out = on_change(monkeypatch, ids.RACK_PRESS, "?fail=st3", click=click, mode="fail")
+        assert out["search"].startswith("?fail=st3,")
+        for k in ("fabric", "workload", "features", "feature_options", "update_options"):
+            assert out[k] is no_update, k
+        moved = on_change(monkeypatch, ids.FABRIC, "?fail=st3", fabric="gb200-nvl72")
+        assert moved["fabric"] == "gb200-nvl72" and moved["feature_options"] is not no_update
+
     def test_a_click_on_nothing_changes_nothing(self, monkeypatch):
         out = on_change(monkeypatch, ids.RACK_PRESS, "?fail=st3", click={"points": [{}]})
         assert all(v is no_update for v in out.values())  # (no `at`: not a press to answer)

@@ -55,3 +55,15 @@ def test_the_charts_carry_the_links_forecast():
         "?flaky=gpu07-st3.sw2", telemetry.RECOVERY, "gpu07-st3.sw2", 3 * 86400.0
     )
     assert any("drain now" in t for t in _texts(out["forecast"]))
+
+
+def test_nothing_is_drawn_until_the_page_below_is_seen():
+    """The charts follow the URL (not READY, after the cards), and answer nothing until the
+    page below the first screen has been seen: a press sets their link at once."""
+    import pytest
+    from dash.exceptions import PreventUpdate
+
+    with pytest.raises(PreventUpdate):
+        panel.telemetry_charts("?fail=st3", None, "gpu07-st3.sw2.c0", None, None, seen=None)
+    drawn = panel.telemetry_charts("", None, "gpu07-st3.sw2.c0", None, None, seen=True)
+    assert drawn["heatmap"]["data"] and drawn["series"]["data"]  # the healthy rack's: ''

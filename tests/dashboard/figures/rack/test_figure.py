@@ -88,12 +88,16 @@ def test_trays_in_rack_order(fk):
 
 
 @pytest.mark.parametrize("fk", FABRIC_KEYS)
-def test_only_the_cable_markers_are_webgl(fk):
-    """SVG lines (software GL drew them in ~1.3 s a frame); WebGL markers (exact hover)."""
+def test_nothing_is_webgl(fk):
+    """Every trace SVG: software GL drew the lines in ~1.3 s a frame, and the first WebGL
+    context cost the first page ~1.2 s. The hit points draw nothing (mode "none"); the
+    browser finds the nearest for hover and press (assets/rack_hover.js), named by the
+    layout's meta."""
     fig = rf.base_figure(fk)
     for name in (*SPINE, *FRONT):
-        want = "scattergl" if name == "cable_hits" else "scatter"
-        assert fig["data"][rf.TRACES[name]]["type"] == want, name
+        assert fig["data"][rf.TRACES[name]]["type"] == "scatter", name
+    assert fig["data"][rf.TRACES["cable_hits"]]["mode"] == "none"
+    assert fig["layout"]["meta"]["hits"] == rf.TRACES["cable_hits"]
     assert len(fig["data"]) == len(rf.TRACES)
     assert sorted(rf.TRACES.values()) == list(range(len(rf.TRACES)))
 
@@ -106,7 +110,7 @@ def test_spine_lines_skip_hover_and_overlays_start_empty():
         assert len(rf.as_array(trace["x"])) == 3 * 5184
     for name in rf.STATUSES:
         assert len(fig["data"][rf.TRACES[name]]["y"]) == 0
-    assert fig["data"][rf.TRACES["cable_hits"]]["marker"]["color"] == "rgba(0,0,0,0)"
+    assert "marker" not in fig["data"][rf.TRACES["cable_hits"]]  # nothing drawn
 
 
 def test_layout_settings():

@@ -1,0 +1,114 @@
+/* The spine's exact hover: the pointer names the truly nearest cable.
+
+The spine's 5,184 hit points (one a cable, part-way along it) are an SVG scatter drawn with
+nothing visible (mode "none", dashboard/figures/rack/spine.py). They used to be WebGL, whose
+hover picks the nearest point, because plotly's SVG hover calls every point within a few
+pixels of the pointer a tie and names one of them, while markers here sit within a pixel of
+each other. WebGL cost the first page ~1.2 s (its first context, software GL in a headless
+browser); this costs nothing to draw.
+
+Over the spine, a pointer's hover is found here, not by plotly: plotly asks
+"plotly_beforehover" first, and the handler answers false after hovering the nearest hit
+point itself, by number (Fx.hover with [{curveNumber, pointNumber}], plotly's form for a
+given point). A press on the spine asks the same search where the mouse went down
+(assets/rack_press.js), so a click fails what the hover names. The search is over every hit
+point (5,184 distances, ~0.1 ms), in the pixels plotly draws them at, within the layout's
+hoverdistance. Elsewhere (the front view) plotly's own hover is untouched. */
+(function () {
+  function hits(gd) {  // the hit points' trace, named in the rack's layout.meta
+    const meta = gd && gd._fullLayout && gd._fullLayout.meta;
+    const i = meta && Number.isInteger(meta.hits) ? meta.hits : -1;
+    const t = gd._fullData && gd._fullData[i];
+    return t && t.x && t.y ? { curve: i, t: t } : null;
+  }
+
+  /* The hit point nearest the pointer (page coordinates), or null: none on the spine within
+  hoverdistance, or the pointer not over the spine. Ties (the same distance) go to the
+  lower number. */
+  function nearest(gd, clientX, clientY) {
+    const h = hits(gd);
+    const l = gd && gd._fullLayout;
+    if (!h || !l || !l.xaxis2 || !l.yaxis) return null;
+    const xa = l.xaxis2;
+    const ya = l.yaxis;
+    const r = gd.getBoundingClientRect();
+    const px = clientX - r.left - xa._offset;
+    const py = clientY - r.top - ya._offset;
+    if (!(px >= 0 && px <= xa._length && py >= 0 && py <= ya._length)) return null;
+    // plotly's own reach for these points: hoverdistance, plus the half pixel it grants a
+    // point drawn as nothing; beyond it plotly finds none either (and unhovers itself)
+    const reach = l.hoverdistance >= 0 ? l.hoverdistance + 0.5 : Infinity;
+    let best = null;
+    let d2 = reach * reach;
+    const x = h.t.x;
+    const y = h.t.y;
+    for (let k = 0; k < x.length; k++) {
+      const dx = xa.l2p(x[k]) - px;  // where plotly draws it (to 0.01 px)
+      const dy = ya.l2p(y[k]) - py;
+      const e = dx * dx + dy * dy;
+      if (e < d2 || (e === d2 && best === null)) {
+        d2 = e;
+        best = k;
+      }
+    }
+    return best === null ? null : { curve: h.curve, point: best };
+  }
+
+  function hovered(gd, p) {
+    const d = gd._hoverdata;
+    return !!(d && d.length === 1 && d[0].curveNumber === p.curve && d[0].pointNumber === p.point);
+  }
+
+  /* Hover one point by number and tell the page (dcc.Graph's hoverData: the line under the
+  rack; the map's mirror) with plotly_hover, as plotly does for a pointer. Plotly draws the
+  label of a point given by number but emits nothing for it (plotly.js 4 fails emitting the
+  given-point form: its event has no pointer place), so the event is emitted here from
+  what plotly hovered. `event` is what the listeners see as the event (the pointer's, or a
+  mirror's mark). Plotly hovers at most once in 50 ms: if this one waits, it is told then. */
+  function hoverPoint(gd, p, event) {
+    window.Plotly.Fx.hover(gd, [{ curveNumber: p.curve, pointNumber: p.point }], "x2y");
+    function tell() {
+      if (!hovered(gd, p)) return false;
+      const l = gd._fullLayout;
+      const pt = gd._hoverdata[0];
+      gd.emit("plotly_hover", {
+        event: event,
+        points: gd._hoverdata,
+        xaxes: [l.xaxis2],
+        yaxes: [l.yaxis],
+        xvals: [pt.x],
+        yvals: [pt.y],
+      });
+      return true;
+    }
+    if (!tell()) setTimeout(tell, 60);
+  }
+
+  /* plotly_beforehover: a real pointer near a cable on the spine is hovered here (false:
+  plotly's own search is skipped); anything else (the front view, no cable in reach, the
+  pointer leaving, the keyboard's hovers, which name a place) goes on to plotly. */
+  function before(gd) {
+    return function (e) {
+      // plotly asks this before an unhover too (the pointer leaving): that goes on
+      if (!(e instanceof MouseEvent) || e.type === "mouseout" || e.type === "mouseleave") {
+        return true;
+      }
+      const p = nearest(gd, e.clientX, e.clientY);
+      if (p === null) return true;  // not on the spine, or no cable in reach: plotly's
+      if (!hovered(gd, p)) hoverPoint(gd, p, e);
+      return false;
+    };
+  }
+
+  window.rackHover = {
+    nearest: nearest,
+    hoverPoint: hoverPoint,
+    /* Bound once a plot (rack_press.js's link, once the rack is drawn). */
+    bind: function (gd) {
+      if (!gd._exactHover && gd.on) {
+        gd.on("plotly_beforehover", before(gd));
+        gd._exactHover = true;
+      }
+    },
+  };
+})();
