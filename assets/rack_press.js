@@ -2,8 +2,8 @@
 
 A click on the rack is a press at once (the store rack-press, which the server's callbacks
 read), so the cards follow in the time the server takes. If it turns out to be the first
-click of a double-click (a second mousedown within the graph's doubleClickDelay; the browser
-counts the clicks in a mousedown's detail and stamps them), the press is taken back: once its
+click of a double-click (a second mousedown the browser counts as one: its detail is 2 or
+more, by the system's double-click interval and distance), the press is taken back: once its
 new scenario has landed in the URL, the URL's query returns to what it was before the press.
 A double-click so quick that its second mousedown comes before the press is handled sends no
 press at all. The second click itself is never a press (it could land on another cable once
@@ -14,21 +14,30 @@ the first has redrawn the rack). */
   let doubled = -Infinity;  // the last second (or later) one
   let last = null;  // the last press sent: {at, before: the URL's query before it}
 
-  function delay() {
-    const gd = document.querySelector("#rack .js-plotly-plot");
-    return (gd && gd._context && gd._context.doubleClickDelay) || 300;
-  }
-
+  /* Take a press back: wait for the server's answer to it (rack-pressed holds its `at`: the
+  response that set its URL), then put the query back as it was before it, if it changed.
+  A URL changed by anything else (a later press) is never mistaken for this press's. Later
+  presses wait until the query is back (answered(), below). */
+  let undoing = null;  // the press being taken back
   function undo(press) {
-    // wait for the press's scenario to land in the URL, then put the query back
     const until = performance.now() + 5000;
+    undoing = press;
     const timer = setInterval(function () {
-      if (window.location.search !== press.before) {
-        clearInterval(timer);
-        window.dash_clientside.set_props("url", { search: press.before });
-      } else if (performance.now() > until) {
-        clearInterval(timer);  // the press changed no query (an inspect): nothing to undo
+      const el = document.getElementById("rack-pressed");
+      const landed = el && el.textContent === String(press.at);
+      if (!landed && performance.now() <= until) return;
+      clearInterval(timer);
+      if (!landed || window.location.search === press.before) {
+        undoing = null;  // never answered in time, or it changed no query (an inspect)
+        return;
       }
+      window.dash_clientside.set_props("url", { search: press.before });
+      const back = setInterval(function () {
+        if (window.location.search === press.before || performance.now() > until + 5000) {
+          clearInterval(back);
+          undoing = null;
+        }
+      }, 20);
     }, 20);
   }
 
@@ -37,8 +46,14 @@ the first has redrawn the rack). */
     function (e) {
       if (!(e.target.closest && e.target.closest("#rack, #cable-map"))) return;
       if (e.detail >= 2) {
+        // the browser counted this click as the second of a double-click (its own interval
+        // and distance): the press its first click made, if any, is taken back, however long
+        // the first click's press took to go out
         doubled = e.timeStamp;
-        if (last && !last.undone && e.timeStamp - last.at <= delay()) {
+        const waiting = queue.findIndex(function (q) { return q.at === down; });
+        if (waiting >= 0) {
+          queue.splice(waiting, 1);  // not sent yet: dropped
+        } else if (last && !last.undone && last.at === down) {
           last.undone = true;
           undo(last);
         }
@@ -59,6 +74,7 @@ the first has redrawn the rack). */
   let inFlight = null;  // the press sent and not yet answered: {at, since}
   const queue = [];
   function answered() {
+    if (undoing) return false;  // a press being taken back: the next starts from its query
     const el = document.getElementById("rack-pressed");
     return !inFlight || (el && el.textContent === String(inFlight.at)) ||
       performance.now() - inFlight.since > WAIT_MS;
