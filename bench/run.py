@@ -836,10 +836,19 @@ def bench_floor() -> None:
             # (dashboard/panels/clock.py), and again with it running (printed, not budgeted).
             page.evaluate("() => window.dash_clientside.set_props('tick', {disabled: true})")
             page.wait_for_timeout(3500)  # a tick already on its way lands first
-            settled = []
-            for i in range(8):  # pressed on the cable map, where every cable is exact
-                cable = f"gpu{20 + i:02d}-st{1 + i % 9}.sw{i % 4}.c{i % 2}"
-                settled.append(_settled_ms(page, lambda c=cable: click_cell(page, c)))
+
+            def presses(first_gpu: int) -> list[float]:  # 8 cables pressed on the cable map
+                return [  # (where every cable is exact), each new to the scenario
+                    _settled_ms(
+                        page,
+                        lambda c=f"gpu{first_gpu + i:02d}-st{1 + i % 9}.sw{i % 4}.c{i % 2}": (
+                            click_cell(page, c)
+                        ),
+                    )
+                    for i in range(8)
+                ]
+
+            settled = presses(20)
             report(
                 "press -> every chart settled (median of 8, clock paused)",
                 statistics.median(settled),
@@ -847,10 +856,7 @@ def bench_floor() -> None:
                 300,
             )
             page.evaluate("() => window.dash_clientside.set_props('tick', {disabled: false})")
-            ticking = []
-            for i in range(8):
-                cable = f"gpu{30 + i:02d}-st{1 + i % 9}.sw{i % 4}.c{i % 2}"
-                ticking.append(_settled_ms(page, lambda c=cable: click_cell(page, c)))
+            ticking = presses(30)
             print(
                 f"     the same with the clock ticking: {statistics.median(ticking):.0f} ms "
                 f"(median of 8; {min(ticking):.0f}-{max(ticking):.0f})"
@@ -861,10 +867,7 @@ def bench_floor() -> None:
             page.wait_for_function("() => window.belowDrawn && true")
             page.evaluate("() => window.belowDrawn()")
             page.evaluate(_SETTLE_JS)
-            seen = []
-            for i in range(8):
-                cable = f"gpu{40 + i:02d}-st{1 + i % 9}.sw{i % 4}.c{i % 2}"
-                seen.append(_settled_ms(page, lambda c=cable: click_cell(page, c)))
+            seen = presses(40)
             print(
                 f"     press -> every chart settled, the charts below drawn too: "
                 f"{statistics.median(seen):.0f} ms (median of 8; the line above is the first "

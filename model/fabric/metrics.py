@@ -270,6 +270,20 @@ def sharp_tflops(st: FabricState) -> float:
     return _r(float(st.chip_in_service.sum()) * st.fabric.sharp_tflops_per_chip, 3)
 
 
+def empty_distribution() -> dict:
+    """latency_distribution()'s keys with nothing in them (what a fabric whose latency is
+    None, or whose queue is unstable, answers); fresh lists each call."""
+    return {
+        "unit": "us, one way",
+        "latency_us": [],
+        "cdf": [],
+        "no_wait_share": None,
+        "quantiles": {},
+        "p50": None,
+        "p99": None,
+    }
+
+
 def latency_distribution(st: FabricState, points: int = 121) -> dict:
     """The distribution behind latency(): CDF of one-way GPU-to-GPU latency (us).
 
@@ -286,13 +300,7 @@ def latency_distribution(st: FabricState, points: int = 121) -> dict:
         "unloaded_us": base,
         "message_bytes": LATENCY_MESSAGE_BYTES,
         "offered_load": OFFERED_LOAD,
-        "unit": "us, one way",
-        "latency_us": [],
-        "cdf": [],
-        "no_wait_share": None,
-        "quantiles": {},
-        "p50": None,
-        "p99": None,
+        **empty_distribution(),
     }
     mix = _latency_mixture(st)  # the same mixture as latency()
     if mix is None:

@@ -17,7 +17,7 @@ import math
 
 import numpy as np
 
-from model.fabric.metrics import WaitMixture, message_service_s
+from model.fabric.metrics import WaitMixture, empty_distribution, message_service_s
 from model.multirack.domains import Domain
 from model.multirack.state import DomainState
 from model.params import LATENCY_MESSAGE_BYTES, OFFERED_LOAD
@@ -228,16 +228,7 @@ def latency_distribution(st: DomainState, points: int = 200) -> dict:
     one rack's (model.fabric.metrics.latency_distribution), the same mixtures and quantiles;
     two steps at the unloaded latencies (in a rack, across racks) instead of one."""
     out, mixes = _mixtures(st)
-    out = {
-        **out,
-        "unit": "us, one way",
-        "latency_us": [],
-        "cdf": [],
-        "no_wait_share": None,
-        "quantiles": {},
-        "p50": None,
-        "p99": None,
-    }
+    out = {**out, **empty_distribution()}
     if mixes is None:
         return out
     levels = (0.5, 0.9, 0.99, 0.999, 0.9999)

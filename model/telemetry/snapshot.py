@@ -247,25 +247,28 @@ def _snapshot(scenario: Scenario, t: float, onset_s: float, whole: bool) -> Coun
         ber_sw = np.where(stale_lane, ber_at(m, m.onset, active_sw), ber)
     else:
         lanes_sw, ber_sw = lanes_now, ber
-    last_seen = np.where(stale, min(t, m.onset), t)
+    # what both snapshots, whole or attribution's, hold alike
+    common = {
+        "fabric": f,
+        "scenario_key": m.key,
+        "t_s": t,
+        "onset_s": m.onset,
+        "telemetry": True,
+        "state": link_state,
+        "planned": planned,
+        "cable_state": lanes_sw.reshape(g, p, c),
+        "stale": stale,
+        "last_seen_s": np.where(stale, min(t, m.onset), t),
+    }
     if not whole:
         rec = counts_at(m, end_gpu, t, procs=(REC,))[REC]
         return Counters(
-            fabric=f,
-            scenario_key=m.key,
-            t_s=t,
-            onset_s=m.onset,
-            telemetry=True,
-            state=link_state,
-            planned=planned,
+            **common,
             link={
                 RECOVERY: lanes_sum(rec.reshape(g, p, c)),
                 BER: lanes_sum(ber.reshape(g, p, c)) / c,
             },
             cable={BER: ber_sw.reshape(g, p, c)},
-            cable_state=lanes_sw.reshape(g, p, c),
-            stale=stale,
-            last_seen_s=last_seen,
         )
     per_lane = _lane_counters(m, counts_at(m, end_gpu, t), end_gpu, ber, active)
     link = {k: lanes_sum(v) for k, v in per_lane.items()}
@@ -292,21 +295,12 @@ def _snapshot(scenario: Scenario, t: float, onset_s: float, whole: bool) -> Coun
     port_up = lanes_sw.reshape(g, p, c)[:, :, 0] == ACTIVE
     visible = m.flaky_link.reshape(g, p) & ~(m.down.reshape(g, p) & faults)
     return Counters(
-        fabric=f,
-        scenario_key=m.key,
-        t_s=t,
-        onset_s=m.onset,
-        telemetry=True,
-        state=link_state,
-        planned=planned,
+        **common,
         health=health,
         link=link,
         gpu={name: link[k].sum(axis=1) for k, name in GPU_TOTALS.items()},
         port=port,
         port_status=np.where(port_up, PORT_STATUS_ACTIVE, PORT_STATUS_OFF).astype(np.int8),
         cable=cable,
-        cable_state=lanes_sw.reshape(g, p, c),
-        stale=stale,
-        last_seen_s=last_seen,
         projected_fail_s=np.where(visible, FLAKY_TTF_S, np.nan),
     )

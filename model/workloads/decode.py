@@ -138,14 +138,11 @@ def _sweeps_many(m, gpu, w, ep: int, knobs: tuple, views: tuple, terms) -> tuple
 
 
 def group_sweep(m: MoEModel, hw: Hardware, w: Workload, dep: Deployment, v) -> dict | None:
-    """The memoised sweep frontier() ran for deployment dep on hw's group view v (one of
-    hw.groups_for(dep.ep)): the same call, so the same arrays; None where nothing fits."""
+    """The memoised sweep frontier() ran for deployment dep (one of deployments(hw.max_ep))
+    on hw's group view v (one of hw.groups_for(dep.ep) of that EP size): the same call, so
+    the same arrays; None where nothing fits."""
     mine = [d for d in deployments(hw.max_ep) if d.ep == dep.ep]
     knobs = tuple((d.mtp, d.kv, d.overlap) for d in mine)
-    if dep not in mine:  # a deployment the frontier does not try (a BF16 KV cache)
-        return _sweeps(m, hw.gpu, w, dep.ep, ((dep.mtp, dep.kv, dep.overlap),), v, FITTED)[0]
-    if v.ep != dep.ep:
-        return _sweeps(m, hw.gpu, w, v.ep, knobs, v, FITTED)[mine.index(dep)]
     alike = tuple(x for x, _ in hw.groups_for(dep.ep) if x.ep == dep.ep)
     return _sweeps_many(m, hw.gpu, w, dep.ep, knobs, alike, FITTED)[alike.index(v)][mine.index(dep)]
 

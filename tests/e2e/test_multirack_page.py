@@ -24,6 +24,16 @@ def _l2_xy(page, index: int) -> tuple[float, float]:
     )
 
 
+def _hover_and_press(page, x: float, y: float, says: str, url: str) -> None:
+    """Point at (x, y) on the L2 chart (arriving from a pixel away), read its hover, press."""
+    page.mouse.move(x - 1, y - 1)
+    page.mouse.move(x, y)
+    expect(page.locator("#l2-chart .hoverlayer .hovertext")).to_contain_text(says)
+    page.mouse.down()
+    page.mouse.up()
+    expect(page).to_have_url(re.compile(url))
+
+
 def test_domain_rack_and_l2_clicks(served, page):
     page.goto(served + "/?fabric=vr-nvl576#rack=r03")
     _ready(page)
@@ -47,13 +57,7 @@ def test_domain_rack_and_l2_clicks(served, page):
     # an L2 chip: plane 5's second chip (index 5 x 4 + 1)
     page.locator("#l2-chart").scroll_into_view_if_needed()
     page.wait_for_function("() => document.querySelector('#l2-chart .js-plotly-plot')._fullData")
-    x, y = _l2_xy(page, 5 * 4 + 1)
-    page.mouse.move(x - 2, y - 2)
-    page.mouse.move(x, y)
-    expect(page.locator("#l2-chart .hoverlayer .hovertext")).to_contain_text("l2.p05.s1")
-    page.mouse.down()
-    page.mouse.up()
-    expect(page).to_have_url(re.compile(r"l2\.p05\.s1"))
+    _hover_and_press(page, *_l2_xy(page, 5 * 4 + 1), says="l2.p05.s1", url=r"l2\.p05\.s1")
     expect(page.locator("#cards")).to_contain_text("L2 chips in service")
     page.screenshot(path=str(ARTIFACTS / "dashboard-nvl576-1280.png"), full_page=True)
     assert page.log.errors == []
@@ -107,14 +111,7 @@ def test_a_trunk_is_hovered_and_clicked_on_the_trunk_map(served, page):
         const r = gd.getBoundingClientRect(), col = t.x.indexOf('st3.sw1-l2.s1');
         return [r.left + xa._offset + xa.l2p(col), r.top + ya._offset + ya.l2p(1)]; }"""
     )
-    page.mouse.move(x - 1, y - 1)
-    page.mouse.move(x, y)
-    expect(page.locator("#l2-chart .hoverlayer .hovertext")).to_contain_text(
-        "r02.st3.sw1-l2.s1: up"
-    )
-    page.mouse.down()
-    page.mouse.up()
-    expect(page).to_have_url(re.compile(r"fail=r02\.st3\.sw1-l2\.s1"))
+    _hover_and_press(page, x, y, says="r02.st3.sw1-l2.s1: up", url=r"fail=r02\.st3\.sw1-l2\.s1")
     expect(page.locator("#cards")).to_contain_text("trunk")
     page.screenshot(path=str(ARTIFACTS / "dashboard-nvl576-trunk-1280.png"), full_page=True)
     assert page.log.errors == []
