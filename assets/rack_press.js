@@ -271,6 +271,18 @@ the first has redrawn the rack). */
       if (!mirrored(e) && g) unmirror(g[other]);
     };
   }
+  /* A redraw keeps the cable's hover label that was up as it was drawn (plotly keeps its
+  hover across a react), so after a press it read the state before it. Once the rack is
+  redrawn, a cable hovered then is hovered again, silently (no unhover: the map the pointer
+  may be on keeps its label), and its label is the new figure's. */
+  function relabel() {
+    const g = graphs();
+    const d = g && g.rack._hoverdata;
+    if (!d || d.length !== 1 || d[0].curveNumber !== g.meta.hits) return;
+    const p = { curve: g.meta.hits, point: d[0].pointNumber };
+    window.Plotly.Fx.unhover(g.rack);
+    window.rackHover.hoverPoint(g.rack, p, { mirrored: true });
+  }
   function link() {
     setTimeout(function () {
       const rack = document.querySelector("#rack .js-plotly-plot");
@@ -280,6 +292,7 @@ the first has redrawn the rack). */
       if (!g.rack._linkedHover && g.rack.on) {
         g.rack.on("plotly_hover", onRackHover);
         g.rack.on("plotly_unhover", onUnhover("map"));
+        g.rack.on("plotly_afterplot", relabel);
         g.rack._linkedHover = true;
       }
       if (!g.map._linkedHover && g.map.on) {

@@ -111,6 +111,8 @@ def test_the_map_clicks_like_the_drawing_and_hovers_both_ways(served, page):
         arg=[k // COLS, k % COLS, CABLE_LEVELS.index("failed")],
     )
     _map_ready(page, "click to repair")
+    # the drawing's mirrored label, up through the press, reads the new state, not the old
+    expect(page.locator(RACK_LABEL).first).to_contain_text("failed · click to repair")
     page.mouse.move(5, 5)  # off the map: the line under the rack forgets the cable
     expect(page.locator("#hover-details")).to_have_text(re.compile(r"^Hover a cable or a part"))
     # the drawing's cable lights its cell on the map
