@@ -289,7 +289,9 @@ def watch(
     if verdict is None:
         return changes(WATCH_OUTPUTS, state=state, idle=False)
     if verdict == "finished":
-        return changes(WATCH_OUTPUTS, state=None, idle=True)
+        # the study's own last progress ("done") can be lost: Dash stops polling a background
+        # callback's progress once its result is in, so the page could keep "50 of 50 chunks"
+        return changes(WATCH_OUTPUTS, state=None, idle=True, progress="done")
     if verdict == "cancelled":
         return changes(
             WATCH_OUTPUTS,
