@@ -10,3 +10,8 @@ app = Dash(__name__, title="bare", update_title=None, compress=True, serve_local
 app.layout = html.Div([dcc.Graph(id="graph")])
 server = app.server
 server.add_url_rule("/healthz", "healthz", lambda: ("ok\n", 200, {"Content-Type": "text/plain"}))
+# plotly/dash#3971, as app.py does: without it a fresh worker's concurrent first requests
+# can get HTTP 500 on the JS bundles, and the bare page then never draws its graph (seen as
+# the floor's first open timing out)
+with server.app_context():
+    app._setup_server()
