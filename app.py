@@ -18,7 +18,7 @@ from dash import Dash
 
 import config
 from dashboard import panels
-from dashboard.layout import layout
+from dashboard.layout import layout, validation_layout
 from dashboard.warm import warm
 from dashboard.web import responses, security
 from dashboard.web.background import BACKGROUND_EXTENSION, background_manager, celery_app_of
@@ -45,6 +45,7 @@ def create_app(s: config.Settings | None = None) -> Dash:
         background_callback_manager=manager,
     )
     app.layout = layout
+    app.validation_layout = validation_layout()  # the parts mounted later (panels/lazy.py)
     panels.register(app, manager)
     app.server.register_blueprint(web)
     app.server.add_url_rule(

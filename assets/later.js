@@ -6,8 +6,18 @@ and what each feature buys follow. The report buttons set it too (everything is 
 a report is printed or saved: window.belowDrawn). */
 (function () {
   const MARGIN = "300px";  // a little before it scrolls in: drawn by the time it is seen
+  let mounting = false;
+  /* Most of the page below is not in the first page's layout (dashboard/panels/lazy.py):
+  below-mount asks for it, once, when the first screen is drawn and the browser is idle, or
+  when the reader gets there first. */
+  function mount() {
+    if (mounting || !(window.dash_clientside && window.dash_clientside.set_props)) return;
+    mounting = true;
+    window.dash_clientside.set_props("below-mount", { data: true });
+  }
   function seen() {
     if (window.dash_clientside && window.dash_clientside.set_props) {
+      mount();
       window.dash_clientside.set_props("below-seen", { data: true });
     }
   }
@@ -19,6 +29,8 @@ a report is printed or saved: window.belowDrawn). */
     const below = document.querySelectorAll(".charts, .compare, .buys");
     const ready = window.dash_clientside && window.dash_clientside.set_props;
     if (!below.length || !ready || !rackDrawn()) return setTimeout(watch, 100);
+    const idle = window.requestIdleCallback || ((f) => setTimeout(f, 50));
+    idle(mount, { timeout: 1000 });
     const obs = new IntersectionObserver(
       function (entries) {
         if (entries.some((e) => e.isIntersecting)) {
@@ -41,14 +53,18 @@ a report is printed or saved: window.belowDrawn). */
     const until = performance.now() + (ms || 60000);
     let last = performance.now();
     const graphs = () => [...document.querySelectorAll(".charts .js-plotly-plot")];
-    graphs().forEach(function (g) {
-      if (g.on && !g.__belowWatched) {
-        g.__belowWatched = true;
-        g.on("plotly_afterplot", function () { last = performance.now(); });
-      }
-    });
+    function watchAll() {  // the charts mounted since (panels/lazy.py) too
+      graphs().forEach(function (g) {
+        if (g.on && !g.__belowWatched) {
+          g.__belowWatched = true;
+          g.on("plotly_afterplot", function () { last = performance.now(); });
+        }
+      });
+    }
+    watchAll();
     return new Promise(function (resolve) {
       (function check() {
+        watchAll();
         const g = graphs();
         const tables = document.querySelector("#assumptions-body table");  // its own callback
         const drawn = tables && g.length &&

@@ -67,6 +67,7 @@ hoverdistance. Elsewhere (the front view) plotly's own hover is untouched. */
   mirror's mark). Plotly hovers at most once in 50 ms: if this one waits, it is told then. */
   function hoverPoint(gd, p, event) {
     window.Plotly.Fx.hover(gd, [{ curveNumber: p.curve, pointNumber: p.point }], "x2y");
+    if (event === null) return;  // quiet: the label only, no plotly_hover (no hoverData)
     function tell() {
       if (!hovered(gd, p)) return false;
       const l = gd._fullLayout;

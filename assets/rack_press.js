@@ -274,14 +274,16 @@ the first has redrawn the rack). */
   /* A redraw keeps the cable's hover label that was up as it was drawn (plotly keeps its
   hover across a react), so after a press it read the state before it. Once the rack is
   redrawn, a cable hovered then is hovered again, silently (no unhover: the map the pointer
-  may be on keeps its label), and its label is the new figure's. */
+  may be on keeps its label), and its label is the new figure's. Quietly too: no hoverData,
+  so no second request for the line under the rack, which the new URL already asked for
+  with this same hover. */
   function relabel() {
     const g = graphs();
     const d = g && g.rack._hoverdata;
     if (!d || d.length !== 1 || d[0].curveNumber !== g.meta.hits) return;
     const p = { curve: g.meta.hits, point: d[0].pointNumber };
     window.Plotly.Fx.unhover(g.rack);
-    window.rackHover.hoverPoint(g.rack, p, { mirrored: true });
+    window.rackHover.hoverPoint(g.rack, p, null);
   }
   function link() {
     setTimeout(function () {

@@ -16,6 +16,16 @@ READY = "ready"  # the search string, once the cards for it are out
 # viewport (BELOW_SEEN, assets/later.js), so a first page draws only the rack and the cards
 LATER = "ready-later"
 BELOW_SEEN = "below-seen"
+# The page below the first screen is not in the first page's layout: its sections are
+# mounted into these (panels/lazy.py) once the first screen is drawn and the browser is idle,
+# or once it is seen, whichever is first (MOUNT, set by assets/later.js)
+MOUNT = "below-mount"
+LAZY_CHARTS = "lazy-charts"  # the decode, goodput, timeline and latency charts
+LAZY_PANELS = "lazy-panels"  # what each feature buys, the fleet study, export, the tables
+LAZY_CLOCK = "lazy-clock"  # the clock's reading beside the counter picker
+LAZY_HEATMAP = "lazy-heatmap"  # the counter heatmap
+LAZY_SERIES = "lazy-series"  # one link's series, its forecast and notes
+LAZY_IMPORT = "lazy-import"  # the box that reads a rack's own telemetry
 FABRIC = "fabric"
 WORKLOAD = "workload"
 FEATURES = "features"

@@ -3,21 +3,18 @@ only; the panels' callbacks fill it from the URL."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from dash import dcc, html
 
 from dashboard import ids
 from dashboard.panels import (
-    assumptions,
     below,
-    buys,
-    calibration,
     cards,
     clock,
     compare,
-    costs,
-    export,
     faults,
-    fleet,
+    lazy,
     rack,
     scenario,
     telemetry,
@@ -90,17 +87,28 @@ def layout() -> html.Div:
             first_screen(),
             html.Section(
                 className="charts",
-                children=[
-                    *costs.decode_and_goodput(),
-                    *costs.timeline_and_latency(),
-                    *telemetry.layout(),
-                ],
+                children=[lazy.place(ids.LAZY_CHARTS), *telemetry.layout()],
             ),
             compare.layout(),
-            buys.layout(),
-            fleet.layout(),
-            export.layout(),
-            assumptions.layout(),
-            calibration.layout(),
+            lazy.place(ids.LAZY_PANELS),
         ],
     )
+
+
+def validation_layout() -> html.Div:
+    """The page with every part below the first screen mounted (panels/lazy.py): what Dash
+    checks the callbacks against, and what the ID tests read."""
+    page = layout()
+    parts = lazy.mounted()
+
+    def fill(node: Any) -> None:
+        if getattr(node, "id", None) in parts:
+            node.children = parts[node.id]
+            return
+        kids = getattr(node, "children", None)
+        for k in kids if isinstance(kids, list | tuple) else [kids]:
+            if hasattr(k, "to_plotly_json"):
+                fill(k)
+
+    fill(page)
+    return page

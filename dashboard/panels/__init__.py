@@ -3,6 +3,7 @@ together, one module a panel.
 
     scenario     the controls and the one callback that writes the URL's query
     below        what is below the first screen waits until it is first seen
+    lazy         ... and most of it is mounted only after the first screen is drawn
     fragment     the URL's #fragment: the view options that are not the scenario
     finder       the find box's suggestions as a person types
     faults       the faults as removable chips, undo and redo
@@ -39,6 +40,7 @@ from dashboard.panels import (
     finder,
     fleet,
     fragment,
+    lazy,
     rack,
     scenario,
     telemetry,
@@ -55,6 +57,7 @@ def register(app: Dash, background_manager: Any) -> None:
     faults.register(app)
     cards.register(app)
     below.register(app)
+    lazy.register(app)
     rack.register(app)
     costs.register(app)
     telemetry.register(app)

@@ -19,8 +19,8 @@ from dashboard import ids
 
 
 def stores() -> list[dcc.Store]:
-    """BELOW_SEEN (set by the browser) and LATER (READY, once BELOW_SEEN is set)."""
-    return [dcc.Store(id=ids.BELOW_SEEN), dcc.Store(id=ids.LATER)]
+    """BELOW_SEEN and MOUNT (set by the browser) and LATER (READY, once BELOW_SEEN is set)."""
+    return [dcc.Store(id=ids.BELOW_SEEN), dcc.Store(id=ids.MOUNT), dcc.Store(id=ids.LATER)]
 
 
 def unseen(search: str | None) -> None:

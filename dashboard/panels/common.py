@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from dash import dcc, no_update
+from dash import dcc, html, no_update
 
 from dashboard import state
 from dashboard.figures import rack as rack_figure
@@ -59,6 +59,13 @@ def graph(gid: str, height: int, cls: str = "chart", config: Mapping | None = No
         className=cls,
         **extra,
     )
+
+
+def place(part: str) -> html.Div:
+    """Where a part of the page mounted after the first screen goes (panels/lazy.py): an
+    empty box laid out as if it were not there (display: contents, assets/style.css), so what
+    fills it sits in the page's grid."""
+    return html.Div(id=part, className="lazy", children=[])
 
 
 def series_of(s: Scenario, cid: str | None) -> str | None:

@@ -7,15 +7,17 @@ from __future__ import annotations
 
 import base64
 import binascii
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
 from dash import Dash, Input, Output, State, dcc, html
+from dash.development.base_component import Component
 
 from dashboard import figures, ids, state
 from dashboard.panels import clock
 from dashboard.panels.below import unseen
-from dashboard.panels.common import changes, graph
+from dashboard.panels.common import changes, graph, place
 from dashboard.web import results
 from model import telemetry
 from model.assess import assess
@@ -43,7 +45,9 @@ UPLOAD_STYLE = {
 
 
 def layout() -> list[html.Div]:
-    """The counter heatmap (with the counter picker and the clock) and the one-link series."""
+    """The counter heatmap (with the counter picker and the clock) and the one-link series,
+    as the first page has them: their controls, which the URL's #fragment sets
+    (panels/fragment.py), and a place for each part mounted later (LATER)."""
     return [
         html.Div(
             className="panel",
@@ -61,10 +65,10 @@ def layout() -> list[html.Div]:
                             clearable=False,
                         ),
                         clock.pause_button(),
-                        html.Span(id=ids.CLOCK_TEXT, className="clock"),
+                        place(ids.LAZY_CLOCK),
                     ],
                 ),
-                graph(ids.HEATMAP, 420),
+                place(ids.LAZY_HEATMAP),
             ],
         ),
         html.Div(
@@ -79,44 +83,60 @@ def layout() -> list[html.Div]:
                     debounce=True,
                     spellCheck=False,
                 ),
-                graph(ids.SERIES, 380),
-                html.Div(id=ids.FORECAST, className="forecast"),
-                html.P(_worked_example(), className="note"),
-                html.P(_sides_note(), className="note"),
+                place(ids.LAZY_SERIES),
             ],
         ),
-        html.Div(
-            className="panel",
-            children=[
-                html.H2("Your rack's telemetry in"),
-                html.P(
-                    "Paste or upload what your rack reports: a dcgm-exporter scrape (the "
-                    "Prometheus text of its /metrics), nvidia-smi nvlink --status, nvlink -e "
-                    "and the Fabric section of nvidia-smi -q, one host after another, or "
-                    "NMX-Manager's answers to GET /nmx/v1/partitions, /gpus and /ports. The twin "
-                    "reads it into the scenario it "
-                    f"describes and says how sure it is. At most {MAX_BYTES // 2**20} MiB; "
-                    "every line it cannot read is named.",
-                    className="note",
-                ),
-                dcc.Upload(
-                    id=ids.IMPORT_UPLOAD,
-                    children=html.Div("Drop a file here, or click to choose one"),
-                    className="upload",
-                    max_size=MAX_BYTES,
-                    style=UPLOAD_STYLE,
-                ),
-                dcc.Textarea(
-                    id=ids.IMPORT_TEXT,
-                    placeholder='or paste it: DCGM_FI_DEV_NVLINK_GET_STATE{gpu="0",nvlink="0"} 1',
-                    className="import-text",
-                    style={"width": "100%", "height": "6em", "boxSizing": "border-box"},
-                ),
-                html.Button("Read it", id=ids.IMPORT_BUTTON, n_clicks=0),
-                html.Div(id=ids.IMPORT_RESULT, className="import-result"),
-            ],
-        ),
+        place(ids.LAZY_IMPORT),
     ]
+
+
+def _import_panel() -> html.Div:
+    """The box that reads a rack's own telemetry into the scenario it describes."""
+    return html.Div(
+        className="panel",
+        children=[
+            html.H2("Your rack's telemetry in"),
+            html.P(
+                "Paste or upload what your rack reports: a dcgm-exporter scrape (the "
+                "Prometheus text of its /metrics), nvidia-smi nvlink --status, nvlink -e "
+                "and the Fabric section of nvidia-smi -q, one host after another, or "
+                "NMX-Manager's answers to GET /nmx/v1/partitions, /gpus and /ports. The twin "
+                "reads it into the scenario it "
+                f"describes and says how sure it is. At most {MAX_BYTES // 2**20} MiB; "
+                "every line it cannot read is named.",
+                className="note",
+            ),
+            dcc.Upload(
+                id=ids.IMPORT_UPLOAD,
+                children=html.Div("Drop a file here, or click to choose one"),
+                className="upload",
+                max_size=MAX_BYTES,
+                style=UPLOAD_STYLE,
+            ),
+            dcc.Textarea(
+                id=ids.IMPORT_TEXT,
+                placeholder='or paste it: DCGM_FI_DEV_NVLINK_GET_STATE{gpu="0",nvlink="0"} 1',
+                className="import-text",
+                style={"width": "100%", "height": "6em", "boxSizing": "border-box"},
+            ),
+            html.Button("Read it", id=ids.IMPORT_BUTTON, n_clicks=0),
+            html.Div(id=ids.IMPORT_RESULT, className="import-result"),
+        ],
+    )
+
+
+# What of the panels is mounted after the first screen (panels/lazy.py), by its place
+LATER: dict[str, Callable[[], list[Component]]] = {
+    ids.LAZY_CLOCK: lambda: [html.Span(id=ids.CLOCK_TEXT, className="clock")],
+    ids.LAZY_HEATMAP: lambda: [graph(ids.HEATMAP, 420)],
+    ids.LAZY_SERIES: lambda: [
+        graph(ids.SERIES, 380),
+        html.Div(id=ids.FORECAST, className="forecast"),
+        html.P(_worked_example(), className="note"),
+        html.P(_sides_note(), className="note"),
+    ],
+    ids.LAZY_IMPORT: lambda: [_import_panel()],
+}
 
 
 def _worked_example() -> str:

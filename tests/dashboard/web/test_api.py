@@ -161,8 +161,7 @@ def test_every_callback_id_is_in_the_layout():
                 ids(k, out)
         return out
 
-    layout = app.layout() if callable(app.layout) else app.layout
-    present = ids(layout, set())
+    present = ids(app.validation_layout, set())  # the page with its later parts mounted
     for cb in app.callback_map.values():
         for dep in cb["inputs"] + cb.get("state", []):
             assert dep["id"] in present, dep
