@@ -14,6 +14,7 @@ from typing import Any
 from dash import Dash, Input, Output, html
 
 from dashboard import ids, state
+from dashboard.panels import faults
 from dashboard.panels.common import changes
 from dashboard.panels.questions import answers
 from dashboard.web import results
@@ -315,6 +316,16 @@ def summary(search: str | None) -> dict[str, Any]:
     )
 
 
+def summary_and_chips(search: str | None) -> dict[str, Any]:
+    """summary(search) and the fault chips (panels/faults.py) in one answer: a press is one
+    request fewer, and every callback a press sets off costs Dash's renderer the same
+    pipeline of dispatches whatever it answers (issue 13's press budget)."""
+    return {**summary(search), "chips": faults.chips(search)}
+
+
 def register(app: Dash) -> None:
-    """The summary, on every change of the URL's scenario."""
-    app.callback(output=_outputs(), inputs={"search": Input(ids.URL, "search")})(summary)
+    """The summary and the fault chips, on every change of the URL's scenario."""
+    app.callback(
+        output={**_outputs(), "chips": Output(ids.FAULT_CHIPS, "children")},
+        inputs={"search": Input(ids.URL, "search")},
+    )(summary_and_chips)

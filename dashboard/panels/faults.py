@@ -76,12 +76,8 @@ def remove(pick: dict | None, search: str | None) -> str:
 
 
 def register(app: Dash) -> None:
-    """The chips from the URL; a chip's x; undo / redo and the history they step through
-    (in the browser, assets/faults.js)."""
-    app.callback(
-        output={"chips": Output(ids.FAULT_CHIPS, "children")},
-        inputs={"search": Input(ids.URL, "search")},
-    )(lambda search: {"chips": chips(search)})
+    """A chip's x; undo / redo and the history they step through (in the browser,
+    assets/faults.js). The chips themselves come with the cards' answer (panels/cards.py)."""
     app.callback(
         output={"search": Output(ids.URL, "search", allow_duplicate=True)},
         inputs={"pick": Input(ids.CHIP_PICK, "data"), "search": State(ids.URL, "search")},

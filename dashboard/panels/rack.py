@@ -205,6 +205,32 @@ def l2_chart(
     return changes(L2_OUTPUTS, figure=figure, style=chart, picker=visible)
 
 
+def rack_and_l2(
+    search: str | None,
+    rack_shown: str | None,
+    hash_: str | None,
+    drawn_fabric: str | None,
+    drawn_view: str | None = None,
+    l2_shown: dict | None = None,
+) -> dict[str, Any]:
+    """rack(...) and l2_chart(...) in one answer (the L2 tier's outputs named l2_*): they
+    follow the same URL, and every callback a press sets off costs Dash's renderer the same
+    pipeline of dispatches whatever it answers, so a press is one request fewer (issue 13's
+    press budget). Nothing at all when neither has anything to send."""
+    try:
+        drawn = rack(search, rack_shown, hash_, drawn_fabric, drawn_view)
+    except PreventUpdate:
+        drawn = changes(RACK_OUTPUTS)
+    try:
+        tier = l2_chart(search, hash_, l2_shown)
+    except PreventUpdate:
+        tier = changes(L2_OUTPUTS)
+    out = {**drawn, **{f"l2_{k}": v for k, v in tier.items()}}
+    if all(v is no_update for v in out.values()):
+        raise PreventUpdate
+    return out
+
+
 HOVER_HINT = (
     "Hover a cable or a part to read it (or Tab, then the arrow keys); a click follows the "
     "click mode."
@@ -260,7 +286,7 @@ def hover(
 def register(app: Dash) -> None:
     """The rack's figure or Patch, the L2 tier, the hover line."""
     app.callback(
-        output=_rack_outputs(),
+        output={**_rack_outputs(), **{f"l2_{k}": o for k, o in _l2_outputs().items()}},
         inputs={
             "search": Input(ids.URL, "search"),
             "rack_shown": Input(ids.RACK_SELECT, "value"),
@@ -269,8 +295,9 @@ def register(app: Dash) -> None:
         state={
             "drawn_fabric": State(ids.RACK_FABRIC, "data"),
             "drawn_view": State(ids.RACK_VIEW, "data"),
+            "l2_shown": State(ids.L2, "style"),
         },
-    )(rack)
+    )(rack_and_l2)
     # the rack and the map drawn once a response, with the hover labels (and the map's
     # cells) spelled out by the browser (assets/rack_press.js) after the parts' names in the
     # figure the same response set (nothing more travels; never the plot drawn in the page,
@@ -301,11 +328,6 @@ def register(app: Dash) -> None:
         Input(ids.RACK, "clickData"),
         prevent_initial_call=True,
     )
-    app.callback(
-        output=_l2_outputs(),
-        inputs={"search": Input(ids.URL, "search"), "hash_": Input(ids.URL, "hash")},
-        state={"shown": State(ids.L2, "style")},
-    )(l2_chart)
     app.callback(
         output={"details": Output(ids.HOVER, "children")},
         inputs={"search": Input(ids.URL, "search"), "hover_data": Input(ids.RACK, "hoverData")},

@@ -44,9 +44,9 @@ log = logging.getLogger("fabric_twin.responses")
 # page's scenario callbacks, each a function of its inputs and states alone.
 PURE = frozenset(
     {
-        "messages.children",  # cards, counts, events, questions (cards.py)
+        "messages.children",  # cards, counts, events, questions, fault chips (cards.py)
         "rack-base.data",  # the rack drawing's and cable map's figures (rack.py; the page
-        # puts them on screen client-side)
+        # puts them on screen client-side) and a domain's L2 tier
         "decode-chart.figure",  # decode, goodput, latency charts (costs.py)
         "timeline-chart.figure",  # one fault's timeline at the clock (telemetry.py)
         "heatmap-chart.figure",  # link telemetry at the clock (telemetry.py)

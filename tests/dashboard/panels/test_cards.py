@@ -98,3 +98,14 @@ def test_the_latency_card_says_when_a_queue_never_clears():
     assert note.startswith("queue unstable") and "bad" in card.className
     calm = cards(evaluate(parse_query("").scenario))[3]
     assert "unbounded" not in calm.children[1].children and "bad" not in calm.className
+
+
+def test_the_cards_answer_carries_the_fault_chips():
+    """One request a press for the cards and the chips: the summary, and the chips of the
+    same scenario (panels/faults.py)."""
+    from dashboard.panels import faults
+
+    out = cards.summary_and_chips("?fail=st3&flaky=gpu07-st4.sw1")
+    assert {k: v for k, v in out.items() if k != "chips"}.keys() == set(cards.OUTPUTS)
+    assert str(out["chips"]) == str(faults.chips("?fail=st3&flaky=gpu07-st4.sw1"))
+    assert "gpu07-st4.sw1" in str(out["chips"]) and "st3" in str(out["chips"])

@@ -40,3 +40,26 @@ def test_the_l2_tier_answers_nothing_on_a_single_rack_once_hidden():
     assert back["style"] == {"display": "none"} and back["picker"] == {"display": "none"}
     domain = rack.l2_chart("?fabric=vr-nvl576", "", {"display": "none"})
     assert domain["style"]["display"] == "block" and domain["figure"]["data"]
+
+
+def test_the_rack_and_its_l2_tier_are_one_answer():
+    """rack_and_l2: the drawing's answer and the L2 tier's, by name (l2_*), in one response;
+    on a single rack with the tier hidden, the tier's outputs send nothing, and a press's
+    scenario still redraws the rack; nothing at all when neither has anything to send."""
+    import pytest
+    from dash import no_update
+    from dash.exceptions import PreventUpdate
+
+    hidden = {"display": "none"}
+    out = rack.rack_and_l2("?fail=st3", None, "", None, None, hidden)
+    assert set(out) == set(rack.RACK_OUTPUTS) | {f"l2_{k}" for k in rack.L2_OUTPUTS}
+    assert all(out[f"l2_{k}"] is no_update for k in rack.L2_OUTPUTS)
+    assert out["figure"] is not no_update and out["drawn"] == "vr-nvl72"
+    single = rack.rack("?fail=st3", None, "", None, None)
+    assert {k: single[k] for k in rack.RACK_OUTPUTS if k != "figure"} == {
+        k: out[k] for k in rack.RACK_OUTPUTS if k != "figure"
+    }
+    domain = rack.rack_and_l2("?fabric=vr-nvl576", None, "", None, None, hidden)
+    assert domain["l2_style"]["display"] == "block" and domain["l2_figure"]["data"]
+    with pytest.raises(PreventUpdate):  # what it would draw is drawn, the tier hidden
+        rack.rack_and_l2("?fail=st3", None, "", out["drawn"], out["view"], hidden)
