@@ -97,9 +97,9 @@ def fill(seen: bool | None) -> dict:
 
 
 def register(app: Dash) -> None:
-    """The tables on BELOW_SEEN (never with the first page)."""
+    """The tables on BELOW_SEEN (never with the first page). Called as the panel mounts too
+    (panels/lazy.py): a reader who scrolls there first sets BELOW_SEEN before it exists."""
     app.callback(
         output={"body": Output(ids.ASSUMPTIONS_BODY, "children")},
         inputs={"seen": Input(ids.BELOW_SEEN, "data")},
-        prevent_initial_call=True,
     )(fill)
