@@ -423,6 +423,8 @@ def test_screenshots_of_a_lost_switch_tray(served, browser, w, h):
     _labels_say(page, "click to fail it too")
     expect(page.locator(WORST)).to_have_text("3.2 TB/s")
     page.screenshot(path=str(ARTIFACTS / f"issue13-fail-st3-{w}x{h}.png"))
+    # the whole page once what is below the first screen has mounted (panels/lazy.py)
+    page.wait_for_selector("#calibration", state="attached", timeout=15000)
     page.screenshot(path=str(ARTIFACTS / f"issue13-fail-st3-{w}x{h}-full.png"), full_page=True)
     assert page.evaluate("document.documentElement.scrollWidth") <= w + 2
     assert log.errors == []
