@@ -101,15 +101,29 @@ hoverdistance. Elsewhere (the front view) plotly's own hover is untouched. */
     };
   }
 
+  function bind(gd) {
+    if (gd && !gd._exactHover && gd.on) {
+      gd.on("plotly_beforehover", before(gd));
+      gd._exactHover = true;
+    }
+  }
   window.rackHover = {
     nearest: nearest,
     hoverPoint: hoverPoint,
     /* Bound once a plot (rack_press.js's link, once the rack is drawn). */
-    bind: function (gd) {
-      if (!gd._exactHover && gd.on) {
-        gd.on("plotly_beforehover", before(gd));
-        gd._exactHover = true;
-      }
-    },
+    bind: bind,
   };
+  /* ... and at the latest by the first pointer move over the drawing: rack_press.js's link
+  polls, and a pointer that moved onto the spine between the first draw and its next poll
+  (later when the browser is busy, as when the page below mounts) was hovered by plotly's
+  own search, which names any of the hit points within its reach: a neighbour's label,
+  kept until the pointer moved again. A capture listener runs before plotly's. */
+  document.addEventListener(
+    "mousemove",
+    function (e) {
+      const gd = e.target && e.target.closest && e.target.closest("#rack .js-plotly-plot");
+      if (gd) bind(gd);
+    },
+    true
+  );
 })();
