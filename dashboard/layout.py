@@ -19,6 +19,7 @@ from dashboard.panels import (
     scenario,
     telemetry,
 )
+from dashboard.panels.common import place
 from dashboard.panels.sources import cite
 
 
@@ -87,10 +88,10 @@ def layout() -> html.Div:
             first_screen(),
             html.Section(
                 className="charts",
-                children=[lazy.place(ids.LAZY_CHARTS), *telemetry.layout()],
+                children=[place(ids.LAZY_CHARTS), *telemetry.layout()],
             ),
             compare.layout(),
-            lazy.place(ids.LAZY_PANELS),
+            place(ids.LAZY_PANELS),
         ],
     )
 

@@ -24,7 +24,6 @@ from dash.exceptions import PreventUpdate
 
 from dashboard import ids
 from dashboard.panels import assumptions, buys, calibration, costs, export, fleet, telemetry
-from dashboard.panels.common import place
 
 
 def _charts() -> list[Component]:
@@ -46,7 +45,6 @@ PARTS: dict[str, Callable[[], list[Component]]] = {
     **telemetry.LATER,
     ids.LAZY_PANELS: _panels,
 }
-__all__ = ["PARTS", "mounted", "place", "register"]
 
 
 def mounted() -> dict[str, list[Component]]:

@@ -23,18 +23,7 @@ def test_every_callback_id_is_in_the_registry_and_every_layout_id_once():
     from dashboard.layout import validation_layout as layout
 
     registry = {v for k, v in vars(ids).items() if k.isupper()}
-    seen: list[str] = []
-
-    def walk(node) -> None:
-        cid = getattr(node, "id", None)
-        if cid is not None:
-            seen.append(cid)
-        kids = getattr(node, "children", None)
-        for k in kids if isinstance(kids, list | tuple) else [kids]:
-            if hasattr(k, "to_plotly_json"):
-                walk(k)
-
-    walk(layout())  # the page with the parts below mounted (panels/lazy.py)
+    seen = ids_under(layout())  # the page with the parts below mounted (panels/lazy.py)
     assert len(seen) == len(set(seen)), "an ID is in the layout twice"
     assert set(seen) <= registry, set(seen) - registry
     for cb in app.callback_map.values():

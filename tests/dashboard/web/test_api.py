@@ -150,18 +150,9 @@ def test_the_page_words_the_decode_curves_the_api_serves(client):
 def test_every_callback_id_is_in_the_layout():
     """A callback naming an ID the layout lacks fails only in the browser: catch it here."""
     from app import app
+    from tests.dashboard.test_ids import ids_under
 
-    def ids(node, out):
-        cid = getattr(node, "id", None)
-        if cid is not None:
-            out.add(cid)
-        kids = getattr(node, "children", None)
-        for k in kids if isinstance(kids, list | tuple) else [kids]:
-            if hasattr(k, "to_plotly_json"):
-                ids(k, out)
-        return out
-
-    present = ids(app.validation_layout, set())  # the page with its later parts mounted
+    present = set(ids_under(app.validation_layout))  # the page with its later parts mounted
     for cb in app.callback_map.values():
         for dep in cb["inputs"] + cb.get("state", []):
             assert dep["id"] in present, dep
