@@ -42,23 +42,10 @@ click does in the click mode. */
   function plot(id) {
     return document.querySelector("#" + id + " .js-plotly-plot");
   }
-  /* Plotly hovers a plot at most once in 50 ms and defers a later call on a timer, which it
-  cancels, with every other plot's, whenever any plot on the page is first drawn (its purge
-  clears all throttles): a key pressed within 50 ms of the last, while a chart below was
-  drawn, named nothing and the label stayed on the part before. So the keyboard's hovers are
-  spaced here, on this file's own timer, ~60 ms apart, the latest winning. */
-  const SPACING_MS = 60;
-  const lastHover = new WeakMap();  // plot -> {at, timer}
-  function hover(gd, place, subplot) {
-    const last = lastHover.get(gd) || { at: -Infinity, timer: null };
-    clearTimeout(last.timer);
-    const wait = last.at + SPACING_MS - performance.now();
-    function go() {
-      lastHover.set(gd, { at: performance.now(), timer: null });
+  function hover(gd, place, subplot) {  // spaced: assets/hover_spacing.js
+    window.spacedHover(gd, function () {
       window.Plotly.Fx.hover(gd, Object.assign({ target: gd }, place), subplot);
-    }
-    if (wait <= 0) go();
-    else lastHover.set(gd, { at: last.at, timer: setTimeout(go, wait) });
+    });
   }
   function press(curve, point) {  // one at a time, as a click's (assets/rack_press.js)
     window.rackPress({ points: [{ curveNumber: curve, pointNumber: point }], at: performance.now() });

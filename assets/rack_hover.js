@@ -64,10 +64,13 @@ hoverdistance. Elsewhere (the front view) plotly's own hover is untouched. */
   label of a point given by number but emits nothing for it (plotly.js 4 fails emitting the
   given-point form: its event has no pointer place), so the event is emitted here from
   what plotly hovered. `event` is what the listeners see as the event (the pointer's, or a
-  mirror's mark). Plotly hovers at most once in 50 ms: if this one waits, it is told then. */
+  mirror's mark). Spaced (assets/hover_spacing.js); should plotly still defer it (a hover of
+  its own within 50 ms), it is told once plotly has drawn it. */
   function hoverPoint(gd, p, event) {
-    window.Plotly.Fx.hover(gd, [{ curveNumber: p.curve, pointNumber: p.point }], "x2y");
-    if (event === null) return;  // quiet: the label only, no plotly_hover (no hoverData)
+    window.spacedHover(gd, function () {  // assets/hover_spacing.js
+      window.Plotly.Fx.hover(gd, [{ curveNumber: p.curve, pointNumber: p.point }], "x2y");
+      if (event !== null) told();  // null: quiet, the label only (no hoverData)
+    });
     function tell() {
       if (!hovered(gd, p)) return false;
       const l = gd._fullLayout;
@@ -82,7 +85,9 @@ hoverdistance. Elsewhere (the front view) plotly's own hover is untouched. */
       });
       return true;
     }
-    if (!tell()) setTimeout(tell, 60);
+    function told() {
+      if (!tell()) setTimeout(tell, 60);
+    }
   }
 
   /* plotly_beforehover: a real pointer near a cable on the spine is hovered here (false:
@@ -91,11 +96,14 @@ hoverdistance. Elsewhere (the front view) plotly's own hover is untouched. */
   function before(gd) {
     return function (e) {
       // plotly asks this before an unhover too (the pointer leaving): that goes on
-      if (!(e instanceof MouseEvent) || e.type === "mouseout" || e.type === "mouseleave") {
+      if (!(e instanceof MouseEvent)) return true;
+      // the pointer left, or is off the spine (plotly's search): a cable's hover still
+      // waiting to be drawn is dropped
+      const p = e.type === "mouseout" || e.type === "mouseleave" ? null : nearest(gd, e.clientX, e.clientY);
+      if (p === null) {
+        window.spacedHover.cancel(gd);
         return true;
       }
-      const p = nearest(gd, e.clientX, e.clientY);
-      if (p === null) return true;  // not on the spine, or no cable in reach: plotly's
       if (!hovered(gd, p)) hoverPoint(gd, p, e);
       return false;
     };

@@ -238,10 +238,13 @@ the first has redrawn the rack). */
     // a target, so plotly emits plotly_hover (dcc.Graph's hoverData: the line under the
     // rack); `mirrored` marks it, so it is not passed back
     const evt = Object.assign({ target: to, mirrored: true }, place);
-    window.Plotly.Fx.hover(to, evt, subplot);
+    window.spacedHover(to, function () {  // assets/hover_spacing.js
+      window.Plotly.Fx.hover(to, evt, subplot);
+    });
   }
   function unmirror(to) {
     // with a target, so plotly emits plotly_unhover (the line under the rack clears)
+    window.spacedHover.cancel(to);
     window.Plotly.Fx.unhover(to, { target: to, mirrored: true });
   }
   function mirrored(e) {
