@@ -8,8 +8,10 @@ a report is printed or saved: window.belowDrawn). */
   const MARGIN = "300px";  // a little before it scrolls in: drawn by the time it is seen
   let mounting = false;
   /* Most of the page below is not in the first page's layout (dashboard/panels/lazy.py):
-  below-mount asks for it, once, when the first screen is drawn and the browser is idle, or
-  when the reader gets there first. */
+  below-mount asks for it, once, when the reader first comes near it (or a report button is
+  pressed). Not before: every component mounted costs each of the renderer's dispatches,
+  ~250 of them a press, and a press on the first screen then paid for ~90 components it
+  never showed (and the link telemetry's request, whose charts are there). */
   function mount() {
     if (mounting || !(window.dash_clientside && window.dash_clientside.set_props)) return;
     mounting = true;
@@ -29,8 +31,6 @@ a report is printed or saved: window.belowDrawn). */
     const below = document.querySelectorAll(".charts, .compare, .buys");
     const ready = window.dash_clientside && window.dash_clientside.set_props;
     if (!below.length || !ready || !rackDrawn()) return setTimeout(watch, 100);
-    const idle = window.requestIdleCallback || ((f) => setTimeout(f, 50));
-    idle(mount, { timeout: 1000 });
     const obs = new IntersectionObserver(
       function (entries) {
         if (entries.some((e) => e.isIntersecting)) {

@@ -4,9 +4,12 @@ Dash's renderer, every chart an empty first draw once plotly.js is in, and a lin
 interactive when its rack and cards are: so the first page's layout holds the first screen,
 the controls below it that the URL's #fragment sets (panels/fragment.py: the counter, the
 link, the compared scenario) and the clock's pause, and an empty place (common.place) for
-each part below. assets/later.js sets MOUNT once the rack and cards are drawn and the browser
-is idle (or once the reader scrolls there first), and one callback fills every place; the
-parts' own callbacks then run as they mount, as for any component a callback adds.
+each part below. assets/later.js sets MOUNT once the reader first comes near the page below
+(300 px before it scrolls in) or presses a report button, and one callback fills every place;
+the parts' own callbacks then run as they mount, as for any component a callback adds. Not on
+the first idle moment: each component mounted costs every dispatch of the renderer (~250 a
+press), and a press on the first screen paid for the ~90 below it and for the link
+telemetry's request, whose charts are among them.
 
 Rule (tests/dashboard/test_ids.py): a callback naming a component mounted later has every
 output mounted later (Dash prunes a callback whose outputs are all absent, and fails one with

@@ -37,6 +37,7 @@ def test_gb200_is_held_against_b200_and_the_calibration_table_opens(served, page
     card = page.locator("#cards .card", has_text="MoE decode")
     expect(card).to_contain_text("b200-roce (the same B200 GPUs", timeout=30000)
     expect(card).not_to_contain_text("eth-x72")
+    below(page)  # the calibration table's panel mounts once a reader comes near it
     page.locator(f"#{ids.CALIBRATION_SUMMARY}").click()
     rows = page.locator(f"#{ids.CALIBRATION_BODY} tr")
     expect(rows.nth(60)).to_be_attached(timeout=60000)

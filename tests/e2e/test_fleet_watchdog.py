@@ -23,6 +23,7 @@ import pytest
 from playwright.sync_api import expect
 
 from dashboard.panels import fleet
+from tests.e2e.test_dashboard import below
 
 pytestmark = pytest.mark.e2e
 
@@ -55,6 +56,7 @@ def run_big_study(page, base: str) -> float:
     once the page shows its progress: the job runs and its heartbeat reaches the page."""
     page.goto(base + "/")
     expect(page.locator("#cards .card").first).to_be_visible(timeout=30000)
+    below(page)  # the study's panel mounts once a reader comes near it (panels/lazy.py)
     page.fill("#fleet-racks", "10000")
     page.fill("#fleet-years", "10")  # 100,000 rack-years a row: ~10 s in all
     clicked = time.time()

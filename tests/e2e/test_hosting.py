@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 
 from dashboard.web.results import VERSION
 from tests.e2e.conftest import log_path
+from tests.e2e.test_dashboard import below
 from tests.e2e.test_fleet_watchdog import gone, start_big_study
 
 pytestmark = pytest.mark.e2e
@@ -40,6 +41,7 @@ def test_one_computation_per_scenario_across_workers(served):
 def test_background_job_reports_progress_and_finishes(served, page):
     page.goto(served + "/")
     expect(page.locator("#cards .card").first).to_be_visible(timeout=30000)
+    below(page)  # the study's panel mounts once a reader comes near it (panels/lazy.py)
     page.fill("#fleet-racks", "40")
     page.fill("#fleet-years", "2")
     page.click("#fleet-run")

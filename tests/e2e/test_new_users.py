@@ -131,6 +131,7 @@ class TestNothingLeavesByAccident:
         log = PageLog(page)
         page.goto(served + "/?fail=st3&flaky=gpu20-st5.sw1#link=gpu20-st5.sw1&mode=flaky")
         _ready(page)
+        below(page)  # every chart on the page: those below mount once a reader comes near
         graphs = page.locator(".js-plotly-plot")
         page.wait_for_function(  # every chart drawn, its toolbar built
             "() => { const g = [...document.querySelectorAll('.js-plotly-plot')];"
@@ -379,6 +380,7 @@ class TestFleetStudy:
 
         page.goto(served + "/")
         expect(page.locator("#cards .card").first).to_be_visible(timeout=30000)
+        below(page)  # the study's panel mounts once a reader comes near it (panels/lazy.py)
         racks = page.locator("#fleet-racks")
         racks.fill("10000")
         racks.press("Tab")
@@ -423,8 +425,12 @@ def test_screenshots_of_a_lost_switch_tray(served, browser, w, h):
     _labels_say(page, "click to fail it too")
     expect(page.locator(WORST)).to_have_text("3.2 TB/s")
     page.screenshot(path=str(ARTIFACTS / f"issue13-fail-st3-{w}x{h}.png"))
-    # the whole page once what is below the first screen has mounted (panels/lazy.py)
-    page.wait_for_selector("#calibration", state="attached", timeout=15000)
+    # the whole page, once a reader has come to what is below the first screen: it mounts
+    # then (panels/lazy.py) and its charts are drawn
+    below(page)
+    page.wait_for_function("() => window.belowDrawn && true")
+    page.evaluate("() => window.belowDrawn()")
+    page.evaluate("() => window.scrollTo(0, 0)")
     page.screenshot(path=str(ARTIFACTS / f"issue13-fail-st3-{w}x{h}-full.png"), full_page=True)
     assert page.evaluate("document.documentElement.scrollWidth") <= w + 2
     assert log.errors == []
