@@ -56,6 +56,8 @@ COUNTS = "counts"
 EVENTS = "events"
 SCENARIO = "scenario-text"
 QUESTIONS = "questions"
+SUMMARY = "summary-html"  # the four above as data the browser writes (assets/summary.js)
+SUMMARY_DRAWN = "summary-drawn"  # the search whose summary is written in the page
 
 # panels/rack.py: the rack and its spine, the L2 tier of a domain, the hovered part
 RACK = "rack"

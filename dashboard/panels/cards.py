@@ -4,18 +4,18 @@ and the counts, from the model's result; pure builders and the one callback that
 This callback answers first after a click (the numbers a click is for, ~0.15 s); the rack's
 request goes beside it (panels/rack.py) and the charts below the first screen start from its
 READY output. Every value is plain text: nothing from the URL
-is ever rendered as HTML.
+is ever rendered as HTML (assets/summary.js writes the static part as text nodes).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from dash import Dash, Input, Output, html
+from dash import ClientsideFunction, Dash, Input, Output, dcc, html
 
 from dashboard import ids, state
 from dashboard.panels import faults
-from dashboard.panels.common import changes
+from dashboard.panels.common import changes, static_html
 from dashboard.panels.questions import answers
 from dashboard.web import results
 from model.kinds import JobState
@@ -232,11 +232,15 @@ def domain_cards(r: dict) -> list[html.Div]:
 
 
 def layout() -> html.Div:
-    """The scenario's name and the cards: the page's headline, under the controls."""
+    """The scenario's name and the cards: the page's headline, under the controls. The cards
+    (and the side's events, questions and counts) are written by the browser from SUMMARY
+    (static_html: panels/common.py, assets/summary.js), not held by Dash."""
     return html.Div(
         [
             html.P(id=ids.SCENARIO, className="scenario"),
             html.Section(id=ids.CARDS, className="cards"),
+            dcc.Store(id=ids.SUMMARY),
+            dcc.Store(id=ids.SUMMARY_DRAWN),
         ]
     )
 
@@ -316,16 +320,48 @@ def summary(search: str | None) -> dict[str, Any]:
     )
 
 
+# summary()'s outputs the browser writes itself, by the ID of the element they fill
+STATIC = {
+    "cards": ids.CARDS,
+    "counts": ids.COUNTS,
+    "events": ids.EVENTS,
+    "questions": ids.QUESTIONS,
+}
+
+
 def summary_and_chips(search: str | None) -> dict[str, Any]:
     """summary(search) and the fault chips (panels/faults.py) in one answer: a press is one
     request fewer, and every callback a press sets off costs Dash's renderer the same
-    pipeline of dispatches whatever it answers (issue 13's press budget)."""
-    return {**summary(search), "chips": faults.chips(search)}
+    pipeline of dispatches whatever it answers (issue 13's press budget). The cards, counts,
+    events and questions go as one static tree (SUMMARY, with the search it shows), which
+    assets/summary.js writes into their places."""
+    out = summary(search)
+    static = {STATIC[k]: static_html(out.pop(k)) for k in STATIC}
+    return {
+        **out,
+        "static": {"search": search or "", "html": static},
+        "chips": faults.chips(search),
+    }
+
+
+def _callback_outputs() -> dict[str, Output]:
+    kept = {k: v for k, v in _outputs().items() if k not in STATIC}
+    return {
+        **kept,
+        "static": Output(ids.SUMMARY, "data"),
+        "chips": Output(ids.FAULT_CHIPS, "children"),
+    }
 
 
 def register(app: Dash) -> None:
-    """The summary and the fault chips, on every change of the URL's scenario."""
-    app.callback(
-        output={**_outputs(), "chips": Output(ids.FAULT_CHIPS, "children")},
-        inputs={"search": Input(ids.URL, "search")},
-    )(summary_and_chips)
+    """The summary and the fault chips, on every change of the URL's scenario; the summary's
+    static part written into the page by the browser (assets/summary.js)."""
+    app.callback(output=_callback_outputs(), inputs={"search": Input(ids.URL, "search")})(
+        summary_and_chips
+    )
+    app.clientside_callback(
+        ClientsideFunction(namespace="summary", function_name="draw"),
+        [Output(ids.SUMMARY_DRAWN, "data")],
+        Input(ids.SUMMARY, "data"),
+        prevent_initial_call=True,
+    )

@@ -41,6 +41,34 @@ def changes(keys: Iterable[str], **values: Any) -> dict[str, Any]:
     return {k: values.get(k, no_update) for k in keys}
 
 
+# What a static tree may hold, and of each element only these (assets/summary.js writes no other)
+STATIC_TAGS = frozenset({"Div", "Span", "P", "B", "Li", "Tr", "Td", "Details", "Summary"})
+STATIC_PROPS = ("className", "title", "open")
+
+
+def static_html(node: Any) -> Any:
+    """A tree of html components with no callbacks on it, as data the browser writes itself
+    (assets/summary.js): text as text, an element as [tag, {className, title, open}, children].
+    Dash's renderer gives every component it holds a wrapper that runs at each of its
+    dispatches (~250 a press) and resets each one a callback replaces: the cards, counts,
+    events and questions were ~80 of them, all new at every press (issue 13's press budget).
+    Anything but plain html of STATIC_TAGS raises: a control here would lose its callbacks."""
+    if node is None:
+        return []
+    if isinstance(node, str | int | float):
+        return str(node)
+    if isinstance(node, list | tuple):
+        return [static_html(k) for k in node]
+    kind = type(node).__name__
+    if getattr(node, "_namespace", None) != "dash_html_components" or kind not in STATIC_TAGS:
+        raise TypeError(f"not static html: {kind}")
+    if getattr(node, "id", None) is not None:
+        raise TypeError(f"a static {kind} has no ID: {node.id}")
+    props = {k: getattr(node, k) for k in STATIC_PROPS if getattr(node, k, None) is not None}
+    kids = getattr(node, "children", None)
+    return [kind.lower(), props, static_html(kids if isinstance(kids, list | tuple) else [kids])]
+
+
 BELOW = "Drawn when this part of the page first comes into view."
 
 

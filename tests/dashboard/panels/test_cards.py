@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from dashboard.panels import cards
 from model import evaluate, parse_query
 
@@ -105,7 +107,57 @@ def test_the_cards_answer_carries_the_fault_chips():
     same scenario (panels/faults.py)."""
     from dashboard.panels import faults
 
-    out = cards.summary_and_chips("?fail=st3&flaky=gpu07-st4.sw1")
-    assert {k: v for k, v in out.items() if k != "chips"}.keys() == set(cards.OUTPUTS)
-    assert str(out["chips"]) == str(faults.chips("?fail=st3&flaky=gpu07-st4.sw1"))
+    q = "?fail=st3&flaky=gpu07-st4.sw1"
+    out = cards.summary_and_chips(q)
+    kept = set(cards.OUTPUTS) - set(cards.STATIC)
+    assert out.keys() == kept | {"static", "chips"}
+    assert str(out["chips"]) == str(faults.chips(q))
     assert "gpu07-st4.sw1" in str(out["chips"]) and "st3" in str(out["chips"])
+
+
+def _same(comp, node) -> None:
+    """A component tree and its static form agree: tag, class and text, at every level."""
+    if isinstance(comp, str | int | float):
+        assert node == str(comp)
+        return
+    assert node[0] == type(comp).__name__.lower()
+    assert node[1].get("className") == getattr(comp, "className", None)
+    kids = comp.children if isinstance(comp.children, list | tuple) else [comp.children]
+    kids = [k for k in kids if k is not None]
+    assert len(node[2]) == len(kids), (node, comp)
+    for k, n in zip(kids, node[2], strict=True):
+        _same(k, n)
+
+
+@pytest.mark.parametrize(
+    "q", ["", "?fail=st3", "?fabric=vr-nvl576&fail=r02.st3", "?fabric=eth-x72&fail=gpu04"]
+)
+def test_the_static_summary_is_the_summary_as_data(q):
+    """The cards, counts, events and questions the browser writes (assets/summary.js) are
+    summary()'s components, element for element: the same tags, classes and text."""
+    whole = cards.summary(q)
+    static = cards.summary_and_chips(q)["static"]
+    assert static["search"] == q
+    for key, box in cards.STATIC.items():
+        got = static["html"][box]
+        assert len(got) == len(whole[key]) > 0, key
+        for comp, node in zip(whole[key], got, strict=True):
+            _same(comp, node)
+    first = static["html"][cards.ids.CARDS][0]
+    assert first[1]["className"].startswith("card") and first[2][0][2] == ["Worst GPU bandwidth"]
+
+
+def test_static_html_takes_plain_html_only():
+    from dash import dcc, html
+
+    from dashboard.panels.common import static_html
+
+    assert static_html(html.Details([html.Summary("q"), html.P("a")], open=True)) == [
+        "details",
+        {"open": True},
+        [["summary", {}, ["q"]], ["p", {}, ["a"]]],
+    ]
+    assert static_html(html.Td(3)) == ["td", {}, ["3"]]
+    for bad in (dcc.Input(), html.Button("x"), html.Div("x", id="an-id")):
+        with pytest.raises(TypeError):
+            static_html(bad)
