@@ -14,7 +14,7 @@ from dash import dcc, html, no_update
 
 from dashboard import state
 from dashboard.figures import rack as rack_figure
-from dashboard.figures.base import NO_UPLOAD, UPLOAD_BUTTONS, empty_figure
+from dashboard.figures.base import NO_UPLOAD, UPLOAD_BUTTONS, blank_figure, empty_figure
 from model.errors import ScenarioError
 from model.ids import parse_id
 from model.scenario import Scenario
@@ -76,7 +76,7 @@ def graph(gid: str, height: int, cls: str = "chart", config: Mapping | None = No
     """A chart of the page: SVG, PNG export from its toolbar, a fixed height. A chart (cls
     'chart', below the first screen: panels/below.py) says it is drawn once in view until
     it is, never an empty frame of axes."""
-    extra = {}
+    extra = {"figure": blank_figure()}  # the first screen's: blank until its first answer
     if cls == "chart":
         extra["figure"] = empty_figure(BELOW)
         extra["figure"]["layout"]["meta"]["placeholder"] = True  # assets/later.js waits past it

@@ -18,6 +18,7 @@ from dash.exceptions import PreventUpdate
 from dashboard import ids, state, view
 from dashboard.figures import l2_figure
 from dashboard.figures import rack as rack_figure
+from dashboard.figures.base import blank_figure
 from dashboard.figures.rack import cablemap
 from dashboard.panels.clock import CLOCK_START_S
 from dashboard.panels.common import changes, clicked_id, graph, graph_config, series_of
@@ -92,6 +93,7 @@ def layout(find: Component | None = None) -> html.Div:
             dcc.Store(id=ids.MAP_BASE),
             dcc.Graph(
                 id=ids.L2,
+                figure=blank_figure(),
                 config=graph_config(),
                 style={"height": "260px", "display": "none"},
                 className="l2",
