@@ -23,6 +23,15 @@ The latest call for a plot wins; one waiting is replaced, or dropped by an unhov
     if (wait <= 0) go();
     else last.set(gd, { at: l.at, timer: setTimeout(go, wait) });
   };
+  /* Run fn now, whatever is waiting (dropped): a pointer's hover, asked inside plotly's own
+  hover of that plot, which plotly runs at once, and which must not wait: plotly's unhover
+  (a pointer leaving a drag box) cancels a hover it has deferred. Later ones space from it. */
+  window.spacedHover.now = function (gd, fn) {
+    const l = last.get(gd);
+    if (l) clearTimeout(l.timer);
+    last.set(gd, { at: performance.now(), timer: null });
+    fn();
+  };
   /* Drop a hover still waiting for gd (the pointer left, or the other view unhovered). */
   window.spacedHover.cancel = function (gd) {
     const l = last.get(gd);

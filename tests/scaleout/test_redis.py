@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 from dashboard.web import tasks
 from dashboard.web.results import VERSION
 from tests.e2e.conftest import log_path
+from tests.e2e.test_dashboard import below
 
 pytestmark = pytest.mark.scaleout
 
@@ -47,6 +48,7 @@ def test_background_job_runs_on_the_celery_worker(web_pair, celery_worker, brows
     page = ctx.new_page()
     page.goto(a + "/")
     expect(page.locator("#cards .card").first).to_be_visible(timeout=30000)
+    below(page)  # the study's panel mounts once a reader comes near it (panels/lazy.py)
     page.fill("#fleet-racks", "20")
     page.fill("#fleet-years", "1")
     page.click("#fleet-run")
@@ -105,6 +107,7 @@ def test_cancel_on_the_page_stops_a_study_split_over_the_worker(web_pair, celery
     page = ctx.new_page()
     page.goto(a + "/")
     expect(page.locator("#cards .card").first).to_be_visible(timeout=30000)
+    below(page)  # the study's panel mounts once a reader comes near it (panels/lazy.py)
     page.fill("#fleet-racks", "10000")
     page.fill("#fleet-years", "10")  # 50 chunks: ~25 s of one core
     page.click("#fleet-run")
