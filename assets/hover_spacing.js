@@ -27,8 +27,7 @@ The latest call for a plot wins; one waiting is replaced, or dropped by an unhov
   hover of that plot, which plotly runs at once, and which must not wait: plotly's unhover
   (a pointer leaving a drag box) cancels a hover it has deferred. Later ones space from it. */
   window.spacedHover.now = function (gd, fn) {
-    const l = last.get(gd);
-    if (l) clearTimeout(l.timer);
+    window.spacedHover.cancel(gd);
     last.set(gd, { at: performance.now(), timer: null });
     fn();
   };

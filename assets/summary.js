@@ -23,7 +23,8 @@ budget); what reads them (assets/cards_delta.js, the report, the tests) sees the
 
   window.dash_clientside = window.dash_clientside || {};
   window.dash_clientside.summary = {
-    /* The summary's parts into their places; the search they show, for whoever waits. */
+    /* The summary's parts into their places. Its answer, summary-drawn, is the search they
+    show (a clientside callback has an output; this one says what the page holds). */
     draw: function (data) {
       if (!data || !data.html) return [window.dash_clientside.no_update];
       for (const id in data.html) {

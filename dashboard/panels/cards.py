@@ -260,19 +260,27 @@ def side() -> html.Div:
     )
 
 
+# summary()'s parts the browser writes itself (assets/summary.js), by the element they fill
+STATIC = {
+    "cards": ids.CARDS,
+    "counts": ids.COUNTS,
+    "events": ids.EVENTS,
+    "questions": ids.QUESTIONS,
+}
+
+
 def _outputs() -> dict[str, Output]:
+    """The callback's outputs: what Dash sets; the static parts go as one tree (SUMMARY)."""
     return {
         "messages": Output(ids.MESSAGES, "children"),
         "scenario": Output(ids.SCENARIO, "children"),
-        "cards": Output(ids.CARDS, "children"),
-        "counts": Output(ids.COUNTS, "children"),
-        "events": Output(ids.EVENTS, "children"),
-        "questions": Output(ids.QUESTIONS, "children"),
         "ready": Output(ids.READY, "data"),
+        "static": Output(ids.SUMMARY, "data"),
+        "chips": Output(ids.FAULT_CHIPS, "children"),
     }
 
 
-OUTPUTS = tuple(_outputs())
+OUTPUTS = ("messages", "scenario", *STATIC, "ready")  # summary()'s answer, by name
 
 
 def summary(search: str | None) -> dict[str, Any]:
@@ -320,15 +328,6 @@ def summary(search: str | None) -> dict[str, Any]:
     )
 
 
-# summary()'s outputs the browser writes itself, by the ID of the element they fill
-STATIC = {
-    "cards": ids.CARDS,
-    "counts": ids.COUNTS,
-    "events": ids.EVENTS,
-    "questions": ids.QUESTIONS,
-}
-
-
 def summary_and_chips(search: str | None) -> dict[str, Any]:
     """summary(search) and the fault chips (panels/faults.py) in one answer: a press is one
     request fewer, and every callback a press sets off costs Dash's renderer the same
@@ -344,21 +343,10 @@ def summary_and_chips(search: str | None) -> dict[str, Any]:
     }
 
 
-def _callback_outputs() -> dict[str, Output]:
-    kept = {k: v for k, v in _outputs().items() if k not in STATIC}
-    return {
-        **kept,
-        "static": Output(ids.SUMMARY, "data"),
-        "chips": Output(ids.FAULT_CHIPS, "children"),
-    }
-
-
 def register(app: Dash) -> None:
     """The summary and the fault chips, on every change of the URL's scenario; the summary's
     static part written into the page by the browser (assets/summary.js)."""
-    app.callback(output=_callback_outputs(), inputs={"search": Input(ids.URL, "search")})(
-        summary_and_chips
-    )
+    app.callback(output=_outputs(), inputs={"search": Input(ids.URL, "search")})(summary_and_chips)
     app.clientside_callback(
         ClientsideFunction(namespace="summary", function_name="draw"),
         [Output(ids.SUMMARY_DRAWN, "data")],

@@ -58,7 +58,7 @@ def static_html(node: Any) -> Any:
     if isinstance(node, str | int | float):
         return str(node)
     if isinstance(node, list | tuple):
-        return [static_html(k) for k in node]
+        return [static_html(k) for k in node if k is not None]
     kind = type(node).__name__
     if getattr(node, "_namespace", None) != "dash_html_components" or kind not in STATIC_TAGS:
         raise TypeError(f"not static html: {kind}")
@@ -75,17 +75,19 @@ BELOW = "Drawn when this part of the page first comes into view."
 def graph(gid: str, height: int, cls: str = "chart", config: Mapping | None = None) -> dcc.Graph:
     """A chart of the page: SVG, PNG export from its toolbar, a fixed height. A chart (cls
     'chart', below the first screen: panels/below.py) says it is drawn once in view until
-    it is, never an empty frame of axes."""
-    extra = {"figure": blank_figure()}  # the first screen's: blank until its first answer
+    it is, never an empty frame of axes; the first screen's (the rack, the cable map) are
+    blank until their first answer (figures.base.blank_figure)."""
     if cls == "chart":
-        extra["figure"] = empty_figure(BELOW)
-        extra["figure"]["layout"]["meta"]["placeholder"] = True  # assets/later.js waits past it
+        figure = empty_figure(BELOW)
+        figure["layout"]["meta"]["placeholder"] = True  # assets/later.js waits past it
+    else:
+        figure = blank_figure()
     return dcc.Graph(
         id=gid,
+        figure=figure,
         config=dict(config) if config else graph_config(),
         style={"height": f"{height}px"},
         className=cls,
-        **extra,
     )
 
 
