@@ -10,6 +10,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
+import math
 import sys
 import tempfile
 from pathlib import Path
@@ -105,16 +106,46 @@ def urls() -> list[str]:
     return out + ONCE
 
 
+def metrics_summary(text: str) -> str:
+    """A /metrics scrape (~8 MB since issue 15's per-link fields) as a small JSON summary the
+    golden test compares as it does the API's JSON: the line count, the SHA-256 of the text
+    with every finite sample value written V (every name, label and non-finite value exact),
+    and per metric name the samples, how many are negative and the exact sum (math.fsum) of
+    their sizes, so a value that moves by more than the float tolerance is seen."""
+    shape, sums = [], {}
+    for line in text.splitlines():
+        name, _, value = line.rpartition(" ")
+        try:
+            v = float(value)
+        except ValueError:
+            v = math.nan
+        if line.startswith("#") or not name or not math.isfinite(v):
+            shape.append(line)
+            continue
+        shape.append(name + " V")
+        sums.setdefault(name.split("{", 1)[0], []).append(v)
+    return json.dumps(
+        {
+            "lines": text.count("\n"),
+            "shape": hashlib.sha256("\n".join(shape).encode()).hexdigest(),
+            "sums": {
+                k: {"n": len(v), "negative": sum(x < 0 for x in v), "size": math.fsum(map(abs, v))}
+                for k, v in sorted(sums.items())
+            },
+        },
+        sort_keys=True,
+    )
+
+
 def answers(client) -> dict[str, dict]:
-    """Every URL's status and body: the JSON text, or for /metrics (a scrape of ~8 MB since
-    issue 15's per-link fields) its SHA-256 and line count, so the recording stays small."""
+    """Every URL's status and body: the JSON text, or for /metrics its summary
+    (metrics_summary), so the recording stays small."""
     out = {}
     for url in urls():
         r = client.get(url)
         body = r.get_data(as_text=True)
         if url.startswith("/metrics"):
-            digest = hashlib.sha256(body.encode()).hexdigest()
-            body = f"sha256 {digest}, {body.count(chr(10))} lines"
+            body = metrics_summary(body)
         out[url] = {"status": r.status_code, "body": body}
     return out
 
