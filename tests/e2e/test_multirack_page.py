@@ -31,7 +31,11 @@ def _hover_and_press(page, x: float, y: float, says: str, url: str) -> None:
     expect(page.locator("#l2-chart .hoverlayer .hovertext")).to_contain_text(says)
     page.mouse.down()
     page.mouse.up()
-    expect(page).to_have_url(re.compile(url))
+    # What is checked is that the press fails the part, not how fast: on a slow 2-core
+    # machine a domain page's press reached plotly at once, but its request went out
+    # 0.9-4.6 s later (measured 2026-12-02; why is open, see the stop's note), past
+    # Playwright's default 5 s with the test's own work. Speed belongs in bench/.
+    expect(page).to_have_url(re.compile(url), timeout=15000)
 
 
 def test_domain_rack_and_l2_clicks(served, page):
