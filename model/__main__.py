@@ -11,6 +11,7 @@ import sys
 from model.errors import ScenarioError
 from model.evaluate import evaluate
 from model.scenario import parse_query
+from model.telemetry.importers import MAX_BYTES, ImportRefused, import_text
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -40,7 +41,6 @@ def main(argv: list[str] | None = None) -> int:
 
 def _import(path: str) -> int:
     """Print the import's JSON; exit 2, with the error naming the line, if it cannot be read."""
-    from model.telemetry.importers import MAX_BYTES, ImportRefused, import_text
 
     try:
         if path == "-":

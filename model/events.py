@@ -6,7 +6,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from model.assess import Assessment
+from model.fabric.assess import Assessment
 from model.fabric.presets import Fabric
 from model.fabric.state import FabricState
 from model.ids import Component, gpu_id, link_id

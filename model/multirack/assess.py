@@ -91,3 +91,11 @@ def assess_domain(s: Scenario) -> DomainAssessment:
     worst = float(a2a[usable].min()) if usable.any() else 0.0
     jb = fate.job(st, part, usable, worst)
     return DomainAssessment(s, st, part, usable, bw, jb, fate.repairs(st, jb))
+
+
+def build(domain: Domain, fail: list[str] | tuple[str, ...]) -> DomainState:
+    """The state of `domain` with these parts failed (IDs as in fail=), every switch at its
+    default: the assessment's own state (one propagation, model/multirack/state.py)."""
+    parts = {t: parse_part(t, domain) for t in fail}  # ScenarioError names a bad token
+    canon = tuple(sorted(parts, key=lambda t: parts[t].sort_key()))
+    return assess_domain(Scenario(fabric=domain.key, fail=canon)).state

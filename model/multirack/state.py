@@ -16,7 +16,7 @@ from functools import cached_property
 
 import numpy as np
 
-from model.assess import Assessment, assess_rack
+from model.fabric.assess import Assessment, assess_rack
 from model.kinds import DomainKind, Feature
 from model.multirack.control import DomainControl, domain_control
 from model.multirack.domains import (

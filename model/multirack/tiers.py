@@ -18,25 +18,12 @@ import math
 import numpy as np
 
 from model.fabric.metrics import WaitMixture, empty_distribution, message_service_s
-from model.multirack.domains import Domain
 from model.multirack.state import DomainState
 from model.params import LATENCY_MESSAGE_BYTES, OFFERED_LOAD
 
 EXTRA_HOP_US = 0.2  # [A] each extra switch traversal (L1 -> L2, L2 -> L1), one way
 
-__all__ = ["EXTRA_HOP_US", "DomainState", "build", "plane_rates"]
-
-
-def build(domain: Domain, fail: list[str] | tuple[str, ...]) -> DomainState:
-    """The state of `domain` with these parts failed (IDs as in fail=), every switch at its
-    default: the assessment's own state (one propagation, model/multirack/state.py)."""
-    from model.multirack.assess import assess_domain
-    from model.multirack.domains import parse_part
-    from model.scenario import Scenario
-
-    parts = {t: parse_part(t, domain) for t in fail}  # ScenarioError names a bad token
-    canon = tuple(sorted(parts, key=lambda t: parts[t].sort_key()))
-    return assess_domain(Scenario(fabric=domain.key, fail=canon)).state
+__all__ = ["EXTRA_HOP_US", "DomainState", "plane_rates"]
 
 
 def cross_scale(st: DomainState) -> tuple[np.ndarray, np.ndarray]:

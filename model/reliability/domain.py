@@ -26,8 +26,11 @@ from functools import lru_cache
 
 import numpy as np
 
+from model.assess import assess
+from model.multirack.domains import DOMAINS
 from model.scenario import Scenario
 from model.workloads import decode_params as D
+from model.workloads import throughput, training
 
 
 def _at_reference(fr) -> float:
@@ -40,8 +43,6 @@ def _at_reference(fr) -> float:
 @lru_cache(maxsize=1024)
 def delivered(s: Scenario) -> float:
     """The domain scenario's degraded rate: work per second now / the healthy domain's."""
-    from model.assess import assess
-    from model.workloads import throughput, training
 
     a = assess(s)
     if not a.job_runs:
@@ -58,8 +59,6 @@ def delivered(s: Scenario) -> float:
 @lru_cache(maxsize=64)
 def healthy_tokens_per_s(s: Scenario) -> float:
     """Tokens per second the scenario's healthy domain delivers (goodput's full rate)."""
-    from model.multirack.domains import DOMAINS
-    from model.workloads import throughput, training
 
     d = DOMAINS[s.fabric]
     if s.workload == "train":

@@ -15,6 +15,7 @@ from functools import lru_cache
 from model.assess import assess
 from model.fabric.features import FEATURE_KEYS, default_features
 from model.kinds import ControlState, Feature, JobState, Restart
+from model.multirack.domains import DOMAINS, parse_part
 from model.reliability import domain
 from model.reliability import site as site_mod
 from model.reliability.rates import DEFAULT_RATES, HOURS_PER_YEAR, Rates
@@ -106,8 +107,6 @@ def dark_slowdown(s: Scenario, links: int, planes: int) -> float:
 def with_fail(s: Scenario, ids: tuple[str, ...]) -> Scenario:
     """s with these parts failed, in the scenario's canonical order."""
     if s.multirack:
-        from model.multirack.domains import DOMAINS, parse_part
-
         d = DOMAINS[s.fabric]
         return replace(s, fail=tuple(sorted(set(ids), key=lambda t: parse_part(t, d).sort_key())))
     return replace(s, fail=tuple(sorted(ids)))

@@ -9,8 +9,7 @@ less the work lost since the last checkpoint when the job aborts.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 import numpy as np
 
@@ -25,6 +24,8 @@ from model.kinds import Feature, JobState, RepairAction, RepairMode, Restart
 from model.params import CONTROLLER_RESTART_H
 from model.reliability.accounting import checkpoint_interval_s as default_interval_s
 from model.reliability.accounting import visit_wait_h
+from model.reliability.domain_story import domain_facts
+from model.reliability.facts import FaultFacts
 from model.reliability.policy import RepairPolicy, parse_policy
 from model.reliability.rates import DEFAULT_RATES, Rates
 from model.scenario import Scenario
@@ -33,28 +34,6 @@ from model.workloads.throughput import delivered_fraction
 LINK_RETRY_S = 1e-4  # [A] link-level replays before a dead link trains down: ~100 us
 LEAD_S = 10.0  # the window opens this long before the fault
 TAIL_S = 3600.0  # and closes this long after the fabric is whole again
-
-
-@dataclass(frozen=True)
-class FaultFacts:
-    """What the story of one fault reads from the model, for a rack or a domain alike."""
-
-    kind: str  # the fault's ComponentKind or DomainKind
-    data: bool  # a data-plane part (its loss needs a reroute)
-    controller: bool  # a management controller: control plane only
-    sentence: str
-    a: object  # the Assessment (or DomainAssessment) with the fault
-    before: float  # delivered fraction without the fault
-    after: float  # and with it
-    aborted: bool  # this fault (not an older one) aborts the job
-    stall_s: float
-    reroute_how: str
-    control_explanation: str
-    whole_tray: Callable[[], float]  # delivered with the part's whole switch tray out
-    controller_back: Callable[[], tuple[float, float]]  # when routes are back, and the level
-    visit_wait_s: float  # a deferring repair policy's mean wait for the visit
-    interval_s: Callable[[], float]  # the scenario's own checkpoint interval
-    whole: str = "rack"  # what the job spans: the rack, or the domain
 
 
 def _rack_facts(s: Scenario, fid: str, rates: Rates) -> FaultFacts:
@@ -105,7 +84,7 @@ def timeline(
     checkpoint_interval_s: the job's interval; by default the scenario's own (Daly's
     optimum, model/reliability/accounting.py), the one goodput and evaluate report.
     A multi-rack domain's fault (a rack part, a whole rack, an L2 chip or tray, a trunk)
-    is read from its DomainAssessment (model/multirack/story.py), the story the same.
+    is read from its DomainAssessment (model/reliability/domain_story.py), the story the same.
     """
     if not s.fail:
         return {"fault": None, "events": [], "series": [], "note": "no fault in this scenario"}
@@ -115,8 +94,6 @@ def timeline(
             f"fault '{fid}' is not among this scenario's faults ({', '.join(s.fail)})", fid
         )
     if s.multirack:
-        from model.multirack.story import domain_facts
-
         fx = domain_facts(s, fid, rates)
     else:
         fx = _rack_facts(s, fid, rates)

@@ -28,6 +28,7 @@ from model.fabric.presets import GB200_NVL72
 from model.workloads import decode as Dm
 from model.workloads import decode_params as D
 from model.workloads.collectives import deepseek_decode_bound
+from model.workloads.comm import calibration_rows, markdown_table
 from model.workloads.decode import Deployment, Terms, Workload, frontier, step
 from model.workloads.hardware import B200_ROCE, H800_IB, island_hardware, preset_hardware
 from model.workloads.models import B200, DEEPSEEK_R1
@@ -340,7 +341,6 @@ def fitted_terms(terms: Terms = Dm.FITTED) -> list[dict]:
 
 def decode_markdown(terms: Terms = Dm.FITTED) -> str:
     """The decode tables of docs/CALIBRATION.md."""
-    from model.workloads.comm import markdown_table
 
     out = [
         "#### Fitted terms",
@@ -381,7 +381,6 @@ def _answer_json() -> str:
 
 def sections() -> dict[str, list[dict]]:
     """Every published point the model uses, fitted or check, by section (the page's table)."""
-    from model.workloads.comm import calibration_rows
 
     return calibration_rows() | {"MoE decode (DeepSeek-R1 FP4 1k/1k unless named)": table()}
 

@@ -11,8 +11,9 @@ from collections.abc import Mapping
 
 from model.assess import Assessment
 from model.errors import ScenarioError
+from model.fabric.presets import GB200_NVL72
 from model.workloads import domain, moe_a2a, nccl
-from model.workloads.models import moe_model
+from model.workloads.models import DEEPSEEK_R1, moe_model
 
 MAX_BYTES = 1 << 36  # 64 GiB, nccl-tests' range and then some
 NCCL_KEYS = ("algo", "bytes", "ranks")
@@ -106,8 +107,6 @@ def _row(name, published, model, unit, fitted, note="") -> dict:
 
 def calibration_rows() -> dict[str, list[dict]]:
     """The NCCL and MoE rows (fitted and check), by section: published, model, error."""
-    from model.fabric.presets import GB200_NVL72
-    from model.workloads.models import DEEPSEEK_R1
 
     nccl_rows = []
     for nbytes, v in nccl.ALL_REDUCE_72:

@@ -21,6 +21,8 @@ from model.fabric.islands import (  # noqa: F401  (re-exported: calibration and 
     IslandState,
 )
 from model.fabric.presets import FABRICS, NVLINK_LATENCY_US, Fabric
+from model.multirack.assess import build
+from model.multirack.tiers import EXTRA_HOP_US, plane_rates
 from model.workloads import decode_params as D
 from model.workloads.decode import Hardware, healthy_groups, leftover
 from model.workloads.models import GPUS
@@ -63,7 +65,6 @@ def domain_hardware(domain, fail: tuple[str, ...] = (), a=None) -> Hardware:
     crossing L1, L2, L1 (two more switch hops) at the domain's all-to-all rate under the trunk
     limit (tiers.plane_rates, the uniform all-to-all over the domain [A]: a group of fewer
     racks sends no more across racks than that)."""
-    from model.multirack.tiers import EXTRA_HOP_US, build, plane_rates
 
     f = domain.rack
     if a is not None and not a.job_runs:  # a: the DomainAssessment; its job is down

@@ -16,10 +16,21 @@ from functools import lru_cache
 import numpy as np
 
 from model.assess import Assessment, assess
+from model.fabric.islands import SCENARIO_ISLANDS, island_state
+from model.fabric.presets import VR_NVL72, eth_with_bandwidth
+from model.multirack.domains import DOMAINS
 from model.scenario import Scenario
 from model.workloads import decode, moe_a2a, training
 from model.workloads import decode_params as D
-from model.workloads.decode import BREAKDOWN_KEYS, BREAKDOWN_NAMES, Frontier, Workload
+from model.workloads.decode import (
+    BREAKDOWN_KEYS,
+    BREAKDOWN_NAMES,
+    Frontier,
+    Hardware,
+    Workload,
+    frontier,
+    healthy_groups,
+)
 from model.workloads.hardware import (
     BASELINE,
     BASELINE_WHY,
@@ -64,7 +75,6 @@ def frontiers(a: Assessment) -> dict:
 def domain_frontiers(s: Scenario) -> dict:
     """frontiers() for a multi-rack domain (hardware.domain_hardware): EP up to the domain, the
     all-to-all across racks through the L2 tier; held against one healthy NVL72 rack."""
-    from model.multirack.domains import DOMAINS
 
     d = DOMAINS[s.fabric]
     m = moe_model(s.workload)
@@ -93,7 +103,6 @@ def island_frontiers(s: Scenario) -> dict:
     """frontiers() for an island fabric (b200-roce) in its state: EP inside an island on
     NVLink or across islands on RoCE (hardware.island_scenario_hardware); held against the
     same GPUs on one NVLink domain (hardware.BASELINE)."""
-    from model.fabric.islands import SCENARIO_ISLANDS, island_state
 
     f = SCENARIO_ISLANDS[s.fabric]
     m = moe_model(s.workload)
@@ -343,8 +352,6 @@ def baseline_bandwidth_for_ratio(workload: str, target: float, x: float) -> floa
     """The per-GPU bandwidth (TB/s both ways) eth-x72 would need for vr-nvl72 to beat it by
     `target` at interactivity x, or None if even 1% of vr-nvl72's bandwidth is not enough:
     where a vendor's ratio would come from if not from latency and packet rate."""
-    from model.fabric.presets import VR_NVL72, eth_with_bandwidth
-    from model.workloads.decode import Hardware, frontier, healthy_groups
 
     m = moe_model(workload)
     w = Workload(m)

@@ -21,9 +21,10 @@ from functools import lru_cache
 
 import numpy as np
 
-from model.assess import Assessment
+from model.assess import Assessment, assess
 from model.errors import ScenarioError
 from model.fabric.presets import Fabric
+from model.workloads import domain as dom
 from model.workloads import moe_a2a, nccl
 from model.workloads.models import GPU, GPUS, MoEModel, moe_model
 
@@ -186,7 +187,6 @@ def domain_step_time(
 @lru_cache(maxsize=4)
 def healthy_domain_step(d) -> StepTime:
     """The healthy domain's step: EP72 in every rack, both all-reduces over every rack."""
-    from model.workloads import domain as dom
 
     f = d.rack
     v = moe_a2a.healthy_ep(f, f.gpus)
@@ -198,7 +198,6 @@ def healthy_domain_step(d) -> StepTime:
 def domain_step(a) -> tuple[StepTime | None, int]:
     """A domain scenario's step and the GPUs it runs on (a: its DomainAssessment): the EP
     group is the smallest rack's GPUs in service at the slowest GPU's own links."""
-    from model.workloads import domain as dom
 
     idx = dom.in_service(a)
     n = len(idx)
@@ -226,7 +225,6 @@ def domain_step(a) -> tuple[StepTime | None, int]:
 def domain_training(s) -> dict:
     """evaluate()'s training block for a multi-rack domain scenario: the same keys as one
     rack's, against the healthy domain, with the replicas' expert all-reduce beside them."""
-    from model.assess import assess
 
     a = assess(s)
     s_step, n = domain_step(a)

@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 
 from model.errors import ScenarioError
+from model.multirack.assess import build
 from model.multirack.domains import TRUNKS_PER_L1, VR_NVL576, VR_NVL1152
-from model.multirack.tiers import build, plane_rates
+from model.multirack.tiers import plane_rates
 
 
 def evaluate_domain(d, fail):

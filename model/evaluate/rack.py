@@ -1,8 +1,6 @@
-"""evaluate(scenario) -> the result every view reads (JSON-ready, deterministic).
-
-A serialisation of assess(scenario) (model/assess.py) and the figures built on it: nothing
-here computes a state of its own.
-"""
+"""evaluate() for one rack: every block of the result (RESULT_KEYS), a serialisation of its
+assessment (model/fabric/assess.py) and the figures built on it; and the blocks a domain's
+result shares (the scenario block, the telemetry block of each of its racks)."""
 
 from __future__ import annotations
 
@@ -29,7 +27,7 @@ from model.workloads import throughput
 TELEMETRY_READ_S = 3600.0
 
 
-def _telemetry(s: Scenario, st: FabricState) -> dict:
+def telemetry_block(s: Scenario, st: FabricState) -> dict:
     """What the operator can see: per-link counters and the attribution they allow."""
     f = st.fabric
     flaky = [link_id(f, int(g), int(p)) for g, p in zip(*np.nonzero(st.flaky), strict=True)]
@@ -111,23 +109,7 @@ def scenario_block(s: Scenario) -> dict:
     }
 
 
-def evaluate(s: Scenario) -> dict:
-    """Propagate the scenario's faults and compute every figure of the result."""
-    if s.multirack:
-        from model.multirack.result import evaluate_result  # the two-tier domain model
-
-        r = evaluate_result(s)
-    elif s.islands:
-        from model.fabric.islands import evaluate_result as islands_result
-
-        r = islands_result(s)
-    else:
-        r = _single_rack(s)
-    assert set(r) <= set(RESULT_KEYS), set(r) - set(RESULT_KEYS)
-    return {k: r.get(k) for k in RESULT_KEYS}
-
-
-def _single_rack(s: Scenario) -> dict:
+def evaluate_result(s: Scenario) -> dict:
     """Every block of the result for one rack, from its assessment."""
     a = assess(s)
     st, f, bw = a.state, a.fabric, a.bandwidth
@@ -201,7 +183,7 @@ def _single_rack(s: Scenario) -> dict:
         "decode": w.decode,
         "goodput": _goodput(s),
         "training": w.training,
-        "telemetry": _telemetry(s, st),
+        "telemetry": telemetry_block(s, st),
         "events": events(a),
         "not_modelled_yet": [],
         "assumptions": [

@@ -8,18 +8,17 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from model.reliability import domain as rdom
+from model.reliability.goodput import summary
 from model.scenario import Scenario
+from model.workloads.throughput import domain_decode
+from model.workloads.training import domain_training
 
 
 @lru_cache(maxsize=512)
 def domain_work(s: Scenario) -> dict:
     """decode, training and goodput blocks and the delivered fraction (work now over the
     healthy domain's, at the reference interactivity; 0 while the job is down)."""
-    from model.reliability import domain as rdom
-    from model.reliability.goodput import summary
-    from model.workloads.throughput import domain_decode
-    from model.workloads.training import domain_training
-
     return {
         "decode": domain_decode(s),
         "delivered": rdom.delivered(s),  # goodput's degraded rate: decode, or the step

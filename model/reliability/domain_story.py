@@ -5,7 +5,6 @@ one) aborts the job, and when routes are back if it waits for a controller."""
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -14,15 +13,15 @@ from model.kinds import ComponentKind as K
 from model.kinds import DomainKind, JobState, RepairAction
 from model.multirack.assess import DomainAssessment, assess_domain
 from model.multirack.domains import DOMAINS, l2_tray_id, l2_tray_of, parse_part, rack_id
+from model.multirack.events import fault_line
 from model.multirack.fate import l2_unroutable
-from model.multirack.result import fault_line
-from model.multirack.work import delivered_fraction
 from model.params import CONTROLLER_RESTART_H
+from model.reliability.accounting import checkpoint_interval_s, visit_wait_h
+from model.reliability.domain_work import delivered_fraction
+from model.reliability.facts import FaultFacts
+from model.reliability.policy import parse_policy
+from model.reliability.rates import Rates
 from model.scenario import Scenario
-
-if TYPE_CHECKING:
-    from model.reliability.rates import Rates
-    from model.reliability.timeline import FaultFacts
 
 
 def with_fail(s: Scenario, fail: tuple[str, ...]) -> Scenario:
@@ -51,10 +50,6 @@ def _delivered(s: Scenario) -> float:
 
 def domain_facts(s: Scenario, fid: str, rates: Rates) -> FaultFacts:
     """The timeline's FaultFacts for fault `fid` of domain scenario s."""
-    from model.reliability.accounting import checkpoint_interval_s, visit_wait_h
-    from model.reliability.policy import parse_policy
-    from model.reliability.timeline import FaultFacts
-
     d = DOMAINS[s.fabric]
     part = parse_part(fid, d)
     before_s = with_fail(s, tuple(x for x in s.fail if x != fid))

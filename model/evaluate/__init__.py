@@ -1,0 +1,27 @@
+"""evaluate(scenario) -> the result every view reads (JSON-ready, deterministic).
+
+A serialisation of assess(scenario) (model/assess.py) and the figures built on it: nothing
+here computes a state of its own. Each fabric kind writes its blocks in its own module (one
+rack: rack.py, a multi-rack domain: domain.py, RoCE islands: islands.py); every result has
+the same keys, RESULT_KEYS, absent blocks None.
+"""
+
+from __future__ import annotations
+
+from model.evaluate import domain, islands, rack
+from model.evaluate.rack import RESULT_KEYS, TELEMETRY_READ_S, scenario_block
+from model.scenario import Scenario
+
+__all__ = ["RESULT_KEYS", "TELEMETRY_READ_S", "evaluate", "scenario_block"]
+
+
+def evaluate(s: Scenario) -> dict:
+    """Propagate the scenario's faults and compute every figure of the result."""
+    if s.multirack:
+        r = domain.evaluate_result(s)  # the two-tier domain model
+    elif s.islands:
+        r = islands.evaluate_result(s)
+    else:
+        r = rack.evaluate_result(s)
+    assert set(r) <= set(RESULT_KEYS), set(r) - set(RESULT_KEYS)
+    return {k: r.get(k) for k in RESULT_KEYS}

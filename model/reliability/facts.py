@@ -1,0 +1,30 @@
+"""What the story of one fault reads from the model (model/reliability/timeline.py tells it):
+the same facts for a rack's fault (timeline._rack_facts) and a domain's
+(model/reliability/domain_story.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class FaultFacts:
+    """What the story of one fault reads from the model, for a rack or a domain alike."""
+
+    kind: str  # the fault's ComponentKind or DomainKind
+    data: bool  # a data-plane part (its loss needs a reroute)
+    controller: bool  # a management controller: control plane only
+    sentence: str
+    a: object  # the Assessment (or DomainAssessment) with the fault
+    before: float  # delivered fraction without the fault
+    after: float  # and with it
+    aborted: bool  # this fault (not an older one) aborts the job
+    stall_s: float
+    reroute_how: str
+    control_explanation: str
+    whole_tray: Callable[[], float]  # delivered with the part's whole switch tray out
+    controller_back: Callable[[], tuple[float, float]]  # when routes are back, and the level
+    visit_wait_s: float  # a deferring repair policy's mean wait for the visit
+    interval_s: Callable[[], float]  # the scenario's own checkpoint interval
+    whole: str = "rack"  # what the job spans: the rack, or the domain
