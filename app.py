@@ -18,13 +18,13 @@ from dash import Dash
 
 import config
 from dashboard import panels
+from dashboard.infra import responses, security
+from dashboard.infra.background import BACKGROUND_EXTENSION, background_manager, celery_app_of
+from dashboard.infra.cache import SharedCache
+from dashboard.infra.results import CACHE_EXTENSION
 from dashboard.layout import layout, validation_layout
 from dashboard.warm import warm
-from dashboard.web import responses, security
-from dashboard.web.background import BACKGROUND_EXTENSION, background_manager, celery_app_of
 from dashboard.web.blueprint import web
-from dashboard.web.cache import SharedCache
-from dashboard.web.results import CACHE_EXTENSION
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 

@@ -50,7 +50,7 @@ def bench_workers(report: Report) -> None:
     command with WORKER_CONCURRENCY=1); the bench process coordinates and computes nothing
     (help=False). Timed in PAIRS pairs, one worker then two back to back, and the median of
     the pairs' ratios kept (others share the cores: each pair's two runs see the same load)."""
-    from dashboard.web.tasks import run_chunks
+    from dashboard.infra.tasks import run_chunks
     from model.reliability import chunks
     from tests.e2e.conftest import ARTIFACTS, stop_server
     from tests.scaleout.conftest import RedisServer, celery_client, start_celery_worker

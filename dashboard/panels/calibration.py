@@ -9,7 +9,7 @@ from dash import Dash, Input, Output, html
 from dash.exceptions import PreventUpdate
 
 from dashboard import ids
-from dashboard.web import results
+from dashboard.infra import results
 
 
 def layout() -> html.Details:

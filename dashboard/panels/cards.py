@@ -14,10 +14,10 @@ from typing import Any
 from dash import ClientsideFunction, Dash, Input, Output, dcc, html
 
 from dashboard import ids, state
+from dashboard.infra import results
 from dashboard.panels import faults
 from dashboard.panels.common import changes, static_html
 from dashboard.panels.questions import answers
-from dashboard.web import results
 from model.kinds import JobState
 
 

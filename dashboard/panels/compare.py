@@ -10,9 +10,9 @@ import pandas as pd
 from dash import Dash, Input, Output, dcc, html
 
 from dashboard import ids, state
+from dashboard.infra import results
 from dashboard.panels.below import unseen
 from dashboard.panels.tables import html_table
-from dashboard.web import results
 from model.errors import ScenarioError
 from model.scenario import parse_query
 

@@ -1,7 +1,7 @@
 """The costs panel: MoE decode against interactivity (and where the vendor's 2.3x falls),
 goodput by cause for every feature set, GPU-to-GPU latency, and the newest fault's timeline.
 
-Each figure comes from dashboard.web.results.figure, keyed on the chart's input data, so a
+Each figure comes from dashboard.infra.results.figure, keyed on the chart's input data, so a
 room of viewers on one link (or on scenarios with the same curves) builds it once.
 """
 
@@ -13,11 +13,11 @@ from dash import Dash, Input, Output, html
 
 from dashboard import figures, ids, state
 from dashboard.figures.claims import VENDOR_DECODE_RATIO, where_ratio_passes
+from dashboard.infra import results
 from dashboard.panels import buys
 from dashboard.panels.below import unseen
 from dashboard.panels.clock import CLOCK_START_S
 from dashboard.panels.common import changes, graph
-from dashboard.web import results
 from model.scenario import parse_query
 from model.workloads.throughput import baseline_bandwidth_for_ratio
 

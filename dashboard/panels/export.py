@@ -9,8 +9,8 @@ from typing import Any
 from dash import Dash, Input, Output, State, ctx, dcc, html
 
 from dashboard import ids, state
+from dashboard.infra import results
 from dashboard.panels.tables import key_values
-from dashboard.web import results
 from model.scenario import Scenario
 
 

@@ -2,7 +2,7 @@
 Monte Carlo. Heavy enough to run as a Dash background callback, with progress and cancel:
 on diskcache by default, on Celery workers when REDIS_URL is set. The study is split into
 seeded chunks (model/reliability/chunks.py): with Celery, every chunk is a task any worker
-takes (dashboard/web/tasks.py), so more workers finish it sooner, with the same answer as one
+takes (dashboard/infra/tasks.py), so more workers finish it sooner, with the same answer as one
 process. The results are a pandas DataFrame (a row a configuration), shown as a table.
 
 Its watchdog (a study whose worker dies is reported on the page within a bound) is
@@ -20,19 +20,19 @@ from dash import CeleryManager, Dash, Input, Output, State, dcc, html
 from dash.exceptions import PreventUpdate
 
 from dashboard import ids
+from dashboard.infra.jobs import RevokingCeleryManager
+from dashboard.infra.tasks import run_chunks
 from dashboard.panels.fleet_watchdog import (
     BEAT_S,
     PICKUP_S,
     STALL_S,
     WATCH_MS,
     Heartbeat,
-    RevokingCeleryManager,
     revoked_before_start,
     watch,
     watch_outputs,
 )
 from dashboard.panels.tables import html_table
-from dashboard.web.tasks import run_chunks
 from model.errors import ScenarioError
 from model.reliability import chunks, goodput
 
@@ -202,6 +202,7 @@ def _job_id(capp: Any | None) -> str | None:
     out again after its worker died resumes the same chunks), or None off Celery."""
     if capp is None:
         return None
+    # celery: loaded only where Celery runs the jobs (REDIS_URL), heavy and optional
     from celery import current_task
 
     return getattr(current_task.request, "id", None) if current_task else None

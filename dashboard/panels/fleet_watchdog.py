@@ -12,8 +12,8 @@ long as the manager says the job is running. When the process running the job di
   keeps polling a PENDING job forever, and Dash's Cancel alone does not help either: it is a
   revoke broadcast, which a dead worker never receives, so the task stays PENDING.
 - Celery, only the pool process running the job killed: since issue 17 the worker puts the
-  job back on the queue (task_reject_on_worker_lost, dashboard/web/background.py) and it
-  resumes its study's chunks (dashboard/web/tasks.py); with another worker alive, a whole
+  job back on the queue (task_reject_on_worker_lost, dashboard/infra/background.py) and it
+  resumes its study's chunks (dashboard/infra/tasks.py); with another worker alive, a whole
   worker's job is handed out again within the broker's visibility timeout (12 s) and resumes
   too, well inside STALL_S. What is left for the watchdog: no worker alive to take it.
 - diskcache, the job process killed: Dash sees a job that is not running and has no result,
@@ -81,7 +81,7 @@ import time
 from collections.abc import Callable
 from typing import Any, Self
 
-from dash import CeleryManager, DiskcacheManager, Output, ctx, html, no_update
+from dash import Output, ctx, html, no_update
 
 from dashboard import ids
 from dashboard.panels.common import changes
@@ -147,6 +147,7 @@ def revoked_before_start() -> bool:
     and the page's watchdog cancelled it. False on diskcache."""
     if "celery" not in sys.modules:
         return False
+    # celery: loaded only where Celery runs the jobs (REDIS_URL), heavy and optional
     from celery import current_task
 
     task_id = getattr(getattr(current_task, "request", None), "id", None) if current_task else None
@@ -157,47 +158,6 @@ def revoked_before_start() -> bool:
     except Exception:  # the backend unreadable: run it, as before
         log.warning("fleet study: could not read task %s's state", task_id, exc_info=True)
         return False
-
-
-class OwnRunKey:
-    """A background callback manager mixin: every run gets a result key of its own.
-
-    Dash keys a job's result, progress and set_props by a hash of the callback's inputs, so
-    two identical studies started at once (two tabs, two users: n_clicks 1, the same racks
-    and years) shared one key: each poll of progress took the report from the other (it is
-    deleted when read), the first poll to find a result took it from the other tab and
-    terminated its own poller's job, and a Cancel could leave the other tab without a table.
-    A random tail makes each run's key its own (the renderer polls with the signed key it
-    was given, so nothing recomputes it). Results are not shared between runs anyway: this
-    app sets no cache_by, so Dash deletes a result once it is read."""
-
-    def build_cache_key(self, fn, args, cache_args_to_ignore, triggered) -> str:
-        """Dash's key for these inputs, and a random tail of this run's."""
-        key = super().build_cache_key(fn, args, cache_args_to_ignore, triggered)  # type: ignore[misc]
-        return f"{key}-{secrets.token_hex(8)}"
-
-
-class OwnRunDiskcacheManager(OwnRunKey, DiskcacheManager):
-    """Dash's DiskcacheManager (embedded mode) with a result key for every run (OwnRunKey)."""
-
-
-class RevokingCeleryManager(OwnRunKey, CeleryManager):
-    """A CeleryManager whose terminate_job also records an unfinished task as REVOKED in the
-    result backend, so that Dash's poll of a job whose worker died ends (see the module
-    docstring), and a result key for every run (OwnRunKey). The revoke broadcast, all
-    terminate_job did before, is kept. background.py makes the app's Celery manager one of
-    these, so every background callback has it."""
-
-    def terminate_job(self, job: str | None) -> None:
-        """Revoke the task, and mark it REVOKED in the backend if it has not finished."""
-        if job is None:
-            return
-        super().terminate_job(job)
-        try:
-            if self.handle.AsyncResult(job).state not in ("SUCCESS", "FAILURE", "REVOKED"):
-                self.handle.backend.mark_as_revoked(job, reason="cancelled from the page")
-        except Exception:  # Redis away: the revoke above still went out
-            log.warning("fleet study: could not record job %s as revoked", job, exc_info=True)
 
 
 def _failure(verdict: str) -> str:

@@ -8,7 +8,7 @@ import re
 
 from dash import html
 
-from dashboard.web.docs import DOCS
+from dashboard.documents import DOCS
 
 _CITATION = re.compile(r"FACTS\.md(?: §(\d+))?|docs/([A-Z]+\.md)")
 

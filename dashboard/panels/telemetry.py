@@ -15,10 +15,10 @@ from dash import Dash, Input, Output, State, dcc, html
 from dash.development.base_component import Component
 
 from dashboard import figures, ids, state
+from dashboard.infra import results
 from dashboard.panels import clock
 from dashboard.panels.below import unseen
 from dashboard.panels.common import changes, graph, place
-from dashboard.web import results
 from model import telemetry
 from model.assess import assess
 from model.errors import ScenarioError

@@ -9,7 +9,8 @@ from urllib.parse import unquote_plus
 
 from flask import Blueprint, Response, jsonify
 
-from dashboard.web import importing, results, tasks
+from dashboard.infra import results, tasks
+from dashboard.web import importing
 from dashboard.web.request import (
     Number,
     Text,
@@ -132,7 +133,7 @@ def goodput_route() -> Response:
             **cmp_kw,
         )
     if own["optimise"]:
-        # split over the Celery workers when there are any (dashboard/web/tasks.py)
+        # split over the Celery workers when there are any (dashboard/infra/tasks.py)
         out["policy"] = tasks.best_policy(s, rates, years=years, racks=racks, **job)
     return jsonify(out)
 

@@ -15,7 +15,7 @@ from flask import Blueprint, Response, jsonify, request
 
 from dashboard.web.api import api
 from dashboard.web.docs import docs
-from dashboard.web.metrics import prom
+from dashboard.web.metrics_route import prom
 from dashboard.web.request import bad_request
 from model import ScenarioError
 

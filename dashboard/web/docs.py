@@ -13,20 +13,12 @@ from __future__ import annotations
 import functools
 import html
 import re
-from pathlib import Path
 
 from flask import Blueprint, Response, abort
 
-ROOT = Path(__file__).resolve().parents[2]
-DOCS = {  # name in the URL -> the file, and what it is
-    "FACTS.md": ("docs/FACTS.md", "Fabric facts and model parameters, with their sources"),
-    "MODEL.md": ("docs/MODEL.md", "How the model works"),
-    "CALIBRATION.md": ("docs/CALIBRATION.md", "How the decode model is calibrated"),
-    "GOODPUT.md": ("docs/GOODPUT.md", "Goodput and what each feature buys"),
-    "TELEMETRY.md": ("docs/TELEMETRY.md", "Telemetry as DCGM and NMX report it"),
-    "MULTIRACK.md": ("docs/MULTIRACK.md", "Multi-rack domains"),
-    "ARCHITECTURE.md": ("docs/ARCHITECTURE.md", "How the app is built"),
-}
+from dashboard.documents import DOCS, ROOT
+from dashboard.infra import results
+
 STYLE = (
     "body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;max-width:1000px;"
     "margin:16px auto;padding:0 12px;line-height:1.45;color:#111}"
@@ -169,7 +161,6 @@ def doc(name: str) -> Response:
 def calibration() -> Response:
     """The calibration table: every published point, model against it (the same answer as
     GET /api/v1/calibration and the page's panel)."""
-    from dashboard.web import results
 
     a = results.calibration()
     parts = [f"<h1>Calibration</h1><p>{html.escape(a['reading'])}</p>"]

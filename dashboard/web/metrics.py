@@ -57,12 +57,11 @@ from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
-from flask import Blueprint, Response
 
 from dashboard.web.metrics_families import PARTITION_STATES, Family, Series, families
 from dashboard.web.metrics_labels import labels_for
-from dashboard.web.promtext import CONTENT_TYPE, family_text, label_set, prefixes
-from dashboard.web.request import Number, Text, declare, scenario_request
+from dashboard.web.promtext import family_text, label_set, prefixes
+from dashboard.web.request import Number, Text, declare
 from model import Scenario, ScenarioError, parse_query, telemetry
 from model.assess import assess
 from model.evaluate import TELEMETRY_READ_S
@@ -70,8 +69,6 @@ from model.fabric.fate import Partition
 from model.fabric.presets import Fabric
 from model.fabric.state import FabricState
 from model.ids import parse_id, plane_of
-
-prom = Blueprint("prom", __name__)
 
 T_PARAM = "t_s"
 LANES_PARAM = "lanes"  # 1: the per-lane families too (the switch tray's cable view)
@@ -184,28 +181,3 @@ def render(scenario_query: str = "", t_s: float = TELEMETRY_READ_S, lanes: bool 
 def render_scenario(s: Scenario, t_s: float, lanes: bool = False) -> str:
     """The exposition text of a parsed Scenario at simulated time t_s (in 0..MAX_T_S)."""
     return reading_text(read(s, t_s), lanes)
-
-
-# --- the endpoint ----------------------------------------------------------------------------
-@prom.get("/metrics")
-def metrics_route() -> Response:
-    """GET /metrics?<scenario>[&t_s=<simulated seconds>][&lanes=1][&rack=rNN]: Prometheus
-    text 0.0.4; on a multi-rack domain the domain's scrape, or one rack's with rack=."""
-    from dashboard.web import metrics_domain as dom
-
-    q = scenario_request(PARAMS, multirack=True)
-    s, t, lanes = q.scenario, float(q.params[T_PARAM]), bool(q.params[LANES_PARAM])
-    rack = q.params.get(RACK_PARAM)
-    if not s.multirack:
-        if rack is not None:
-            msg = f"{RACK_PARAM}= names a rack of a multi-rack domain; {s.fabric} is one rack"
-            raise ScenarioError(msg, RACK_PARAM)
-        body = render_scenario(s, t, lanes)
-    elif rack is not None:
-        body = dom.rack_text(s, t, dom.rack_index(s, str(rack)), lanes)
-    elif lanes:
-        msg = f"{LANES_PARAM}=1 on a domain is per rack: add {RACK_PARAM}=r01 (or another)"
-        raise ScenarioError(msg, LANES_PARAM)
-    else:
-        body = dom.domain_text(s, t)
-    return Response(body, status=200, headers={"Content-Type": CONTENT_TYPE})

@@ -5,7 +5,7 @@ A chunk spec is plain JSON (a Celery message); a chunk's answer is JSON text tha
 its spec alone (each fleet chunk is seeded by its study's key and its own index), so a chunk
 run twice, on two machines, or after its worker died gives the same bytes, and the study
 put together from them is the one a single process computes (montecarlo.fleet,
-goodput.best_policy). Pure: no I/O; dashboard/web/tasks.py runs the chunks, in one process or
+goodput.best_policy). Pure: no I/O; dashboard/infra/tasks.py runs the chunks, in one process or
 on Celery workers.
 
 Kinds:

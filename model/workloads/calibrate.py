@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import numpy as np
@@ -180,7 +180,6 @@ def fit() -> Terms:
                 val = getattr(cur, name) + sign * h
                 if val < 0:
                     continue
-                from dataclasses import replace
 
                 cand = replace(cur, **{name: val})
                 loss = _loss(cand)

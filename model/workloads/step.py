@@ -19,7 +19,7 @@ verified), n = b q tokens:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import product
 
 import numpy as np
@@ -39,7 +39,6 @@ class Terms:
 
     def moved(self, name: str, factor: float) -> Terms:
         """These terms with one of them scaled (the calibration's sensitivity column)."""
-        from dataclasses import replace
 
         return replace(self, **{name: getattr(self, name) * factor})
 

@@ -8,7 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from playwright.sync_api import expect
 
-from dashboard.web.results import VERSION
+from dashboard.infra.results import VERSION
 from tests.e2e.conftest import log_path
 from tests.e2e.test_dashboard import below
 from tests.e2e.test_fleet_watchdog import gone, start_big_study

@@ -136,6 +136,6 @@ def celery_client(redis_url: str):
     """The Celery app a web process builds for `redis_url` (background.py's), to send studies
     from the test process as a web process would."""
     from config import settings
-    from dashboard.web.background import background_manager, celery_app_of
+    from dashboard.infra.background import background_manager, celery_app_of
 
     return celery_app_of(background_manager(replace(settings(), redis_url=redis_url)))

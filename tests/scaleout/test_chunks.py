@@ -1,5 +1,5 @@
 """Scale-out: the fleet study and the policy optimiser split over Celery workers
-(dashboard/web/tasks.py) give the answer one process gives, on one worker process or two, and
+(dashboard/infra/tasks.py) give the answer one process gives, on one worker process or two, and
 when a chunk's worker is SIGKILLed mid-chunk (its pool process, or the whole worker).
 
 Its own redis-server and workers (the Procfile's command, one pool process each), so that
@@ -21,7 +21,7 @@ import psutil
 import pytest
 import redis
 
-from dashboard.web.tasks import run_chunks, run_in_process
+from dashboard.infra.tasks import run_chunks, run_in_process
 from model.reliability import chunks, goodput
 from model.reliability.montecarlo import fleet
 from model.scenario import parse_query

@@ -9,8 +9,8 @@ import urllib.request
 import pytest
 from playwright.sync_api import expect
 
-from dashboard.web import tasks
-from dashboard.web.results import VERSION
+from dashboard.infra import tasks
+from dashboard.infra.results import VERSION
 from tests.e2e.conftest import log_path
 from tests.e2e.test_dashboard import below
 

@@ -13,7 +13,7 @@ task_acks_late, as app.py configures it):
   which records it REVOKED.
 - SIGKILL to the pool process running the job: the worker puts the job back on the queue
   at once (task_reject_on_worker_lost, background.py) and its new pool process takes it; the
-  study is named by the job's id, so the job resumes its chunks (dashboard/web/tasks.py) and
+  study is named by the job's id, so the job resumes its chunks (dashboard/infra/tasks.py) and
   the page gets the table, with no error. (With no worker left to take it, the whole-worker
   case above: the page's watchdog reports it.)
 

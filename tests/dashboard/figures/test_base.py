@@ -17,7 +17,7 @@ from plotly.io.json import to_json_plotly
 
 from dashboard import figures as charts
 from dashboard.figures import base
-from dashboard.web import results
+from dashboard.infra import results
 from model import telemetry as tm
 from model.reliability.timeline import timeline
 from model.workloads.throughput import decode_curves

@@ -56,8 +56,8 @@ class TestCards:
 
 class TestEveryFabricInItsOwnWords:
     def _cards(self, q: str) -> str:
+        from dashboard.infra import results
         from dashboard.panels import cards as cards_panel
-        from dashboard.web import results
         from model import parse_query
 
         return str(cards_panel.cards(results.result(parse_query(q).scenario)))

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from dashboard.infra import results
 from dashboard.panels import compare
-from dashboard.web import results
 from model import parse_query
 
 

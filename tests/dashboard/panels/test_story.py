@@ -1,8 +1,8 @@
 """The story's cards agree (issue 13, problem 8): a job that is not running gets none of the
 bandwidth the fabric still has, and the bandwidth cards say so."""
 
+from dashboard.infra import results
 from dashboard.panels import cards
-from dashboard.web import results
 from model.scenario import parse_query
 
 

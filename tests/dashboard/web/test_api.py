@@ -139,8 +139,8 @@ def test_cli_prints_the_same_json(client):
 def test_the_page_words_the_decode_curves_the_api_serves(client):
     """The summary callback itself is tested with its panel (tests/dashboard/panels); here:
     the sentence beside the decode chart reads the same curves GET /api/v1/decode serves."""
+    from dashboard.infra.results import decode
     from dashboard.panels.costs import versus
-    from dashboard.web.results import decode
 
     served = client.get("/api/v1/decode?fail=st3").get_json()
     assert served == decode(parse_query("fail=st3").scenario)

@@ -11,8 +11,8 @@ from dataclasses import replace
 from dash import DiskcacheManager
 
 import config
+from dashboard.infra.background import background_manager, celery_app_of
 from dashboard.panels.fleet import RevokingCeleryManager
-from dashboard.web.background import background_manager, celery_app_of
 
 
 def _settings(tmp_path, **kw) -> config.Settings:

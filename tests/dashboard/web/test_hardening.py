@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dashboard import view
-from dashboard.web import security
+from dashboard.infra import security
 
 ENDPOINTS = ("evaluate", "decode", "goodput", "telemetry", "timeline", "topology")
 TOKENS = st.sampled_from(
@@ -136,6 +136,7 @@ def test_no_debugger_no_dev_tools(client):
     assert b"Werkzeug Debugger" not in client.get("/?__debugger__=yes&cmd=resource").data
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n", [1, 3])
 def test_same_link_same_bytes_across_processes(n):
     """Determinism: the API's JSON for one link is byte-identical in fresh processes."""

@@ -42,6 +42,7 @@ def _post(client, body: bytes | str):
 
 
 # --- the round trip --------------------------------------------------------------------------
+@pytest.mark.slow
 @settings(
     max_examples=50,
     deadline=None,

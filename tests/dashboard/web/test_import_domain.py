@@ -57,6 +57,7 @@ SETTINGS = {
 }
 
 
+@pytest.mark.slow
 @settings(max_examples=20, **SETTINGS)
 @given(domain_scenarios())
 def test_one_racks_scrape_gives_back_its_attribution_in_the_domain(case):
@@ -80,6 +81,7 @@ def test_one_racks_scrape_gives_back_its_attribution_in_the_domain(case):
             assert twice[key] == want.to_json()[key], (key, s.key(), got.scenario)
 
 
+@pytest.mark.slow
 @settings(max_examples=50, **SETTINGS)
 @given(domain_scenarios())
 def test_the_domains_own_scrape_gives_back_its_tier(case):
@@ -120,6 +122,7 @@ def test_through_the_api_and_what_is_refused(client):
 TIER = domain_text(parse_query("fabric=vr-nvl576&fail=l2.p05.s3,r02").scenario, 0.0).splitlines()
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None, derandomize=True)
 @given(
     st.integers(min_value=0, max_value=len(TIER) - 1),

@@ -278,6 +278,7 @@ def test_update_drains_chips(prom_client):
     assert sum(1 for v in up.values() if v == 0) == 288
 
 
+@pytest.mark.slow
 def test_counters_non_negative_and_monotone_for_a_flaky_link(prom_client):
     flaky = "gpu07-st3.sw2"
     times = [0.0, 600.0, 3600.0, 86400.0, 3 * 86400.0, 6 * 86400.0]

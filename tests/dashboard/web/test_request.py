@@ -8,7 +8,7 @@ import pytest
 
 from dashboard.web.api import api
 from dashboard.web.blueprint import web
-from dashboard.web.metrics import prom
+from dashboard.web.metrics_route import prom
 from dashboard.web.request import Number, Text, scenario_request, split_query
 from model import ScenarioError, parse_query
 

@@ -1,4 +1,4 @@
-"""The page's pure callbacks answered from the shared cache (dashboard/web/responses.py): the
+"""The page's pure callbacks answered from the shared cache (dashboard/infra/responses.py): the
 same request gets the same bytes without running the callback again, and nothing else is
 ever answered from it."""
 
@@ -14,7 +14,7 @@ import pytest
 import config
 from app import create_app
 from bench.dash_calls import body, page_calls
-from dashboard.web import responses
+from dashboard.infra import responses
 
 PATH = "/_dash-update-component"
 JSON = {"Content-Type": "application/json"}

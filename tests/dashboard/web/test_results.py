@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from dashboard.web import results
+from dashboard.infra import results
 from model import parse_query
 
 
@@ -33,7 +33,7 @@ def test_every_key_starts_with_this_codes_version(tmp_path):
     """An entry written under another version (an older deploy's) is not read."""
     import config
     from app import create_app
-    from dashboard.web.results import CACHE_EXTENSION
+    from dashboard.infra.results import CACHE_EXTENSION
 
     app = create_app(replace(config.settings(), cache_dir=str(tmp_path), redis_url=None))
     assert results.VERSION == f"v3-{results.code_fingerprint()}"

@@ -32,6 +32,7 @@ def _touched(s) -> list[int]:
     return out or [0]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fabric", sorted(FABRICS))
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())

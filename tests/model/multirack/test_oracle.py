@@ -69,6 +69,7 @@ def _pairs(rng: random.Random, st, fail: list[str]) -> list[tuple[int, int]]:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("d", [VR_NVL576, VR_NVL1152], ids=lambda d: d.key)
 def test_fast_path_equals_max_flow(d):
     rng = random.Random(f"oracle-{d.key}")

@@ -12,6 +12,7 @@ from model.reliability.rates import DEFAULT_RATES
 from model.scenario import parse_query
 
 
+@pytest.mark.slow
 def test_fleet_study_from_chunks_is_montecarlo_fleet():
     plan = chunks.fleet_study_plan(700, 40)  # 500 racks a chunk: two chunks a row
     rows = goodput.comparison_scenarios()

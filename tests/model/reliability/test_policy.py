@@ -133,6 +133,7 @@ def test_worst_gpu_of_n_dark_links_is_the_occupancy_count():
     assert p == pytest.approx([0.0, 8 / 20, 12 / 20])
 
 
+@pytest.mark.slow
 @settings(max_examples=20, deadline=None)
 @given(s=scenarios(max_faults=0))
 def test_closed_form_and_monte_carlo_agree_for_every_policy(s):
@@ -181,6 +182,7 @@ def _query(policy: str, off: list[str], train: bool) -> str:
     return "&".join(parts + ["workload=train"] * train)
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(
     policy=st.sampled_from(candidates(False) + candidates(True)),

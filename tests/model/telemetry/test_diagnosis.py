@@ -120,6 +120,7 @@ def _sample_links(fabric: str) -> tuple[list[str], list[str]]:
     return sorted(links), sorted(cables)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fabric", sorted(FABRIC_QUERIES))
 @pytest.mark.parametrize(
     "kind", ["compute-tray", "gpu", "switch-tray", "switch-chip", "controller", "link", "cable"]

@@ -1,5 +1,5 @@
 """The model's answers for the view and the API, memoised on the scenario's canonical key in
-the shared cache (dashboard/web/cache.py), so a scenario is computed once for every worker.
+the shared cache (dashboard/infra/cache.py), so a scenario is computed once for every worker.
 
 The cache holds JSON text: every caller gets its own copy and nothing shared can change; the
 model is deterministic, so every worker would compute the same text anyway. Keys start with
@@ -25,6 +25,7 @@ from model.multirack import tiers
 from model.reliability import goodput
 from model.reliability.timeline import timeline as model_timeline
 from model.scenario import Scenario
+from model.workloads import calibrate
 from model.workloads.throughput import decode_curves
 
 CACHE_EXTENSION = "fabric_twin_cache"
@@ -72,7 +73,6 @@ def decode(s: Scenario) -> dict:
 
 def calibration() -> dict:
     """model.workloads.calibrate.answer(): the same for every scenario, computed once."""
-    from model.workloads import calibrate
 
     return json.loads(_memo("calibration", lambda: json.dumps(calibrate.answer())))
 

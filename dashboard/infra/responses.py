@@ -1,5 +1,5 @@
 """The page's answers shared by its viewers: a callback response computed once per distinct
-request in the shared cache (dashboard/web/cache.py), for the callbacks that are functions
+request in the shared cache (dashboard/infra/cache.py), for the callbacks that are functions
 of their inputs alone.
 
 Why: a demo link's viewers stand at the same few scenarios, and each scenario change runs
@@ -35,8 +35,8 @@ import brotli
 from dash import Dash
 from flask import Response, g, request
 
-from dashboard.web.cache import SharedCache
-from dashboard.web.results import CACHE_EXTENSION, code_fingerprint
+from dashboard.infra.cache import SharedCache
+from dashboard.infra.results import CACHE_EXTENSION, code_fingerprint
 
 log = logging.getLogger("fabric_twin.responses")
 

@@ -44,6 +44,10 @@ import time
 from collections.abc import Callable
 from typing import Any, Self
 
+from flask import current_app, has_app_context
+
+from dashboard.infra.jobs import BACKGROUND_EXTENSION, celery_app_of
+from model.reliability import chunks, goodput
 from model.reliability.chunks import run_chunk
 
 log = logging.getLogger(__name__)
@@ -164,6 +168,7 @@ def run_chunks(
     worker died) resumes it: the answers stored are kept, only the rest are computed."""
     if capp is None:
         return run_in_process(specs, progress)
+    # celery: loaded only where Celery runs the jobs (REDIS_URL), heavy and optional
     from celery import group
 
     r = capp.backend.client
@@ -230,7 +235,6 @@ def best_policy(s: Any, rates: Any, **kw: Any) -> dict:
     workers when it has them (one chunk a candidate; the request's own thread computes
     every chunk no worker has taken, so a request never waits behind queued studies), in
     one process otherwise: the same answer either way (tests/scaleout/test_chunks.py)."""
-    from model.reliability import chunks, goodput
 
     capp = _celery_of_current_app()
     if capp is None or s.multirack:  # a domain's optimiser stays whole (not chunked)
@@ -242,9 +246,6 @@ def best_policy(s: Any, rates: Any, **kw: Any) -> dict:
 def _celery_of_current_app() -> Any | None:
     """The Celery app behind the current Flask app's background manager, or None (embedded,
     or outside a request)."""
-    from flask import current_app, has_app_context
-
-    from dashboard.web.background import BACKGROUND_EXTENSION, celery_app_of
 
     if not has_app_context():
         return None

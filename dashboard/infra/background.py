@@ -4,7 +4,7 @@ from the settings the app is given.
 Without REDIS_URL: diskcache in the settings' cache directory, on this machine (the gunicorn
 workers of one machine share it). With REDIS_URL: Celery on that Redis, so any machine's
 worker (the Procfile's `worker:` line, `celery -A app:celery_app worker`) runs the jobs, and
-the heavy studies' chunks (dashboard/web/tasks.py: the chunk task is registered on the app
+the heavy studies' chunks (dashboard/infra/tasks.py: the chunk task is registered on the app
 here) are split over every worker.
 """
 
@@ -16,10 +16,16 @@ import diskcache
 from dash.background_callback.managers import BaseBackgroundCallbackManager
 
 from config import Settings
-from dashboard.panels.fleet_watchdog import OwnRunDiskcacheManager, RevokingCeleryManager
-from dashboard.web import tasks
+from dashboard.infra import tasks
+from dashboard.infra.jobs import (
+    BACKGROUND_EXTENSION,
+    OwnRunDiskcacheManager,
+    RevokingCeleryManager,
+    celery_app_of,
+)
 
-BACKGROUND_EXTENSION = "fabric_twin_background"  # app.server.extensions[...]: the manager
+__all__ = ["BACKGROUND_EXTENSION", "background_manager", "celery_app_of"]
+
 JOB_EXPIRE_S = 3600  # a finished job's result is kept this long
 # A job whose whole worker died is handed out again this long after it was taken (plus a
 # sweep every RESTORE_S): well inside the fleet study watchdog's 30 s of silence (STALL_S),
@@ -35,6 +41,7 @@ def background_manager(s: Settings) -> BaseBackgroundCallbackManager:
     The Celery app, for a worker process, is the manager's `handle` (celery_app_of(manager)).
     """
     if s.redis_url:
+        # celery: loaded only where Celery runs the jobs (REDIS_URL), heavy and optional
         from celery import Celery
 
         capp = Celery("app", broker=s.redis_url, backend=s.redis_url)
@@ -46,7 +53,7 @@ def background_manager(s: Settings) -> BaseBackgroundCallbackManager:
             # pool process is killed, within VISIBILITY_S + RESTORE_S when the whole worker
             # is (the broker hands an unacknowledged message out again). A job delivered
             # twice is safe: a study's chunks are keyed by its job's id and answered once
-            # (dashboard/web/tasks.py), so a second delivery resumes it or helps it.
+            # (dashboard/infra/tasks.py), so a second delivery resumes it or helps it.
             task_reject_on_worker_lost=True,
             broker_transport_options={
                 "visibility_timeout": VISIBILITY_S,
@@ -59,9 +66,3 @@ def background_manager(s: Settings) -> BaseBackgroundCallbackManager:
         return RevokingCeleryManager(capp, expire=JOB_EXPIRE_S)
     cache = diskcache.Cache(os.path.join(s.cache_dir, "background"))
     return OwnRunDiskcacheManager(cache, expire=JOB_EXPIRE_S)
-
-
-def celery_app_of(manager: BaseBackgroundCallbackManager) -> object | None:
-    """The Celery app behind a manager (what `celery -A app:celery_app worker` runs), or None
-    for diskcache."""
-    return manager.handle if isinstance(manager, RevokingCeleryManager) else None

@@ -1,0 +1,63 @@
+"""The background callback managers the app's long callbacks run on (built by
+dashboard/infra/background.py), where the app keeps its manager, and the Celery app behind one:
+infrastructure that the fleet study (dashboard/panels/fleet.py) and the chunk runner
+(dashboard/infra/tasks.py) both read, so neither imports the other's module."""
+
+from __future__ import annotations
+
+import logging
+import secrets
+
+from dash import CeleryManager, DiskcacheManager
+from dash.background_callback.managers import BaseBackgroundCallbackManager
+
+log = logging.getLogger(__name__)
+
+BACKGROUND_EXTENSION = "fabric_twin_background"  # app.server.extensions[...]: the manager
+
+
+class OwnRunKey:
+    """A background callback manager mixin: every run gets a result key of its own.
+
+    Dash keys a job's result, progress and set_props by a hash of the callback's inputs, so
+    two identical studies started at once (two tabs, two users: n_clicks 1, the same racks
+    and years) shared one key: each poll of progress took the report from the other (it is
+    deleted when read), the first poll to find a result took it from the other tab and
+    terminated its own poller's job, and a Cancel could leave the other tab without a table.
+    A random tail makes each run's key its own (the renderer polls with the signed key it
+    was given, so nothing recomputes it). Results are not shared between runs anyway: this
+    app sets no cache_by, so Dash deletes a result once it is read."""
+
+    def build_cache_key(self, fn, args, cache_args_to_ignore, triggered) -> str:
+        """Dash's key for these inputs, and a random tail of this run's."""
+        key = super().build_cache_key(fn, args, cache_args_to_ignore, triggered)  # type: ignore[misc]
+        return f"{key}-{secrets.token_hex(8)}"
+
+
+class OwnRunDiskcacheManager(OwnRunKey, DiskcacheManager):
+    """Dash's DiskcacheManager (embedded mode) with a result key for every run (OwnRunKey)."""
+
+
+class RevokingCeleryManager(OwnRunKey, CeleryManager):
+    """A CeleryManager whose terminate_job also records an unfinished task as REVOKED in the
+    result backend, so that Dash's poll of a job whose worker died ends (see the module
+    docstring), and a result key for every run (OwnRunKey). The revoke broadcast, all
+    terminate_job did before, is kept. background.py makes the app's Celery manager one of
+    these, so every background callback has it."""
+
+    def terminate_job(self, job: str | None) -> None:
+        """Revoke the task, and mark it REVOKED in the backend if it has not finished."""
+        if job is None:
+            return
+        super().terminate_job(job)
+        try:
+            if self.handle.AsyncResult(job).state not in ("SUCCESS", "FAILURE", "REVOKED"):
+                self.handle.backend.mark_as_revoked(job, reason="cancelled from the page")
+        except Exception:  # Redis away: the revoke above still went out
+            log.warning("fleet study: could not record job %s as revoked", job, exc_info=True)
+
+
+def celery_app_of(manager: BaseBackgroundCallbackManager) -> object | None:
+    """The Celery app behind a manager (what `celery -A app:celery_app worker` runs), or None
+    for diskcache."""
+    return manager.handle if isinstance(manager, RevokingCeleryManager) else None

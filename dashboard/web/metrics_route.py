@@ -1,0 +1,37 @@
+"""GET /metrics: the Prometheus endpoint, one rack's scrape (dashboard/web/metrics.py) or a
+multi-rack domain's (dashboard/web/metrics_domain.py), chosen by the scenario's fabric."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response
+
+from dashboard.web import metrics_domain as dom
+from dashboard.web.metrics import LANES_PARAM, PARAMS, RACK_PARAM, T_PARAM, render_scenario
+from dashboard.web.promtext import CONTENT_TYPE
+from dashboard.web.request import scenario_request
+from model import ScenarioError
+
+prom = Blueprint("prom", __name__)
+
+
+# --- the endpoint ----------------------------------------------------------------------------
+@prom.get("/metrics")
+def metrics_route() -> Response:
+    """GET /metrics?<scenario>[&t_s=<simulated seconds>][&lanes=1][&rack=rNN]: Prometheus
+    text 0.0.4; on a multi-rack domain the domain's scrape, or one rack's with rack=."""
+    q = scenario_request(PARAMS, multirack=True)
+    s, t, lanes = q.scenario, float(q.params[T_PARAM]), bool(q.params[LANES_PARAM])
+    rack = q.params.get(RACK_PARAM)
+    if not s.multirack:
+        if rack is not None:
+            msg = f"{RACK_PARAM}= names a rack of a multi-rack domain; {s.fabric} is one rack"
+            raise ScenarioError(msg, RACK_PARAM)
+        body = render_scenario(s, t, lanes)
+    elif rack is not None:
+        body = dom.rack_text(s, t, dom.rack_index(s, str(rack)), lanes)
+    elif lanes:
+        msg = f"{LANES_PARAM}=1 on a domain is per rack: add {RACK_PARAM}=r01 (or another)"
+        raise ScenarioError(msg, LANES_PARAM)
+    else:
+        body = dom.domain_text(s, t)
+    return Response(body, status=200, headers={"Content-Type": CONTENT_TYPE})
