@@ -130,8 +130,8 @@ def bench_model() -> None:
 def bench_click() -> None:
     """A click, server side: the rack's Patch callback through the Flask test client."""
     from app import app, server
-    from bench.dash_calls import body
     from dashboard.figures.rack import point_ids
+    from harness.dash_calls import body
 
     c = server.test_client()
     rng = random.Random(9)
@@ -165,7 +165,7 @@ def bench_click() -> None:
 def bench_first_page() -> None:
     """The first full page's figures, before compression."""
     from app import app, server
-    from bench.dash_calls import page_calls
+    from harness.dash_calls import page_calls
 
     c = server.test_client()
     calls = page_calls(app, "?fail=st3", drawn_fabric=None)  # the whole rack figure
@@ -297,8 +297,8 @@ def bench_browser() -> None:
     """In Chromium: click a cable -> updated card; open a link -> interactive page."""
     from playwright.sync_api import expect, sync_playwright
 
-    from tests.e2e.conftest import CHROME_ARGS, CHROMIUM, start_server, stop_server
-    from tests.e2e.test_dashboard import WORST, _ready, click_part
+    from harness.page import WORST, click_part, ready
+    from harness.servers import CHROME_ARGS, CHROMIUM, start_server, stop_server
 
     proc, base = start_server()
     try:
@@ -311,7 +311,7 @@ def bench_browser() -> None:
                 t = time.perf_counter()
                 page.goto(f"{base}/?fail=st{i + 2}")
                 expect(page.locator(WORST)).to_have_text("3.2 TB/s", timeout=20000)
-                _ready(page)
+                ready(page)
                 loads.append(time.perf_counter() - t)
                 ctx.close()
             report(
@@ -320,7 +320,7 @@ def bench_browser() -> None:
             ctx = b.new_context(viewport={"width": 1280, "height": 800})
             page = ctx.new_page()
             page.goto(base + "/")
-            _ready(page, 0)
+            ready(page, 0)
             clicks = []
             for i in range(8):
                 cable = f"gpu{10 + i:02d}-st{1 + i % 9}.sw{i % 4}.c{i % 2}"
@@ -331,7 +331,7 @@ def bench_browser() -> None:
                 expect(page.locator(WORST)).to_have_text(want, timeout=10000)
                 clicks.append(time.perf_counter() - t)
                 prev = cable  # noqa: F841
-                _ready(page, 1 if i % 2 == 0 else 0)
+                ready(page, 1 if i % 2 == 0 else 0)
             report(
                 "click a cable -> updated bandwidth card (median of 8)",
                 statistics.median(clicks) * 1e3,
@@ -347,7 +347,7 @@ def bench_load(viewers: int = 50, seconds: float = 30.0) -> None:
     """50 viewers, each changing the scenario every 2 s, against gunicorn with 2 workers.
 
     A bounded asyncio client on loopback: one task a viewer, each sending the callbacks a
-    page runs when its scenario changes (the real request bodies, bench/dash_calls.py), at
+    page runs when its scenario changes (the real request bodies, harness/dash_calls.py), at
     most `viewers` connections, every request with a 30 s timeout, stopping after `seconds`.
     """
     import asyncio
@@ -355,8 +355,8 @@ def bench_load(viewers: int = 50, seconds: float = 30.0) -> None:
     import httpx
 
     from app import app
-    from bench.dash_calls import page_calls
-    from tests.e2e.conftest import start_server, stop_server
+    from harness.dash_calls import page_calls
+    from harness.servers import start_server, stop_server
 
     proc, base = start_server()
     lat: list[float] = []
@@ -702,9 +702,9 @@ def _bare_server() -> tuple[Any, str]:
     import subprocess
     import urllib.request
 
-    from tests.e2e.conftest import ROOT, _free_port
+    from harness.servers import ROOT, free_port
 
-    port = _free_port()
+    port = free_port()
     cmd = [
         os.path.join(os.path.dirname(sys.executable), "gunicorn"),
         "bench.bare_dash:server",
@@ -780,9 +780,8 @@ def bench_floor() -> None:
     until every chart has settled, at most 300 ms."""
     from playwright.sync_api import expect, sync_playwright
 
-    from tests.e2e.conftest import CHROME_ARGS, CHROMIUM, start_server, stop_server
-    from tests.e2e.test_cable_map import click_cell
-    from tests.e2e.test_dashboard import WORST, _ready
+    from harness.page import WORST, click_cell, ready
+    from harness.servers import CHROME_ARGS, CHROMIUM, start_server, stop_server
 
     print(f"     load average before: {os.getloadavg()[0]:.2f} (1 min) on {os.cpu_count()} cores")
     proc, base = start_server()
@@ -810,7 +809,7 @@ def bench_floor() -> None:
 
             def app_ready(page: Any) -> None:
                 expect(page.locator(WORST)).to_have_text("3.2 TB/s", timeout=30000)
-                _ready(page)
+                ready(page)
 
             floors, loads = [], []
             for i in range(5):  # interleaved: both see the same machine
@@ -823,7 +822,7 @@ def bench_floor() -> None:
             ctx = b.new_context(viewport={"width": 1280, "height": 800})
             page = ctx.new_page()
             page.goto(base + "/")
-            _ready(page, 0)
+            ready(page, 0)
             page.wait_for_function(  # every chart of the first screen drawn (the rack, the
                 # cable map, the hidden L2 tier: what is below mounts once seen,
                 # dashboard/panels/lazy.py), so each reports its redraws

@@ -51,9 +51,9 @@ def bench_workers(report: Report) -> None:
     (help=False). Timed in PAIRS pairs, one worker then two back to back, and the median of
     the pairs' ratios kept (others share the cores: each pair's two runs see the same load)."""
     from dashboard.infra.tasks import run_chunks
+    from harness.redis import RedisServer, celery_client, start_celery_worker
+    from harness.servers import ARTIFACTS, stop_server
     from model.reliability import chunks
-    from tests.e2e.conftest import ARTIFACTS, stop_server
-    from tests.scaleout.conftest import RedisServer, celery_client, start_celery_worker
 
     ARTIFACTS.mkdir(exist_ok=True)
     redis = RedisServer()
@@ -137,7 +137,7 @@ def bench_workers(report: Report) -> None:
 
 def bench_router(report: Report, viewers: int = 200, seconds: float = 60.0) -> None:
     """200 viewers, each changing the scenario every 2 s (the page's callbacks; scenarios
-    drawn by tests/scaleout/router.py's `popularity`: a demo link's viewers at the same few,
+    drawn by harness/router.py's `popularity`: a demo link's viewers at the same few,
     a long tail once or twice), through nginx in front of four web processes (one gunicorn
     worker each), two Celery workers and one redis-server, for 60 s; six fleet studies started
     along the way and polled as the page does (the first two the very same study, started
@@ -145,8 +145,8 @@ def bench_router(report: Report, viewers: int = 200, seconds: float = 60.0) -> N
     the worker coordinating a study is (started again 5 s later). Beside the latencies: what
     each kind of process used in CPU, per request served, and so what two cores can serve."""
     from dashboard.panels.fleet_watchdog import PICKUP_S, STALL_S
-    from tests.scaleout.meter import CpuMeter
-    from tests.scaleout.router import Stack, run_load
+    from harness.meter import CpuMeter
+    from harness.router import Stack, run_load
 
     stack = Stack(webs=4, workers=2)
     kills: list[float] = []

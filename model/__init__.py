@@ -1,6 +1,6 @@
 """The fabric twin: a pure, deterministic model of an NVL72 NVLink fabric and its faults.
 
-Never imports dash or flask (DESIGN.md): the dashboard, the API and the command line all
+Never imports dash or flask (docs/ARCHITECTURE.md, "The layers"): the dashboard, the API and the command line all
 call `assess(parse_query(q).scenario)` (the one pipeline, model/assess.py) or `evaluate`
 (its JSON-ready result). docs/ARCHITECTURE.md is the map.
 """

@@ -1,4 +1,4 @@
-"""Component IDs (DESIGN.md "Component IDs"): parse a string to a Component and back.
+"""Component IDs (docs/ARCHITECTURE.md, "Component IDs"): parse a string to a Component and back.
 
 ct01..ct18  gpu00..gpu71  st1..st9  st1.sw0..st9.sw3  st1.mc..st9.mc
 gpu07-st3.sw2 (a link)    gpu07-st3.sw2.c0 (a cable of that link)

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.conftest import CHROME_ARGS, CHROMIUM
+from harness.servers import CHROME_ARGS, CHROMIUM
 
 
 @pytest.fixture(scope="session")

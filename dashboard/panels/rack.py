@@ -3,7 +3,7 @@ the hovered part with its telemetry.
 
 The rack redraws from the URL, its request beside the cards' (not after them: a press is a
 round trip less): the whole base figure when the fabric changes, otherwise only a dash.Patch
-of the overlays (DESIGN.md "Fast and exact": ~4 KB, not 530).
+of the overlays (docs/ARCHITECTURE.md, "Fast and exact": ~4 KB, not 530).
 """
 
 from __future__ import annotations

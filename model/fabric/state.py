@@ -1,6 +1,6 @@
 """Fault propagation: from the scenario's IDs to boolean masks of what is up.
 
-The crossbar makes this a 72 x planes matrix (DESIGN.md "Fast and exact"):
+The crossbar makes this a 72 x planes matrix (docs/ARCHITECTURE.md, "Fast and exact"):
 a switch tray takes its chips and its controller; a compute tray takes its GPUs; a GPU takes
 its links; a cable takes its link down; a flaky link or cable stays up at reduced efficiency.
 """

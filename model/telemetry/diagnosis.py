@@ -16,7 +16,7 @@ from model.telemetry.snapshot import Counters
 # --- attribution -----------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Attribution:
-    """What the counters say is wrong, as component IDs (DESIGN.md "Component IDs").
+    """What the counters say is wrong, as component IDs (docs/ARCHITECTURE.md, "Component IDs").
 
     components: the smallest explanation (failed + degrading + silent controllers), sorted.
     masked: what the counters cannot show in this snapshot, in words.

@@ -3,60 +3,26 @@ the default zoom, linked to the drawing both ways, and clicked like the drawing'
 
 import random
 import re
-import time
 
 import pytest
 from playwright.sync_api import expect
 
-from dashboard.figures.rack import TRACES, point_ids
-from dashboard.figures.rack.cablemap import columns
 from dashboard.figures.rack.geometry import CABLE_LEVELS
-from model.fabric.presets import FABRICS
-from tests.e2e.test_dashboard import WORST, _ready, hover_part, query
+from harness.page import (
+    CABLES,
+    COLS,
+    MAP,
+    MAP_LABEL,
+    RACK_LABEL,
+    WORST,
+    cell_xy,
+    hover_part,
+    map_ready,
+    query,
+    ready,
+)
 
 pytestmark = pytest.mark.e2e
-
-MAP = "document.querySelector('#cable-map .js-plotly-plot')"
-MAP_LABEL = "#cable-map .hoverlayer .hovertext"
-RACK_LABEL = "#rack .hoverlayer .hovertext"
-CABLES = point_ids("vr-nvl72")[TRACES["cable_hits"]]
-COLS = len(columns(FABRICS["vr-nvl72"]))
-
-
-def _map_ready(page, text: str = "click to fail") -> None:
-    """The map drawn and its labels written (rack.labels)."""
-    page.wait_for_function(
-        f"""t => {{ const gd = {MAP}; const h = gd && gd.data && gd.data[0].text;
-        return gd._fullLayout && Array.isArray(h) && h.some(r => r.some(x => x.includes(t))); }}""",
-        arg=text,
-        timeout=30000,
-    )
-
-
-def _cell_xy(page, k: int) -> tuple[float, float]:
-    """Page position of cable k's cell (row k // COLS, column k % COLS)."""
-    return tuple(
-        page.evaluate(
-            f"""([r, c]) => {{ const gd = {MAP}, l = gd._fullLayout, b = gd.getBoundingClientRect();
-            return [b.left + l.xaxis._offset + l.xaxis.l2p(c), b.top + l.yaxis._offset + l.yaxis.l2p(r)]; }}""",
-            [k // COLS, k % COLS],
-        )
-    )
-
-
-def click_cell(page, cable: str) -> float:
-    """Hover a cable's cell on the map until its label names it, then press; the time of
-    the press (for the benchmark). The map's cells are exact where the drawing's markers,
-    5,184 of them at the default zoom, can sit within a pixel of each other."""
-    page.locator("#cable-map").scroll_into_view_if_needed()
-    x, y = _cell_xy(page, CABLES.index(cable))
-    page.mouse.move(x - 1, y)
-    page.mouse.move(x, y)
-    expect(page.locator(MAP_LABEL).first).to_contain_text(f"cable {cable}", timeout=5000)
-    t = time.perf_counter()
-    page.mouse.down()
-    page.mouse.up()
-    return t
 
 
 def _cell_px(page) -> tuple[float, float]:
@@ -73,14 +39,14 @@ def test_200_random_cables_read_their_own_id_at_the_default_zoom(served, page):
     """1280x800, the page as it opens: every one of 200 random cables pointed at on the map
     names itself, and the drawing lights the same cable."""
     page.goto(served + "/")
-    _ready(page, 0)
-    _map_ready(page)
+    ready(page, 0)
+    map_ready(page)
     page.locator("#cable-map").scroll_into_view_if_needed()
     w, h = _cell_px(page)
     assert w >= 4 and h >= 7, (w, h)  # cells a pointer can hold
     label, rack_label = page.locator(MAP_LABEL).first, page.locator(RACK_LABEL).first
     for n, k in enumerate(random.Random(13).sample(range(len(CABLES)), 200)):
-        x, y = _cell_xy(page, k)
+        x, y = cell_xy(page, k)
         page.mouse.move(x, y)
         expect(label).to_contain_text(f"cable {CABLES[k]}healthy · click to fail", timeout=5000)
         if n % 25 == 0:  # the drawing lights the same cable (plotly's label at its marker)
@@ -90,14 +56,14 @@ def test_200_random_cables_read_their_own_id_at_the_default_zoom(served, page):
 
 def test_the_map_clicks_like_the_drawing_and_hovers_both_ways(served, page):
     page.goto(served + "/?fail=st5")
-    _ready(page)
-    _map_ready(page, "click to fail it too")
+    ready(page)
+    map_ready(page, "click to fail it too")
     cable = "gpu07-st3.sw2.c0"
     k = CABLES.index(cable)
     z = page.evaluate(f"([r, c]) => {MAP}.data[0].z[r][c]", [k // COLS, k % COLS])
     assert CABLE_LEVELS[z] == "rerouted 10 to 33%"  # its GPU lost st5's 1/9
     page.locator("#cable-map").scroll_into_view_if_needed()
-    x, y = _cell_xy(page, k)
+    x, y = cell_xy(page, k)
     page.mouse.move(x, y)
     expect(page.locator(MAP_LABEL).first).to_contain_text(f"cable {cable}")
     expect(page.locator("#hover-details")).to_contain_text(f"{cable} · rerouted")  # the line
@@ -110,7 +76,7 @@ def test_the_map_clicks_like_the_drawing_and_hovers_both_ways(served, page):
         f"([r, c, z]) => {MAP}.data[0].z[r][c] === z",
         arg=[k // COLS, k % COLS, CABLE_LEVELS.index("failed")],
     )
-    _map_ready(page, "click to repair")
+    map_ready(page, "click to repair")
     # the drawing's mirrored label, up through the press, reads the new state, not the old
     expect(page.locator(RACK_LABEL).first).to_contain_text("failed · click to repair")
     page.mouse.move(5, 5)  # off the map: the line under the rack forgets the cable
@@ -119,7 +85,7 @@ def test_the_map_clicks_like_the_drawing_and_hovers_both_ways(served, page):
     hover_part(page, "gpu40-st1.sw0.c1")
     expect(page.locator(MAP_LABEL).first).to_contain_text("cable gpu40-st1.sw0.c1")
     # a double-click on the map fails nothing (the first click's press is taken back)
-    x, y = _cell_xy(page, CABLES.index("gpu41-st2.sw1.c0"))
+    x, y = cell_xy(page, CABLES.index("gpu41-st2.sw1.c0"))
     page.mouse.move(x, y)
     page.mouse.dblclick(x, y)
     page.wait_for_timeout(800)

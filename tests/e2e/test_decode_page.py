@@ -4,15 +4,15 @@ the words for the exposed communication and the vendor's figure, the calibration
 from playwright.sync_api import expect
 
 from dashboard import ids
+from harness.page import below, ready
+from harness.servers import ARTIFACTS
 from model import parse_query
 from model.workloads.throughput import work
-from tests.e2e.conftest import ARTIFACTS
-from tests.e2e.test_dashboard import _ready, below
 
 
 def test_a_fault_shows_its_exposed_communication_beside_the_healthy_step(served, page):
     page.goto(served + "/?fail=st3")
-    _ready(page)
+    ready(page)
     below(page)
     versus = page.locator(f"#{ids.VERSUS}")
     expect(versus).to_contain_text("exposed after the overlap", timeout=30000)
@@ -33,7 +33,7 @@ def test_a_fault_shows_its_exposed_communication_beside_the_healthy_step(served,
 
 def test_gb200_is_held_against_b200_and_the_calibration_table_opens(served, page):
     page.goto(served + "/?fabric=gb200-nvl72")
-    _ready(page)
+    ready(page)
     card = page.locator("#cards .card", has_text="MoE decode")
     expect(card).to_contain_text("b200-roce (the same B200 GPUs", timeout=30000)
     expect(card).not_to_contain_text("eth-x72")

@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from dashboard.figures.rack import TRACES, point_ids
-from tests.e2e.test_dashboard import _ready, query
+from harness.page import query, ready
 
 pytestmark = pytest.mark.e2e
 
@@ -79,7 +79,7 @@ def _two_close_cables(pts):
 
 def test_hover_and_press_name_the_nearest_of_two_cables_a_pixel_apart(served, page):
     page.goto(served + "/")
-    _ready(page, 0)
+    ready(page, 0)
     page.locator("#rack").scroll_into_view_if_needed()
     pts, _, _ = _points(page)
     a, b, at_a, at_b, d = _two_close_cables(pts)
@@ -95,7 +95,7 @@ def test_hover_and_press_name_the_nearest_of_two_cables_a_pixel_apart(served, pa
     page.mouse.down()  # the press fails the cable the hover named, not its neighbour
     page.mouse.up()
     expect(page).to_have_url(re.compile(rf"\?fail={re.escape(CABLES[b])}(#.*)?$"), timeout=15000)
-    _ready(page, 1)
+    ready(page, 1)
     assert query(page) == {"fail": CABLES[b]}
     assert page.log.errors == []
 
@@ -104,7 +104,7 @@ def test_any_pointer_on_the_spine_names_the_truly_nearest_cable(served, page):
     """80 random whole-pixel places on the spine: the label names the nearest hit point
     (by the page's own positions, searched here), or nothing beyond the hover distance."""
     page.goto(served + "/?fail=st3")
-    _ready(page)
+    ready(page)
     page.locator("#rack").scroll_into_view_if_needed()
     pts, reach, (left, top, right, bottom) = _points(page)
     label = page.locator(LABEL)

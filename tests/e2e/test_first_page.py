@@ -3,7 +3,8 @@
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import ARTIFACTS, PageLog, start_server, stop_server
+from harness.servers import ARTIFACTS, start_server, stop_server
+from tests.e2e.conftest import PageLog
 
 pytestmark = pytest.mark.e2e
 

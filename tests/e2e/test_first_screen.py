@@ -7,8 +7,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from harness.page import WORST, query, ready
 from tests.e2e.conftest import PageLog
-from tests.e2e.test_dashboard import WORST, _ready, query
 
 pytestmark = pytest.mark.e2e
 
@@ -25,7 +25,7 @@ def test_rack_and_headline_cards_without_scrolling(served, browser, w, h):
     page = ctx.new_page()
     log = PageLog(page)
     page.goto(served + "/?fail=st3")
-    _ready(page, 72 * 4 * 2)
+    ready(page, 72 * 4 * 2)
     expect(page.locator(WORST)).to_have_text("3.2 TB/s")
     assert page.evaluate("window.scrollY") == 0
     rack = _box(page, "#rack .js-plotly-plot")
@@ -42,7 +42,7 @@ def test_the_rack_comes_first_on_a_phone(served, browser):
     page = ctx.new_page()
     log = PageLog(page)
     page.goto(served + "/?fail=st3")
-    _ready(page)
+    ready(page)
     rack, first_card = _box(page, "#rack .js-plotly-plot"), _box(page, "#cards .card")
     assert rack["y"] < 844 / 2 and rack["y"] < first_card["y"], (rack, first_card)
     assert page.evaluate("document.documentElement.scrollWidth") <= 392
@@ -52,7 +52,7 @@ def test_the_rack_comes_first_on_a_phone(served, browser):
 
 def test_presentation_mode_rack_and_cards_in_large_type(served, page):
     page.goto(served + "/?fail=st3")
-    _ready(page)
+    ready(page)
     expect(page.locator(WORST)).to_have_text("3.2 TB/s")
     page.get_by_role("button", name="Present").click()
     for hidden in (".top-side .controls", ".charts", ".compare", "#hover-details", ".side"):
@@ -69,7 +69,7 @@ def test_presentation_mode_rack_and_cards_in_large_type(served, page):
 
 def test_the_keyboard_walks_and_presses_the_rack_and_the_map(served, page):
     page.goto(served + "/")
-    _ready(page, 0)
+    ready(page, 0)
     page.locator("#rack-keys").focus()
     page.keyboard.press("ArrowRight")  # ct01's row: the tray, then its GPUs
     label = page.locator("#rack .hoverlayer .hovertext").first

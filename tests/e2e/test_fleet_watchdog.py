@@ -23,7 +23,7 @@ import pytest
 from playwright.sync_api import expect
 
 from dashboard.panels import fleet
-from tests.e2e.test_dashboard import below
+from harness.page import below
 
 pytestmark = pytest.mark.e2e
 

@@ -9,8 +9,8 @@ import pytest
 from playwright.sync_api import expect
 
 from dashboard.infra.results import VERSION
-from tests.e2e.conftest import log_path
-from tests.e2e.test_dashboard import below
+from harness.page import below
+from harness.servers import log_path
 from tests.e2e.test_fleet_watchdog import gone, start_big_study
 
 pytestmark = pytest.mark.e2e

@@ -15,8 +15,8 @@ import pytest
 from playwright.sync_api import expect
 
 from dashboard.figures.rack import TRACES, point_ids
+from harness.page import click_part, hover_part, ready
 from tests.e2e.conftest import PageLog
-from tests.e2e.test_dashboard import _ready, click_part, hover_part
 
 pytestmark = pytest.mark.e2e
 
@@ -84,7 +84,7 @@ def _label_says(page, cid: str, text: str, fabric: str = "vr-nvl72") -> None:
 def test_single_rack_labels_whole_after_presses_and_a_fabric_change(served, browser):
     ctx, page = _late_plotly_page(browser)
     page.goto(served + "/")
-    _ready(page)
+    ready(page)
     _label_says(page, "st3", "healthy · click to fail")
     expect(page.locator("#rack .hoverlayer .hovertext").first).to_contain_text("switch tray st3")
     click_part(page, "st3")
@@ -112,7 +112,7 @@ def test_single_rack_labels_whole_after_presses_and_a_fabric_change(served, brow
 def test_domain_labels_whole_after_presses_and_another_rack(served, browser):
     ctx, page = _late_plotly_page(browser)
     page.goto(served + "/?fabric=vr-nvl576#rack=r03")
-    _ready(page)
+    ready(page)
     expect(page.locator("#rack-select")).to_contain_text("r03")
     _label_says(page, "st3", "healthy · click to fail")
     expect(page.locator("#rack .hoverlayer .hovertext").first).to_contain_text("switch tray st3")

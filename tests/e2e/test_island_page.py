@@ -3,14 +3,14 @@
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.test_dashboard import _ready
+from harness.page import ready
 
 pytestmark = pytest.mark.e2e
 
 
 def test_an_island_fabric_link_says_where_its_answer_is(served, page):
     page.goto(served + "/?fabric=b200-roce&fail=node03")
-    _ready(page)
+    ready(page)
     expect(page.locator("#messages")).to_contain_text(
         "/api/v1/evaluate?fabric=b200-roce&fail=node03"
     )

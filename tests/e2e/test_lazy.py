@@ -7,8 +7,7 @@ import json
 
 import pytest
 
-from tests.e2e.test_cable_map import click_cell
-from tests.e2e.test_dashboard import _ready, below
+from harness.page import below, click_cell, ready
 
 pytestmark = pytest.mark.e2e
 
@@ -49,7 +48,7 @@ def test_the_first_page_is_the_first_screen_and_the_rest_mounts_once_near(served
         assert f'"{gid}"' in shipped, gid
     for gid in LATER:
         assert f'"{gid}"' not in shipped, gid
-    _ready(page)
+    ready(page)
     page.wait_for_timeout(1500)  # the first screen drawn and the browser idle: still nothing
     for gid in LATER:
         assert page.locator(f"#{gid}").count() == 0, gid
@@ -69,11 +68,11 @@ def test_a_press_before_the_page_below_asks_nothing_of_it_and_after_redraws_it(s
     request for its charts (the link telemetry's charts are not mounted, so Dash does not
     call their callback); once mounted, a press redraws them as before."""
     page.goto(f"{served}/")
-    _ready(page, 0)
+    ready(page, 0)
     page.wait_for_timeout(1000)
     asked = _asked(page)
     click_cell(page, "gpu03-st2.sw1.c0")
-    _ready(page, 1)
+    ready(page, 1)
     page.wait_for_timeout(800)
     assert any("summary-html.data" in o for o in asked), asked  # the press was answered
     assert not any("heatmap-chart" in o or "series-chart" in o for o in asked), asked
@@ -82,7 +81,7 @@ def test_a_press_before_the_page_below_asks_nothing_of_it_and_after_redraws_it(s
     assert page.evaluate("() => window.belowDrawn()")
     asked.clear()
     click_cell(page, "gpu05-st4.sw2.c1")
-    _ready(page, 2)
+    ready(page, 2)
     page.wait_for_function(
         "() => (document.querySelector('#heatmap-chart .js-plotly-plot').data || []).length > 0"
     )

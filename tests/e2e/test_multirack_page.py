@@ -6,8 +6,8 @@ import pytest
 from playwright.sync_api import expect
 
 from dashboard.figures.rack import TRACES
-from tests.e2e.conftest import ARTIFACTS
-from tests.e2e.test_dashboard import WORST, _ready, click_part
+from harness.page import WORST, click_part, ready
+from harness.servers import ARTIFACTS
 
 pytestmark = pytest.mark.e2e
 
@@ -40,7 +40,7 @@ def _hover_and_press(page, x: float, y: float, says: str, url: str) -> None:
 
 def test_domain_rack_and_l2_clicks(served, page):
     page.goto(served + "/?fabric=vr-nvl576#rack=r03")
-    _ready(page)
+    ready(page)
     expect(page.locator("#cards")).to_contain_text("2073.6 TB/s")
     expect(page.locator("#rack-select")).to_contain_text("r03")
     page.evaluate(  # the L2 chart's draws, counted: the press redraws it beside the cards
@@ -75,7 +75,7 @@ def test_find_any_part_of_a_domain_by_typing(served, page):
     """The find box on a domain: a rack's cable puts its rack on show and highlights it, an
     L2 tray and a trunk ring their L2 chips; nothing is failed."""
     page.goto(served + "/?fabric=vr-nvl576&fail=r02.st3")
-    _ready(page)
+    ready(page)
     box = page.locator("#id-input")
     box.press_sequentially("R07.GPU11-ST4.SW1.C")
     expect(page.locator("#find-options option")).to_have_count(2)
@@ -103,7 +103,7 @@ def test_a_trunk_is_hovered_and_clicked_on_the_trunk_map(served, page):
     """Issue 16: every trunk bundle is a cell of the trunk map under the L2 tier: hovering
     names it and its state, a click fails it (the URL), as a cable's cell does."""
     page.goto(served + "/?fabric=vr-nvl576")
-    _ready(page)
+    ready(page)
     page.locator("#l2-chart").scroll_into_view_if_needed()
     page.wait_for_function(
         "() => { const gd = document.querySelector('#l2-chart .js-plotly-plot');"

@@ -7,8 +7,8 @@ import pytest
 from playwright.sync_api import expect
 
 from dashboard.figures.rack import TRACES, point_ids
+from harness.page import WORST, below, click_part, hover_part, query, ready
 from tests.e2e.conftest import PageLog
-from tests.e2e.test_dashboard import WORST, _ready, below, click_part, hover_part, query
 
 pytestmark = pytest.mark.e2e
 
@@ -25,7 +25,7 @@ class TestDoubleClickAndInspect:
 
     def test_a_double_click_fails_nothing_and_resets_the_zoom(self, served, page):
         page.goto(served + "/")
-        _ready(page, 0)
+        ready(page, 0)
         page.locator("#rack").scroll_into_view_if_needed()
         box = page.locator("#rack .draglayer .x2y .nsewdrag").bounding_box()  # the spine
         full = page.evaluate(f"() => {GD}._fullLayout.xaxis2.range.slice()")
@@ -57,7 +57,7 @@ class TestDoubleClickAndInspect:
         click_part(page, "st5")
         expect(page).to_have_url(re.compile(r"\?fail=st5(#.*)?$"))
         expect(page.locator(WORST)).to_have_text("3.2 TB/s")
-        _ready(page, 72 * 4 * 2)  # st5's cables, and no other
+        ready(page, 72 * 4 * 2)  # st5's cables, and no other
         assert query(page) == {"fail": "st5"}
         assert page.log.errors == []
 
@@ -68,7 +68,7 @@ class TestDoubleClickAndInspect:
         (its detail 2, by the system's interval: 450 ms is past plotly's 300), takes it back:
         the query returns to what it was. Nothing is left failed."""
         page.goto(served + "/?fail=st5")
-        _ready(page)
+        ready(page)
         expect(page.locator(WORST)).to_have_text("3.2 TB/s")
         page.evaluate(  # every query the page shows, sampled
             "() => { window.__seen = []; setInterval(() => __seen.push(location.search), 5); }"
@@ -98,7 +98,7 @@ class TestDoubleClickAndInspect:
 
     def test_inspect_selects_and_highlights_without_failing(self, served, page):
         page.goto(served + "/?fail=st5")
-        _ready(page)
+        ready(page)
         expect(page.locator(WORST)).to_have_text("3.2 TB/s")
         page.locator("#click-mode").get_by_text("inspects").click()
         expect(page).to_have_url(re.compile(r"#mode=inspect$"))
@@ -130,7 +130,7 @@ class TestNothingLeavesByAccident:
         page = ctx.new_page()
         log = PageLog(page)
         page.goto(served + "/?fail=st3&flaky=gpu20-st5.sw1#link=gpu20-st5.sw1&mode=flaky")
-        _ready(page)
+        ready(page)
         below(page)  # every chart on the page: those below mount once a reader comes near
         graphs = page.locator(".js-plotly-plot")
         page.wait_for_function(  # every chart drawn, its toolbar built
@@ -169,7 +169,7 @@ class TestTheFindBox:
 
     def test_type_suggest_enter_highlights_not_fails_and_the_button_applies(self, served, page):
         page.goto(served + "/?fail=st5")
-        _ready(page)
+        ready(page)
         box = page.locator("#id-input")
         box.press_sequentially("GPU20-ST3.SW1.")
         expect(page.locator("#find-options option")).to_have_count(2)
@@ -220,7 +220,7 @@ class TestHoverSaysStateAndClick:
 
     def test_labels_and_the_line_under_the_rack(self, served, page):
         page.goto(served + "/?fail=st3.sw1&flaky=gpu20-st5.sw1")
-        _ready(page)
+        ready(page)
         _labels_say(page, "click to fail it too")  # the failed chip's cables
         label = page.locator("#rack .hoverlayer .hovertext").first
         line = page.locator("#hover-details")
@@ -257,7 +257,7 @@ class TestEveryFabricInItsOwnWords:
 
     def test_ethernet_gb200_and_the_compare_table(self, served, page):
         page.goto(served + "/?fabric=eth-x72&fail=st3")
-        _ready(page)
+        ready(page)
         cards = page.locator("#cards")
         expect(cards).to_contain_text("no central controller")
         # like for like: Ethernet's decode is held against the same Rubin GPUs on NVLink 6
@@ -268,7 +268,7 @@ class TestEveryFabricInItsOwnWords:
         assert "leader" not in text and "DCGM" not in text and "x eth-x72" not in text
         assert "NVLink 6" not in page.locator(".controls").inner_text()
         page.goto(served + "/?fabric=gb200-nvl72&fail=st3#compare=fabric%3Deth-x72%26fail%3Dst3")
-        _ready(page)
+        ready(page)
         expect(page.locator("#features-title")).to_have_text(
             "NVLink 5 resiliency features (FACTS.md §3)"
         )
@@ -295,7 +295,7 @@ class TestRoundTripsAndDomains:
 
     def test_round_trip_keeps_faults_and_domains_have_what_the_model_has(self, served, page):
         page.goto(served + "/?fabric=eth-x72&fail=st3,gpu07-st3.sw2.c1&flaky=gpu20-st5.sw1")
-        _ready(page)
+        ready(page)
         _pick_fabric(page, "8 Vera Rubin NVL72 racks, one NVLink domain [A]")
         expect(page).to_have_url(
             re.compile(
@@ -334,9 +334,9 @@ def test_run_sh_serves_with_the_procfiles_gunicorn(tmp_path):
     import time
     import urllib.request
 
-    from tests.e2e.conftest import ROOT, _free_port
+    from harness.servers import ROOT, free_port
 
-    port = _free_port()
+    port = free_port()
     log = open(tmp_path / "run.log", "w")  # noqa: SIM115 (closed below)
     env = {**os.environ, "PORT": str(port), "SKIP_SETUP": "1", "CACHE_DIR": str(tmp_path)}
     proc = subprocess.Popen(
@@ -415,13 +415,13 @@ class TestFleetStudy:
 def test_screenshots_of_a_lost_switch_tray(served, browser, w, h):
     """?fail=st3 at the four viewports of issue 13, into artifacts/ (looked at by a person):
     the page fits its width and logs no error."""
-    from tests.e2e.conftest import ARTIFACTS
+    from harness.servers import ARTIFACTS
 
     ctx = browser.new_context(viewport={"width": w, "height": h})
     page = ctx.new_page()
     log = PageLog(page)
     page.goto(served + "/?fail=st3")
-    _ready(page, 72 * 4 * 2)
+    ready(page, 72 * 4 * 2)
     _labels_say(page, "click to fail it too")
     expect(page.locator(WORST)).to_have_text("3.2 TB/s")
     page.screenshot(path=str(ARTIFACTS / f"issue13-fail-st3-{w}x{h}.png"))

@@ -6,8 +6,7 @@ does), two cables are pressed in turn, and both must land in the URL."""
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.test_cable_map import click_cell
-from tests.e2e.test_dashboard import _ready, query
+from harness.page import click_cell, query, ready
 
 pytestmark = pytest.mark.e2e
 
@@ -26,13 +25,13 @@ SLOW_PRESSES = """(() => {
 def test_presses_in_flight_are_all_kept_in_order(served, page):
     page.add_init_script(SLOW_PRESSES)
     page.goto(served + "/")
-    _ready(page, 0)
+    ready(page, 0)
     a, b, c = "gpu10-st1.sw0.c0", "gpu30-st5.sw2.c1", "gpu10-st1.sw0.c0"
     click_cell(page, a)
     click_cell(page, b)  # while a's answer is held back
     expect(page).to_have_url(f"{served}/?fail={a},{b}#link={b}", timeout=15000)
     click_cell(page, c)  # a again: repaired, from the scenario both made
     expect(page).to_have_url(f"{served}/?fail={b}#link={c}", timeout=15000)
-    _ready(page, 1)
+    ready(page, 1)
     assert query(page) == {"fail": b}
     assert page.log.errors == []

@@ -8,15 +8,15 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import ARTIFACTS
-from tests.e2e.test_dashboard import WORST, _ready, below
+from harness.page import WORST, below, ready
+from harness.servers import ARTIFACTS
 
 pytestmark = pytest.mark.e2e
 
 
 def test_print_is_a_report_and_saves_as_pdf(served, page):
     page.goto(served + "/?fail=st3")
-    _ready(page)
+    ready(page)
     expect(page.locator(WORST)).to_have_text("3.2 TB/s")
     below(page)  # the report's buttons, in the export panel, mount once a reader comes near
     page.evaluate("() => { window.__printed = 0; window.print = () => { window.__printed++; }; }")
@@ -43,7 +43,7 @@ def test_print_is_a_report_and_saves_as_pdf(served, page):
 
 def test_the_report_downloads_as_one_html_file_with_no_script(served, page):
     page.goto(served + "/?fail=st3")
-    _ready(page)
+    ready(page)
     expect(page.locator(WORST)).to_have_text("3.2 TB/s")
     below(page)  # the report's buttons, in the export panel, mount once a reader comes near
     with page.expect_download(timeout=60000) as got:

@@ -9,7 +9,7 @@ import urllib.request
 
 import pytest
 
-from tests.e2e.conftest import log_path, start_server, stop_server
+from harness.servers import log_path, start_server, stop_server
 
 pytestmark = pytest.mark.e2e
 CLIENTS = 8

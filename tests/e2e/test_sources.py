@@ -4,14 +4,14 @@ section in the assumptions and the calibration table open from the page, served 
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.test_dashboard import _ready, below
+from harness.page import below, ready
 
 pytestmark = pytest.mark.e2e
 
 
 def test_citations_open_the_documents_they_cite(served, page):
     page.goto(served + "/?fail=st3")
-    _ready(page)
+    ready(page)
     with page.context.expect_page() as opened:
         page.locator(".header a", has_text="FACTS.md").click()
     facts = opened.value

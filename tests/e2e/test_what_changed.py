@@ -6,7 +6,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.test_dashboard import WORST, _ready, click_part, query
+from harness.page import WORST, click_part, query, ready
 
 pytestmark = pytest.mark.e2e
 
@@ -15,7 +15,7 @@ URL_MS = 15000  # a change reaching the URL: the machine may be busy
 
 def test_chips_undo_and_redo(served, page):
     page.goto(served + "/?fail=st3,gpu07&flaky=gpu20-st5.sw1")
-    _ready(page)
+    ready(page)
     chips = page.locator("#fault-chips .chip")
     expect(chips).to_have_text(["gpu07 ×", "st3 ×", "gpu20-st5.sw1 (flaky) ×"])  # canonical order
     expect(page.locator("#undo-btn")).to_be_disabled()

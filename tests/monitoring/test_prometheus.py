@@ -65,7 +65,7 @@ EXPECT: dict[str, set[str]] = {
 DEADLINE_S = 120.0
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
@@ -110,7 +110,7 @@ def prom(app_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str
         ],
     }
     (work / "prometheus.yml").write_text(yaml.safe_dump(config))
-    port = _free_port()
+    port = free_port()
     log = (work / "prometheus.log").open("w")
     proc = subprocess.Popen(
         [

@@ -11,8 +11,8 @@ from playwright.sync_api import expect
 
 from dashboard.infra import tasks
 from dashboard.infra.results import VERSION
-from tests.e2e.conftest import log_path
-from tests.e2e.test_dashboard import below
+from harness.page import below
+from harness.servers import log_path
 
 pytestmark = pytest.mark.scaleout
 

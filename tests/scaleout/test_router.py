@@ -1,5 +1,5 @@
 """Scale-out behind a router, as on a PaaS: nginx in front of four web processes (the
-Procfile's gunicorn), two Celery workers and one redis-server (tests/scaleout/router.py),
+Procfile's gunicorn), two Celery workers and one redis-server (harness/router.py),
 viewers changing the scenario every 2 s while a web process and then the worker coordinating
 a fleet study are SIGKILLed and started again. No request fails but those in flight at a
 kill (nginx passes those on, so none should), and every study finishes. Short (15 s, 40
@@ -14,7 +14,7 @@ import urllib.request
 import pytest
 
 from dashboard.panels import fleet
-from tests.scaleout.router import Stack, run_load
+from harness.router import Stack, run_load
 
 pytestmark = pytest.mark.scaleout
 

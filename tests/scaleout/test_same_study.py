@@ -18,8 +18,8 @@ import time
 import httpx
 import pytest
 
-from tests.e2e.conftest import start_server, stop_server
-from tests.scaleout.router import study_body
+from harness.router import study_body
+from harness.servers import start_server, stop_server
 
 pytestmark = pytest.mark.scaleout
 

@@ -38,9 +38,9 @@ from celery import Celery
 from playwright.sync_api import expect
 
 from dashboard.panels import fleet
-from tests.e2e.conftest import ARTIFACTS, start_server, stop_server
+from harness.redis import own_redis_server, start_celery_worker
+from harness.servers import ARTIFACTS, start_server, stop_server
 from tests.e2e.test_fleet_watchdog import ERROR, RUNNING, run_big_study
-from tests.scaleout.conftest import own_redis_server, start_celery_worker
 
 pytestmark = pytest.mark.scaleout
 

@@ -1,6 +1,6 @@
 """The rack-and-spine figure: the front view of the rack and its 5,184-cable NVLink spine.
 
-Pure functions, data in and figure or Patch out (DESIGN.md "Fast and exact"):
+Pure functions, data in and figure or Patch out (docs/ARCHITECTURE.md, "Fast and exact"):
 
 - `base_figure(fabric_key)`: the static figure as a plain dict, built once per fabric
   (figure.py, from the spine's traces in spine.py and the front view's in front.py).

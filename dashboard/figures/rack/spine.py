@@ -99,7 +99,7 @@ def cable_hits(f: Fabric, geo: Geometry) -> dict:
     """The hit point part-way along every cable, which hover and click find: drawn as
     nothing (mode "none"), its nearest found in the browser (assets/rack_hover.js)."""
     # customdata: the cable ID alone, a plain tuple (numpy customdata never reaches clickData,
-    # DESIGN.md). The ID names the GPU, the chip and the link (gpu07-st3.sw2.c0); the panel
+    # docs/ARCHITECTURE.md). The ID names the GPU, the chip and the link (gpu07-st3.sw2.c0); the panel
     # under the figure spells them out with the cable's telemetry. Positions as float32
     # arrays: base64 on the wire. This trace was 300 KB as rows of four strings.
     return {

@@ -13,8 +13,8 @@ import pytest
 
 import config
 from app import create_app
-from bench.dash_calls import body, page_calls
 from dashboard.infra import responses
+from harness.dash_calls import body, page_calls
 
 PATH = "/_dash-update-component"
 JSON = {"Content-Type": "application/json"}

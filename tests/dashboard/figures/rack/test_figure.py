@@ -33,7 +33,7 @@ def test_base_has_every_cable_once_as_a_segment_and_a_hit(fk):
     assert len(hx) == len(hy) == len(hits["customdata"]) == 5184
     ids = list(hits["customdata"])
     assert set(ids) == ids_of(fk, "cable") and len(set(ids)) == 5184
-    assert isinstance(hits["customdata"], tuple | list)  # never numpy (DESIGN.md)
+    assert isinstance(hits["customdata"], tuple | list)  # never numpy (docs/ARCHITECTURE.md)
     assert len(set(zip(hx.tolist(), hy.tolist(), strict=True))) == 5184  # none hides another
 
 

@@ -27,8 +27,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tests.e2e.conftest import ARTIFACTS, _free_port, start_server
-from tests.scaleout.conftest import RedisServer, start_celery_worker
+from harness.redis import RedisServer, start_celery_worker
+from harness.servers import ARTIFACTS, free_port, start_server
 
 NGINX_CONF = """\
 worker_processes 1;
@@ -79,7 +79,7 @@ class Router:
     """nginx on a free loopback port in front of `ports`, its files in a temp directory."""
 
     def __init__(self, ports: list[int]) -> None:
-        self.port = _free_port()
+        self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.dir = Path(tempfile.mkdtemp(prefix="fabric-twin-nginx-"))
         servers = "\n".join(
@@ -133,7 +133,7 @@ class Stack:
         self.worker_procs: list[subprocess.Popen | None] = [None] * workers
         for i in range(workers):
             self.start_worker(i)
-        self.ports = [_free_port() for _ in range(webs)]
+        self.ports = [free_port() for _ in range(webs)]
         self.web_procs: list[subprocess.Popen | None] = [None] * webs
         threads = [threading.Thread(target=self.start_web, args=(i,)) for i in range(webs)]
         for t in threads:
@@ -208,7 +208,7 @@ class Stack:
         }
 
     def stop(self) -> None:
-        from tests.e2e.conftest import stop_server
+        from harness.servers import stop_server
 
         self.router.stop()
         for p in self.web_procs + self.worker_procs:
@@ -278,7 +278,7 @@ def two_fault_queries(n: int, seed: int) -> list[str]:
 
 
 def study_body(app, racks: int, years: float, run: int = 1) -> dict:
-    from bench.dash_calls import body
+    from harness.dash_calls import body
 
     v = {"fleet-run.n_clicks": run, "fleet-racks.value": str(racks), "fleet-years.value": years}
     return body(app, "fleet-result", v, "fleet-run.n_clicks")
@@ -295,15 +295,15 @@ def run_load(
     seed: int = 17,
 ) -> Load:
     """`viewers` viewers on `base`, each changing the scenario every 2 s for `seconds` (the
-    callbacks a page runs, bench/dash_calls.py), a fleet study started at each (time,
+    callbacks a page runs, harness/dash_calls.py), a fleet study started at each (time,
     racks, years) of `studies` and polled once a second to its end as the page does, and
     each (time, fn) of `events` called at its time from a thread (a kill, a restart).
     A bounded asyncio client (loadclient.py: one kept-alive connection a viewer and a study,
     loopback). Each change's scenario is drawn by `popularity` (what that models: there).
     """
     from app import app
-    from bench.dash_calls import page_calls
-    from tests.scaleout.loadclient import Connection, HttpError
+    from harness.dash_calls import page_calls
+    from harness.loadclient import Connection, HttpError
 
     qs = two_fault_queries(SCENARIOS, seed)
     weights = popularity(len(qs))
