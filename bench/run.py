@@ -179,7 +179,7 @@ def bench_first_page() -> None:
 
 def bench_metrics() -> None:
     """GET /metrics of vr-nvl72 with telemetry on (~21,000 samples) as served (hand-written
-    text format, dashboard/web/promtext.py), against the same families and values written by
+    text format, dashboard/exporter/promtext.py), against the same families and values written by
     prometheus_client (a Collector of Metric objects and exposition.generate_latest)."""
     from functools import cache
 
@@ -189,7 +189,7 @@ def bench_metrics() -> None:
     from prometheus_client.exposition import generate_latest
     from prometheus_client.parser import text_string_to_metric_families
 
-    from dashboard.web import metrics as m
+    from dashboard.exporter import metrics as m
     from dashboard.web.blueprint import web
     from model import parse_query
     from model.evaluate import TELEMETRY_READ_S

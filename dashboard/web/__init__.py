@@ -1,1 +1,2 @@
-"""The web layer: the JSON API, Prometheus /metrics, security headers, the shared cache."""
+"""The HTTP layer that mounts the JSON API (dashboard/api) and the /metrics exporter
+(dashboard/exporter) under one error handler, and serves /docs."""

@@ -1,7 +1,7 @@
 """The web layer as one blueprint: the JSON API, /metrics and /docs nested in it, and the error
 handlers written once for both.
 
-A ScenarioError raised anywhere under either (by dashboard/web/request.py, or by the model
+A ScenarioError raised anywhere under either (by dashboard/infra/request.py, or by the model
 on a parameter it checks) is HTTP 400 {"error", "token"}; a wrong method on /api or /metrics
 is a JSON 405; an unexpected failure is a JSON 500 without a traceback. The handler for
 ScenarioError is this blueprint's, so it covers exactly its nested blueprints (Flask looks
@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, jsonify, request
 
-from dashboard.web.api import api
+from dashboard.api.routes import api
+from dashboard.exporter.route import prom
+from dashboard.infra.request import bad_request
 from dashboard.web.docs import docs
-from dashboard.web.metrics_route import prom
-from dashboard.web.request import bad_request
 from model import ScenarioError
 
 web = Blueprint("web", __name__)

@@ -1,5 +1,5 @@
 """A multi-rack domain's scrapes in (the twin's /metrics on vr-nvl576 / vr-nvl1152,
-dashboard/web/metrics_domain.py): one rack's scrape (`&rack=rNN`), read as that rack and
+dashboard/exporter/domain.py): one rack's scrape (`&rack=rNN`), read as that rack and
 answered as the domain's scenario with its IDs prefixed, or the domain's own scrape (its
 tier), whose L2 chips, lost racks and trunk bundles that are down name the parts that
 failed. IDs are read by the domain's own parser (model/multirack/domains.py)."""

@@ -1,4 +1,4 @@
-"""GET /api/v1/telemetry on a multi-rack domain (dashboard/web/telemetry_domain.py): the
+"""GET /api/v1/telemetry on a multi-rack domain (dashboard/api/telemetry_domain.py): the
 tier by ID, every GPU's fabric health, evaluate's attribution, and one rack's counters and
 one link's series with rack-prefixed IDs, each held against the model's own answer."""
 

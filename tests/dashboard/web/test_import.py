@@ -15,8 +15,8 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
+from dashboard.exporter.metrics import render_scenario
 from dashboard.web.blueprint import web
-from dashboard.web.metrics import render_scenario
 from model import telemetry
 from model.evaluate import TELEMETRY_READ_S
 from model.scenario import parse_query

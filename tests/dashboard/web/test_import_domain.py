@@ -11,8 +11,8 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
+from dashboard.exporter.domain import domain_text, rack_text
 from dashboard.web.blueprint import web
-from dashboard.web.metrics_domain import domain_text, rack_text
 from model import telemetry
 from model.assess import assess
 from model.evaluate import TELEMETRY_READ_S

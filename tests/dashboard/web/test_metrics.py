@@ -10,16 +10,16 @@ import pytest
 from prometheus_client.metrics_core import Metric
 from prometheus_client.parser import text_string_to_metric_families
 
-from dashboard.web.blueprint import web
-from dashboard.web.metrics_families import (
+from dashboard.exporter.families import (
     GPU_FAMILIES,
     LINK_FAMILIES,
     PORT_FAMILIES,
     SWITCH_FAMILIES,
     families,
 )
-from dashboard.web.metrics_labels import LINK_LABELS
-from dashboard.web.promtext import CONTENT_TYPE, escape_label_value, family_text, label_set
+from dashboard.exporter.labels import LINK_LABELS
+from dashboard.exporter.promtext import CONTENT_TYPE, escape_label_value, family_text, label_set
+from dashboard.web.blueprint import web
 from model import parse_query, telemetry
 from model.evaluate import TELEMETRY_READ_S
 from model.fabric.presets import FABRICS

@@ -1,4 +1,4 @@
-"""GET /metrics on a multi-rack domain (dashboard/web/metrics_domain.py): the domain's tier
+"""GET /metrics on a multi-rack domain (dashboard/exporter/domain.py): the domain's tier
 and every GPU in one scrape, each rack's whole scrape with rack=, read back with
 prometheus_client's parser and held against the domain's one assessment."""
 

@@ -1,4 +1,4 @@
-"""The one request parser (dashboard/web/request.py) and the one error handler
+"""The one request parser (dashboard/infra/request.py) and the one error handler
 (dashboard/web/blueprint.py) every scenario route goes through."""
 
 from __future__ import annotations
@@ -6,10 +6,10 @@ from __future__ import annotations
 import flask
 import pytest
 
-from dashboard.web.api import api
+from dashboard.api.routes import api
+from dashboard.exporter.route import prom
+from dashboard.infra.request import Number, Text, scenario_request, split_query
 from dashboard.web.blueprint import web
-from dashboard.web.metrics_route import prom
-from dashboard.web.request import Number, Text, scenario_request, split_query
 from model import ScenarioError, parse_query
 
 OWN = {

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from dashboard.web.metrics_domain import rack_index
+from dashboard.exporter.domain import rack_index
 from model import ScenarioError, telemetry
 from model.assess import assess
 from model.evaluate import evaluate

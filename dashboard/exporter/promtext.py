@@ -5,7 +5,7 @@ is measured 12-28x slower on a vr-nvl72 scrape (21,000 samples; bench/README.md,
 and it appends "_total" to every counter family's HELP and TYPE names, which would turn
 dcgm-exporter's DCGM_FI_DEV_NVLINK_*_TOTAL into ..._TOTAL_total. The tests read every scrape
 back with prometheus_client's parser. Label sets are written once per fabric shape
-(dashboard/web/metrics.py) and a sample line is the label prefix plus its formatted value.
+(dashboard/exporter/metrics.py) and a sample line is the label prefix plus its formatted value.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """GET /metrics's label sets: every series' escaped '{...}' of a fabric, built once per
 fabric shape (labels depend on its preset's shape and key only), vectorised over numpy
-object arrays. Which labels a family carries, and why, is in dashboard/web/metrics.py.
+object arrays. Which labels a family carries, and why, is in dashboard/exporter/metrics.py.
 
 The per-link, per-port and per-lane sets (2,592 series a family on vr-nvl72) carry only what
 places the series: dcgm-exporter's own labels and the project's `link` and `chip`, which
@@ -15,7 +15,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from dashboard.web.promtext import escape_label_value, label_set
+from dashboard.exporter.promtext import escape_label_value, label_set
 from model.fabric.presets import FABRICS, Fabric
 from model.ids import chip_id, compute_tray_of_gpu, link_id
 

@@ -1,5 +1,5 @@
 """GET /metrics's families, one row each: name, Prometheus type, HELP (with the unit), whose
-series it has and where its values come from in a Reading (dashboard/web/metrics.py). The
+series it has and where its values come from in a Reading (dashboard/exporter/metrics.py). The
 tables are in scrape order: the twin, the GPU side per link and per GPU, the switch side
 per port and per lane, the switch chips, trays and controllers, the partition."""
 
@@ -16,7 +16,7 @@ from model.fabric.presets import Fabric
 from model.kinds import PartitionState as PS
 
 if TYPE_CHECKING:
-    from dashboard.web.metrics import Reading
+    from dashboard.exporter.metrics import Reading
 
 Series = Literal[
     "link", "port", "lane", "gpu", "chip", "tray", "controller", "scenario", "partition", "one"

@@ -1,5 +1,5 @@
 """The JSON API (/api/v1) as a Flask blueprint: each route declares its own parameters and
-reads its scenario through dashboard/web/request.py; errors are handled once, for this and
+reads its scenario through dashboard/infra/request.py; errors are handled once, for this and
 /metrics, in dashboard/web/blueprint.py."""
 
 from __future__ import annotations
@@ -9,9 +9,10 @@ from urllib.parse import unquote_plus
 
 from flask import Blueprint, Response, jsonify
 
+from dashboard.api import importing
+from dashboard.api.telemetry_domain import domain_telemetry
 from dashboard.infra import results, tasks
-from dashboard.web import importing
-from dashboard.web.request import (
+from dashboard.infra.request import (
     Number,
     Text,
     declare,
@@ -19,7 +20,6 @@ from dashboard.web.request import (
     scenario_request,
     split_query,
 )
-from dashboard.web.telemetry_domain import domain_telemetry
 from model import ScenarioError, telemetry
 from model.assess import assess
 from model.evaluate import TELEMETRY_READ_S
@@ -145,7 +145,7 @@ TELEMETRY_PARAMS = declare(
     t0_s=Number(0.0, telemetry.MAX_T_S, default=0.0),
     t1_s=Number(0.0, telemetry.MAX_T_S),
     step_s=Number(1.0, telemetry.MAX_T_S),
-    rack=Text(),  # a multi-rack domain's rack (dashboard/web/telemetry_domain.py)
+    rack=Text(),  # a multi-rack domain's rack (dashboard/api/telemetry_domain.py)
 )
 
 
@@ -256,7 +256,7 @@ def collectives_route() -> Response:
 @api.route("/import", methods=["GET", "POST"])
 def import_route() -> tuple[Response, int] | Response:
     """POST /api/v1/import with a rack's telemetry file as the body: the scenario it describes
-    and what could not be read (dashboard/web/importing.py)."""
+    and what could not be read (dashboard/api/importing.py)."""
     return importing.answer()
 
 

@@ -1,14 +1,14 @@
-"""GET /metrics: the Prometheus endpoint, one rack's scrape (dashboard/web/metrics.py) or a
-multi-rack domain's (dashboard/web/metrics_domain.py), chosen by the scenario's fabric."""
+"""GET /metrics: the Prometheus endpoint, one rack's scrape (dashboard/exporter/metrics.py) or a
+multi-rack domain's (dashboard/exporter/domain.py), chosen by the scenario's fabric."""
 
 from __future__ import annotations
 
 from flask import Blueprint, Response
 
-from dashboard.web import metrics_domain as dom
-from dashboard.web.metrics import LANES_PARAM, PARAMS, RACK_PARAM, T_PARAM, render_scenario
-from dashboard.web.promtext import CONTENT_TYPE
-from dashboard.web.request import scenario_request
+from dashboard.exporter import domain as dom
+from dashboard.exporter.metrics import LANES_PARAM, PARAMS, RACK_PARAM, T_PARAM, render_scenario
+from dashboard.exporter.promtext import CONTENT_TYPE
+from dashboard.infra.request import scenario_request
 from model import ScenarioError
 
 prom = Blueprint("prom", __name__)

@@ -1,9 +1,9 @@
 """GET /metrics: the scenario's link and switch telemetry in the Prometheus text format.
 
-Every family is a row of a table (dashboard/web/metrics_families.py: name, type, HELP,
+Every family is a row of a table (dashboard/exporter/families.py: name, type, HELP,
 whose label sets, where its values come from in a Reading); the label sets are built once
-per fabric shape (dashboard/web/metrics_labels.py); this module reads a scenario and writes
-the families in table order through dashboard/web/promtext.py.
+per fabric shape (dashboard/exporter/labels.py); this module reads a scenario and writes
+the families in table order through dashboard/exporter/promtext.py.
 
 GET /metrics?<scenario query>[&t_s=<simulated seconds>][&lanes=1] answers in the text
 exposition format 0.0.4 (Content-Type: text/plain; version=0.0.4; charset=utf-8), read at
@@ -11,7 +11,7 @@ simulated time t_s (default: model.evaluate.TELEMETRY_READ_S, as the JSON API). 
 families (the switch tray's cable view: what tells a cable from a port) are a drill-down,
 exported with lanes=1 only: an operator's scrape every interval does without them, as
 dcgm-exporter's does. On a multi-rack domain it answers the domain's tier and every GPU, and
-&rack=rNN one rack's whole scrape (dashboard/web/metrics_domain.py). A bad query is HTTP 400
+&rack=rNN one rack's whole scrape (dashboard/exporter/domain.py). A bad query is HTTP 400
 with JSON {"error", "token"}, as in the JSON API.
 
 The names, and whose they are (docs/TELEMETRY.md has every one with its source):
@@ -33,7 +33,7 @@ The names, and whose they are (docs/TELEMETRY.md has every one with its source):
   ("nvswitch2", the chip's index on its tray), nvlink (the port, which faces GPU <nvlink>),
   hostname (the switch tray, "st3"; dcgm-exporter spells it so on link and switch metrics),
   and link, chip. The rack's fabric is a label of fabric_twin_info, not of every per-link
-  series (dashboard/web/metrics_labels.py says why).
+  series (dashboard/exporter/labels.py says why).
 - nmx_* are this project's names for what NMX-Telemetry and NMX-Manager report and publish no
   metric names for (FACTS.md §2; research: "NMX-T metrics list NOT public"): chip, tray and
   controller up, staleness, (lanes=1) each lane's state and BER, and
@@ -58,10 +58,10 @@ from functools import cached_property
 
 import numpy as np
 
-from dashboard.web.metrics_families import PARTITION_STATES, Family, Series, families
-from dashboard.web.metrics_labels import labels_for
-from dashboard.web.promtext import family_text, label_set, prefixes
-from dashboard.web.request import Number, Text, declare
+from dashboard.exporter.families import PARTITION_STATES, Family, Series, families
+from dashboard.exporter.labels import labels_for
+from dashboard.exporter.promtext import family_text, label_set, prefixes
+from dashboard.infra.request import Number, Text, declare
 from model import Scenario, ScenarioError, parse_query, telemetry
 from model.assess import assess
 from model.evaluate import TELEMETRY_READ_S
@@ -72,7 +72,7 @@ from model.ids import parse_id, plane_of
 
 T_PARAM = "t_s"
 LANES_PARAM = "lanes"  # 1: the per-lane families too (the switch tray's cable view)
-RACK_PARAM = "rack"  # a domain's rack, read alone (dashboard/web/metrics_domain.py)
+RACK_PARAM = "rack"  # a domain's rack, read alone (dashboard/exporter/domain.py)
 PARAMS = declare(
     **{
         T_PARAM: Number(0.0, telemetry.MAX_T_S, default=TELEMETRY_READ_S),

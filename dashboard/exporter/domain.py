@@ -11,7 +11,7 @@ A domain has 20,736 or 41,472 links: one scrape of every per-link family would b
   fabric_twin_trunk_degrading (trunk "r03.st2.sw1-l2.s3", rack, chip, l2_chip). Per L2
   chip: nmx_l2_chip_up and _drained (l2_chip "l2.p05.s3", plane, l2_tray). The domain's
   nmx_partition_health.
-- `&rack=r03[&lanes=1]`: that rack's whole single-rack scrape (dashboard/web/metrics.py), as
+- `&rack=r03[&lanes=1]`: that rack's whole single-rack scrape (dashboard/exporter/metrics.py), as
   its own exporters report it, every ID prefixed with the rack ("r03.gpu07-st3.sw2") and
   `fabric` the domain's; its nmx_partition_health is the domain's partition.
 Every value comes from model.telemetry.domain.domain_counters (the domain's one assessment).
@@ -26,9 +26,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from dashboard.web.metrics import Reading, reading_text
-from dashboard.web.metrics_families import GPU_FAMILIES, PARTITION_STATES, SWITCH_FAMILIES
-from dashboard.web.promtext import family_text, label_set, prefixes
+from dashboard.exporter.families import GPU_FAMILIES, PARTITION_STATES, SWITCH_FAMILIES
+from dashboard.exporter.metrics import Reading, reading_text
+from dashboard.exporter.promtext import family_text, label_set, prefixes
 from model import Scenario, ScenarioError, telemetry
 from model.assess import assess
 from model.ids import chip_id, compute_tray_of_gpu, tray_id
