@@ -41,7 +41,6 @@ def main(argv: list[str] | None = None) -> int:
 
 def _import(path: str) -> int:
     """Print the import's JSON; exit 2, with the error naming the line, if it cannot be read."""
-
     try:
         if path == "-":
             data = sys.stdin.buffer.read(MAX_BYTES + 1)

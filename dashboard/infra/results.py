@@ -73,7 +73,6 @@ def decode(s: Scenario) -> dict:
 
 def calibration() -> dict:
     """model.workloads.calibrate.answer(): the same for every scenario, computed once."""
-
     return json.loads(_memo("calibration", lambda: json.dumps(calibrate.answer())))
 
 

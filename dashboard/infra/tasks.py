@@ -235,7 +235,6 @@ def best_policy(s: Any, rates: Any, **kw: Any) -> dict:
     workers when it has them (one chunk a candidate; the request's own thread computes
     every chunk no worker has taken, so a request never waits behind queued studies), in
     one process otherwise: the same answer either way (tests/scaleout/test_chunks.py)."""
-
     capp = _celery_of_current_app()
     if capp is None or s.multirack:  # a domain's optimiser stays whole (not chunked)
         return goodput.best_policy(s, rates, **kw)
@@ -246,7 +245,6 @@ def best_policy(s: Any, rates: Any, **kw: Any) -> dict:
 def _celery_of_current_app() -> Any | None:
     """The Celery app behind the current Flask app's background manager, or None (embedded,
     or outside a request)."""
-
     if not has_app_context():
         return None
     manager = current_app.extensions.get(BACKGROUND_EXTENSION)

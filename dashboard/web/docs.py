@@ -161,7 +161,6 @@ def doc(name: str) -> Response:
 def calibration() -> Response:
     """The calibration table: every published point, model against it (the same answer as
     GET /api/v1/calibration and the page's panel)."""
-
     a = results.calibration()
     parts = [f"<h1>Calibration</h1><p>{html.escape(a['reading'])}</p>"]
     head = "".join(f"<th>{h}</th>" for h in ("point", "published", "model", "error", "", "note"))

@@ -138,7 +138,6 @@ def _features(a: DomainAssessment) -> dict:
 def _rack_telemetry(rs: Scenario) -> dict:
     """One rack's own telemetry block (model/evaluate/rack.py), once per rack scenario: a rack's
     fault recurs in many domain scenarios. Read-only by its callers."""
-
     return rack_telemetry(rs, assess_rack(rs).state)
 
 
@@ -234,7 +233,6 @@ def _assumptions(a: DomainAssessment) -> list[dict]:
 
 def evaluate_result(s: Scenario) -> dict:
     """Every block of evaluate() for a multi-rack domain."""
-
     a = assess_domain(s)
     st = a.state
     w = domain_work(s)

@@ -228,7 +228,6 @@ FABRICS: dict[str, Fabric] = {f.key: f for f in (VR_NVL72, GB200_NVL72, ETH_X72)
 
 def eth_with_bandwidth(gpu_tbs_bidir: float) -> Fabric:
     """eth-x72 with another per-GPU bandwidth: same 36 ports, each at gpu_tbs / 36."""
-
     link = gpu_tbs_bidir * 1000.0 / ETH_X72.chips
     return replace(
         ETH_X72,

@@ -43,7 +43,6 @@ def _at_reference(fr) -> float:
 @lru_cache(maxsize=1024)
 def delivered(s: Scenario) -> float:
     """The domain scenario's degraded rate: work per second now / the healthy domain's."""
-
     a = assess(s)
     if not a.job_runs:
         return 0.0
@@ -59,7 +58,6 @@ def delivered(s: Scenario) -> float:
 @lru_cache(maxsize=64)
 def healthy_tokens_per_s(s: Scenario) -> float:
     """Tokens per second the scenario's healthy domain delivers (goodput's full rate)."""
-
     d = DOMAINS[s.fabric]
     if s.workload == "train":
         return d.gpus * training.TOKENS_PER_GPU_PER_STEP / training.healthy_domain_step(d).step_s

@@ -340,7 +340,6 @@ def fitted_terms(terms: Terms = Dm.FITTED) -> list[dict]:
 
 def decode_markdown(terms: Terms = Dm.FITTED) -> str:
     """The decode tables of docs/CALIBRATION.md."""
-
     out = [
         "#### Fitted terms",
         "",
@@ -380,7 +379,6 @@ def _answer_json() -> str:
 
 def sections() -> dict[str, list[dict]]:
     """Every published point the model uses, fitted or check, by section (the page's table)."""
-
     return calibration_rows() | {"MoE decode (DeepSeek-R1 FP4 1k/1k unless named)": table()}
 
 

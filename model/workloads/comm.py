@@ -107,7 +107,6 @@ def _row(name, published, model, unit, fitted, note="") -> dict:
 
 def calibration_rows() -> dict[str, list[dict]]:
     """The NCCL and MoE rows (fitted and check), by section: published, model, error."""
-
     nccl_rows = []
     for nbytes, v in nccl.ALL_REDUCE_72:
         r = nccl.collective("all_reduce", "auto", nbytes, nccl.healthy_job(GB200_NVL72, 72))

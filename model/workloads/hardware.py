@@ -65,7 +65,6 @@ def domain_hardware(domain, fail: tuple[str, ...] = (), a=None) -> Hardware:
     crossing L1, L2, L1 (two more switch hops) at the domain's all-to-all rate under the trunk
     limit (tiers.plane_rates, the uniform all-to-all over the domain [A]: a group of fewer
     racks sends no more across racks than that)."""
-
     f = domain.rack
     if a is not None and not a.job_runs:  # a: the DomainAssessment; its job is down
         return Hardware(domain.key, GPUS[f.gpu], domain.gpus, ())

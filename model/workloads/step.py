@@ -39,7 +39,6 @@ class Terms:
 
     def moved(self, name: str, factor: float) -> Terms:
         """These terms with one of them scaled (the calibration's sensitivity column)."""
-
         return replace(self, **{name: getattr(self, name) * factor})
 
 

@@ -75,7 +75,6 @@ def frontiers(a: Assessment) -> dict:
 def domain_frontiers(s: Scenario) -> dict:
     """frontiers() for a multi-rack domain (hardware.domain_hardware): EP up to the domain, the
     all-to-all across racks through the L2 tier; held against one healthy NVL72 rack."""
-
     d = DOMAINS[s.fabric]
     m = moe_model(s.workload)
     w = _workload(s)
@@ -103,7 +102,6 @@ def island_frontiers(s: Scenario) -> dict:
     """frontiers() for an island fabric (b200-roce) in its state: EP inside an island on
     NVLink or across islands on RoCE (hardware.island_scenario_hardware); held against the
     same GPUs on one NVLink domain (hardware.BASELINE)."""
-
     f = SCENARIO_ISLANDS[s.fabric]
     m = moe_model(s.workload)
     w = _workload(s)
@@ -352,7 +350,6 @@ def baseline_bandwidth_for_ratio(workload: str, target: float, x: float) -> floa
     """The per-GPU bandwidth (TB/s both ways) eth-x72 would need for vr-nvl72 to beat it by
     `target` at interactivity x, or None if even 1% of vr-nvl72's bandwidth is not enough:
     where a vendor's ratio would come from if not from latency and packet rate."""
-
     m = moe_model(workload)
     w = Workload(m)
     xs = np.array([x])

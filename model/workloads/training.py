@@ -187,7 +187,6 @@ def domain_step_time(
 @lru_cache(maxsize=4)
 def healthy_domain_step(d) -> StepTime:
     """The healthy domain's step: EP72 in every rack, both all-reduces over every rack."""
-
     f = d.rack
     v = moe_a2a.healthy_ep(f, f.gpus)
     return domain_step_time(
@@ -198,7 +197,6 @@ def healthy_domain_step(d) -> StepTime:
 def domain_step(a) -> tuple[StepTime | None, int]:
     """A domain scenario's step and the GPUs it runs on (a: its DomainAssessment): the EP
     group is the smallest rack's GPUs in service at the slowest GPU's own links."""
-
     idx = dom.in_service(a)
     n = len(idx)
     if n < 2:
@@ -225,7 +223,6 @@ def domain_step(a) -> tuple[StepTime | None, int]:
 def domain_training(s) -> dict:
     """evaluate()'s training block for a multi-rack domain scenario: the same keys as one
     rack's, against the healthy domain, with the replicas' expert all-reduce beside them."""
-
     a = assess(s)
     s_step, n = domain_step(a)
     h = healthy_domain_step(a.fabric)
