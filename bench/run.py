@@ -417,6 +417,7 @@ def bench_scale() -> None:
     from model.fabric.metrics import latency
     from model.multirack import tiers
     from model.multirack.assess import assess_domain
+    from model.registry import kind_of
     from model.reliability import goodput
     from model.workloads import decode as D
     from model.workloads.hardware import domain_hardware
@@ -433,7 +434,7 @@ def bench_scale() -> None:
         assess_rack.cache_clear()  # the pipeline anew each time, every rack's too
         assess_domain.cache_clear()
         a = assess(s)
-        lat = tiers.latency(a.state) if s.multirack else latency(a.state)
+        lat = (tiers.latency if kind_of(s).several_racks else latency)(a.state)
         return lat, a.job
 
     for key, gpus in (("vr-nvl72", 72), ("vr-nvl576", 576), ("vr-nvl1152", 1152)):

@@ -13,10 +13,12 @@ from types import MappingProxyType
 from model.errors import ScenarioError
 from model.fabric.features import FEATURE_KEYS, default_features
 from model.fabric.presets import FABRICS
-from model.ids import parse_id
+from model.ids import compute_tray_id, tray_id
 from model.kinds import ComponentKind as K
-from model.multirack.domains import DOMAINS, parse_part, rack_id
-from model.scenario import DOMAIN_UNMODELLED, Parsed, Scenario, parse_query, to_query
+from model.multirack.domains import DOMAINS
+from model.parts import in_rack, part
+from model.registry import kind_named, kind_of
+from model.scenario import Parsed, Scenario, parse_query, rack_fabric, to_query
 from model.workloads.hardware import BASELINE
 
 PRESETS: Mapping[str, tuple[str, str]] = MappingProxyType(
@@ -44,7 +46,7 @@ def current(search: str | None) -> Parsed:
     and says where the scenario's own answer is (the API), leaving the URL as it was."""
     parsed = parse_query(search or "", strict=False)
     s = parsed.scenario
-    if not s.islands:
+    if kind_of(s).drawn:
         return parsed
     q = to_query(s, include_fabric=True)
     base = BASELINE[s.fabric]
@@ -65,18 +67,17 @@ def current(search: str | None) -> Parsed:
 
 def rack_scenario(s: Scenario, rack: int) -> Scenario:
     """One rack (1-based) of a multi-rack scenario as a scenario of its rack fabric, to draw."""
-    d = DOMAINS[s.fabric]
-    f = d.rack
+    f = rack_fabric(s)
     local: list[str] = []
     for cid in s.fail:
-        part = parse_part(cid, d)
-        if part.rack != rack - 1:
+        p = part(s, cid)
+        if p.rack != rack - 1:
             continue
-        if part.local is None:  # the whole rack
-            local += [f"ct{t:02d}" for t in range(1, f.compute_trays + 1)]
-            local += [f"st{t}" for t in range(1, f.switch_trays + 1)]
+        if p.local is None:  # the whole rack
+            local += [compute_tray_id(t) for t in range(1, f.compute_trays + 1)]
+            local += [tray_id(t) for t in range(1, f.switch_trays + 1)]
         else:
-            local.append(part.local.id)
+            local.append(p.local)
     return parse_query(to_query(Scenario(fabric=f.key, fail=tuple(local)), True)).scenario
 
 
@@ -102,33 +103,22 @@ def typed_id(text: str | None) -> str:
 def find(s: Scenario, cid: str) -> str:
     """cid if the scenario's fabric (or domain) has that part; ScenarioError naming it
     otherwise."""
-    if s.multirack:
-        parse_part(cid, DOMAINS[s.fabric])
-    else:
-        parse_id(cid, s.spec())
+    part(s, cid)
     return cid
 
 
 def rack_of(s: Scenario, cid: str) -> str | None:
     """On a multi-rack domain, the rack (rNN) a part of one rack sits in (a trunk's rack
     too); None for a single rack or a part of the L2 tier."""
-    if not s.multirack:
-        return None
-    part = parse_part(cid, DOMAINS[s.fabric])
-    r = part.trunk[0] if part.trunk is not None else part.rack
-    return None if r is None else rack_id(r)
+    return part(s, cid).rack_id
 
 
 def toggle(s: Scenario, cid: str, mode: str = "fail") -> tuple[Scenario, str]:
     """Fail what was clicked, or repair it if it already failed (mode 'flaky': mark/unmark)."""
-    if s.multirack:
-        return _toggle_domain(s, cid, mode)
-    comp = parse_id(cid, s.spec())  # raises ScenarioError naming a bad ID
+    p = part(s, cid)  # raises ScenarioError naming a bad ID
     if mode == "flaky":
-        if comp.kind not in ("link", "cable"):
-            raise ScenarioError(
-                f"only links and cables can be flaky, not '{cid}' ({comp.kind})", cid
-            )
+        if p.kind not in (K.LINK, K.CABLE):
+            raise ScenarioError(f"only links and cables can be flaky, not '{cid}' ({p.kind})", cid)
         if cid in s.flaky:
             return _reparse(replace(s, flaky=tuple(x for x in s.flaky if x != cid))), (
                 f"{cid} no longer flaky"
@@ -136,30 +126,10 @@ def toggle(s: Scenario, cid: str, mode: str = "fail") -> tuple[Scenario, str]:
         fail = tuple(x for x in s.fail if x != cid)
         return _reparse(replace(s, flaky=(*s.flaky, cid), fail=fail)), f"{cid} marked flaky"
     if cid in s.fail:
-        how = (
-            "hot-swapped" if comp.kind == "switch-tray" and "hot-swap" in s.features else "repaired"
-        )
+        how = "hot-swapped" if p.kind is K.SWITCH_TRAY and "hot-swap" in s.features else "repaired"
         return _reparse(replace(s, fail=tuple(x for x in s.fail if x != cid))), f"{cid} {how}"
     flaky = tuple(x for x in s.flaky if x != cid)
     return _reparse(replace(s, fail=(*s.fail, cid), flaky=flaky)), f"{cid} failed"
-
-
-def _toggle_domain(s: Scenario, cid: str, mode: str) -> tuple[Scenario, str]:
-    """Fail or repair a part of a multi-rack domain, or mark a link or cable flaky."""
-    part = parse_part(cid, DOMAINS[s.fabric])  # raises ScenarioError naming a bad ID
-    if mode == "flaky":
-        if DOMAIN_UNMODELLED:
-            raise ScenarioError("flaky links are not modelled on multi-rack domains yet", cid)
-        if part.kind not in (K.LINK, K.CABLE):
-            raise ScenarioError(f"only links and cables can be flaky, not '{cid}'", cid)
-        if cid in s.flaky:
-            flaky = tuple(x for x in s.flaky if x != cid)
-            return _reparse(replace(s, flaky=flaky)), f"{cid} no longer flaky"
-        fail = tuple(x for x in s.fail if x != cid)
-        return _reparse(replace(s, flaky=(*s.flaky, cid), fail=fail)), f"{cid} marked flaky"
-    if cid in s.fail:
-        return _reparse(replace(s, fail=tuple(x for x in s.fail if x != cid))), f"{cid} repaired"
-    return _reparse(replace(s, fail=(*s.fail, cid))), f"{cid} failed"
 
 
 def repair_all(s: Scenario) -> Scenario:
@@ -170,28 +140,24 @@ def repair_all(s: Scenario) -> Scenario:
 def _carry(s: Scenario, key: str) -> tuple[list[str], list[str], list[str]]:
     """The faults of s that exist on fabric or domain `key`, as IDs there (failed, flaky),
     and the ones that do not. A single rack's parts are rack r01's of a domain, and back; a
-    domain's other racks and its L2 tier have no place on one rack. Flaky links go too
-    (dropped only while the model says domains lack something: DOMAIN_UNMODELLED)."""
-    to_domain = key in DOMAINS
+    domain's other racks and its L2 tier have no place on one rack."""
+    there_s = Scenario(fabric=key)
+    to_several, from_several = kind_named(key).several_racks, kind_of(s).several_racks
     fail: list[str] = []
     flaky: list[str] = []
     dropped: list[str] = []
     for cid, kept in (*((c, fail) for c in s.fail), *((c, flaky) for c in s.flaky)):
-        there = cid
-        if s.multirack and not to_domain:  # only rack r01's parts have a place on one rack
-            part = parse_part(cid, DOMAINS[s.fabric])
-            if part.rack != 0 or part.local is None:
-                dropped.append(cid)
-                continue
-            there = part.local.id
-        elif to_domain and not s.multirack:
-            there = f"r01.{cid}"
+        there: str | None = cid
+        if from_several and not to_several:  # only rack r01's parts have a place on one rack
+            p = part(s, cid)
+            there = p.local if p.rack == 0 else None
+        elif to_several and not from_several:
+            there = in_rack(0, cid)
         try:
-            parse_part(there, DOMAINS[key]) if to_domain else parse_id(there, FABRICS[key])
+            if there is None:
+                raise ScenarioError(f"no place for '{cid}' on {key}", cid)
+            part(there_s, there)
         except ScenarioError:
-            dropped.append(cid)
-            continue
-        if kept is flaky and to_domain and DOMAIN_UNMODELLED:  # not modelled there
             dropped.append(cid)
             continue
         kept.append(there)
@@ -205,13 +171,15 @@ def set_fabric(s: Scenario, key: str) -> tuple[Scenario, list[str]]:
     if key not in FABRICS and key not in DOMAINS:
         raise ScenarioError(f"unknown fabric '{key}'", key)
     fail, flaky, dropped = _carry(s, key)
+    to_several = kind_named(key).several_racks
     moved = Scenario(
         fabric=key,
         fail=tuple(fail),
         flaky=tuple(flaky),
-        workload=s.workload if key not in DOMAINS else Scenario().workload,
-        update=s.update if key not in DOMAINS and not s.multirack else (),
-        repair=s.repair if key not in DOMAINS else Scenario().repair,  # the operator's policy
+        workload=Scenario().workload if to_several else s.workload,
+        # a rack's tray updates stay on racks: a domain's trays are named per rack
+        update=() if to_several or kind_of(s).several_racks else s.update,
+        repair=Scenario().repair if to_several else s.repair,  # the operator's policy
     )
     p = parse_query(to_query(moved, include_fabric=True), strict=False)
     msgs = [*p.errors]

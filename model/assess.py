@@ -19,7 +19,11 @@ domain scenario.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
+
 from model.fabric.assess import Assessment, assess_rack
+from model.kinds import FabricKind
 from model.multirack.assess import DomainAssessment, assess_domain
 from model.scenario import Scenario
 
@@ -33,6 +37,16 @@ def assess(s: Scenario) -> Assessment | DomainAssessment:
     scenarios share one Assessment; its arrays are read-only. A multi-rack domain gets its
     DomainAssessment (model/multirack/assess.py), which reads the same way.
     """
-    if s.multirack:
-        return assess_domain(s)  # composes assess_rack per rack
-    return assess_rack(s)
+    return ASSESS[s.kind](s)
+
+
+# A fabric kind's assessment (the seam, model/registry.py). A domain's composes assess_rack
+# per rack; an island fabric has none (its data plane is model/fabric/islands.py), and
+# assess_rack refuses it naming what it models (Scenario.spec).
+ASSESS: Mapping[FabricKind, Callable[[Scenario], Assessment | DomainAssessment]] = MappingProxyType(
+    {
+        FabricKind.RACK: assess_rack,
+        FabricKind.DOMAIN: assess_domain,
+        FabricKind.ISLANDS: assess_rack,
+    }
+)

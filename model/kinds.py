@@ -9,6 +9,15 @@ from __future__ import annotations
 from enum import StrEnum
 
 
+class FabricKind(StrEnum):
+    """The three kinds of fabric the twin models, each behind the same protocol
+    (model/registry.py): a scenario's kind follows from its fabric's name (Scenario.kind)."""
+
+    RACK = "rack"  # one NVL72-class rack (model/fabric)
+    DOMAIN = "domain"  # racks joined by an L2 NVLink tier (model/multirack)
+    ISLANDS = "islands"  # HGX islands on RoCE, the buyer's comparison (model/fabric/islands)
+
+
 class ComponentKind(StrEnum):
     """What a component ID names (model/ids.py parses IDs into these)."""
 

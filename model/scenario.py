@@ -8,8 +8,9 @@ matter, and `parse_query(to_query(s)).scenario == s` exactly.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 from urllib.parse import parse_qsl
 
@@ -18,7 +19,7 @@ from model.fabric.features import FEATURE_KEYS, default_features
 from model.fabric.islands import SCENARIO_ISLANDS, IslandFabric, IslandPart, parse_island_part
 from model.fabric.presets import DEFAULT_FABRIC, ETH_X72, FABRICS, Fabric, eth_with_bandwidth
 from model.ids import Component, parse_id
-from model.kinds import ComponentKind, DomainKind
+from model.kinds import ComponentKind, DomainKind, FabricKind
 from model.multirack.domains import DOMAINS, Domain, parse_part
 from model.workloads.models import DEFAULT_WORKLOAD, WORKLOADS
 
@@ -53,6 +54,15 @@ def canonical_repair(text: str) -> str | None:
     return head + (f",{ONSITE}" if m.group(5) else "")
 
 
+def fabric_kind(fabric: str) -> FabricKind:
+    """The kind a fabric name registers (every name the catalogue holds is one kind)."""
+    if fabric in DOMAINS:
+        return FabricKind.DOMAIN
+    if fabric in SCENARIO_ISLANDS:
+        return FabricKind.ISLANDS
+    return FabricKind.RACK
+
+
 @dataclass(frozen=True)
 class Scenario:
     """Everything that defines one view of the rack. Lists are canonical: sorted, unique."""
@@ -68,14 +78,11 @@ class Scenario:
     repair: str = "now"  # the repair policy (model/reliability/policy.py): canonical_repair
 
     @property
-    def multirack(self) -> bool:
-        """A multi-rack domain (model/multirack.py), not one of the single-rack presets."""
-        return self.fabric in DOMAINS
-
-    @property
-    def islands(self) -> bool:
-        """An island fabric (b200-roce: model/fabric/islands.py): data plane and decode only."""
-        return self.fabric in SCENARIO_ISLANDS
+    def kind(self) -> FabricKind:
+        """The kind of fabric, registered by its name: a multi-rack domain
+        (model/multirack/domains.py), an island fabric (b200-roce: model/fabric/islands.py,
+        data plane and decode only), or one of the single-rack presets."""
+        return fabric_kind(self.fabric)
 
     @property
     def features(self) -> frozenset[str]:
@@ -105,20 +112,39 @@ def require_single_rack(s: Scenario) -> None:
     answer for domains, or a reader that needs one rack's Fabric), and an island fabric
     anywhere but its data plane and decode: the one place every endpoint and panel learns
     what a domain or b200-roce does not model."""
-    if s.islands:
-        raise ScenarioError(
-            f"{s.fabric} is the buyer's comparison of HGX islands on RoCE: only its data "
-            "plane and decode are modelled (GET /api/v1/evaluate, /api/v1/decode)",
-            token=s.fabric,
-        )
-    if s.multirack:
-        missing = (
-            f" (not modelled yet: {'; '.join(DOMAIN_UNMODELLED)})" if DOMAIN_UNMODELLED else ""
-        )
-        raise ScenarioError(
-            f"{s.fabric} is a multi-rack domain: this answer is for one rack only{missing}",
-            token=s.fabric,
-        )
+    why = _NOT_ONE_RACK[s.kind](s)
+    if why:
+        raise ScenarioError(why, token=s.fabric)
+
+
+def _not_a_domain_answer(s: Scenario) -> str:
+    missing = f" (not modelled yet: {'; '.join(DOMAIN_UNMODELLED)})" if DOMAIN_UNMODELLED else ""
+    return f"{s.fabric} is a multi-rack domain: this answer is for one rack only{missing}"
+
+
+def _islands_model_less(s: Scenario) -> str:
+    return (
+        f"{s.fabric} is the buyer's comparison of HGX islands on RoCE: only its data "
+        "plane and decode are modelled (GET /api/v1/evaluate, /api/v1/decode)"
+    )
+
+
+# Why a kind's scenario is not one rack's ("": it is).
+_NOT_ONE_RACK: Mapping[FabricKind, Callable[[Scenario], str]] = MappingProxyType(
+    {
+        FabricKind.RACK: lambda s: "",
+        FabricKind.DOMAIN: _not_a_domain_answer,
+        FabricKind.ISLANDS: _islands_model_less,
+    }
+)
+
+
+def rack_fabric(s: Scenario) -> Fabric:
+    """The one rack a scenario's fabric is built of: its own preset, or a domain's rack
+    (an island fabric has none: refused, as by Scenario.spec)."""
+    if s.fabric in DOMAINS:
+        return DOMAINS[s.fabric].rack
+    return s.spec()
 
 
 @dataclass
@@ -223,19 +249,27 @@ def parse_query(query: str, *, strict: bool = True) -> Parsed:
     lenient: bad tokens are dropped and listed in `errors`, the rest loads (the dashboard).
     """
     r = _Reader(strict)
-    query = query.removeprefix("?")
+    raw = _fields(r, query.removeprefix("?"))
+    if raw is None:
+        return Parsed(Scenario(), r.notices, r.errors)
+    fabric_key = raw.get("fabric", DEFAULT_FABRIC) or DEFAULT_FABRIC
+    return _PARSERS[fabric_kind(fabric_key)](r, raw, fabric_key)
+
+
+def _fields(r: _Reader, query: str) -> dict[str, str] | None:
+    """The query's known keys and their values, each once; None if the query is too long or
+    has too many fields to read at all."""
     if len(query) > MAX_QUERY_LENGTH:
         r.error(
             f"the query is {len(query)} characters long; at most {MAX_QUERY_LENGTH}",
             token="query",
         )
-        return Parsed(Scenario(), r.notices, r.errors)
+        return None
     try:
         pairs = parse_qsl(query, keep_blank_values=True, max_num_fields=64)
     except ValueError:
         r.error("the query has too many fields (at most 64)", token="query")
-        return Parsed(Scenario(), r.notices, r.errors)
-
+        return None
     raw: dict[str, str] = {}
     for k, v in pairs:
         if k not in KEYS:
@@ -245,12 +279,11 @@ def parse_query(query: str, *, strict: bool = True) -> Parsed:
             r.error(f"key '{k}' is given twice; give one comma-separated list", token=k)
             continue
         raw[k] = v
+    return raw
 
-    fabric_key = raw.get("fabric", DEFAULT_FABRIC) or DEFAULT_FABRIC
-    if fabric_key in DOMAINS:
-        return _parse_domain(r, raw, DOMAINS[fabric_key])
-    if fabric_key in SCENARIO_ISLANDS:
-        return _parse_islands(r, raw, SCENARIO_ISLANDS[fabric_key])
+
+def _parse_rack(r: _Reader, raw: dict[str, str], fabric_key: str) -> Parsed:
+    """One rack's scenario: its faults, flaky links, features, workload, updates, eth_bw."""
     if fabric_key not in FABRICS:
         known = ", ".join([*FABRICS, *DOMAINS, *SCENARIO_ISLANDS])
         r.error(f"unknown fabric '{fabric_key}' (known: {known})", token=fabric_key)
@@ -278,23 +311,6 @@ def parse_query(query: str, *, strict: bool = True) -> Parsed:
         trays = r.ids("update", up_raw, fabric, ("switch-tray",))
         update = _sorted_ids(trays)
 
-    eth_bw = None
-    if raw.get("eth_bw", "") != "":
-        tok = raw["eth_bw"]
-        try:
-            val = float(tok)
-        except ValueError:
-            val = float("nan")
-        lo, hi = ETH_BW_RANGE
-        if fabric_key != ETH_X72.key:
-            r.error(f"eth_bw applies to eth-x72 only, not to {fabric_key}", token="eth_bw")
-        elif not lo <= val <= hi:
-            r.error(f"eth_bw '{tok}' must be a number of TB/s from {lo} to {hi}", token=tok)
-        else:
-            eth_bw = round(val, 3)
-
-    repair = _repair(r, raw)
-
     scenario = Scenario(
         fabric=fabric_key,
         fail=_sorted_ids(fail),
@@ -303,10 +319,29 @@ def parse_query(query: str, *, strict: bool = True) -> Parsed:
         on=tuple(k for k in FEATURE_KEYS if k in feats["on"] - defaults),
         workload=workload,
         update=update,
-        eth_bw=eth_bw,
-        repair=repair,
+        eth_bw=_eth_bw(r, raw, fabric_key),
+        repair=_repair(r, raw),
     )
     return Parsed(scenario, r.notices, r.errors)
+
+
+def _eth_bw(r: _Reader, raw: dict[str, str], fabric_key: str) -> float | None:
+    """eth_bw= (eth-x72's per-GPU bandwidth, TB/s), rounded; None when not given or bad."""
+    if raw.get("eth_bw", "") == "":
+        return None
+    tok = raw["eth_bw"]
+    try:
+        val = float(tok)
+    except ValueError:
+        val = float("nan")
+    lo, hi = ETH_BW_RANGE
+    if fabric_key != ETH_X72.key:
+        r.error(f"eth_bw applies to eth-x72 only, not to {fabric_key}", token="eth_bw")
+    elif not lo <= val <= hi:
+        r.error(f"eth_bw '{tok}' must be a number of TB/s from {lo} to {hi}", token=tok)
+    else:
+        return round(val, 3)
+    return None
 
 
 def _domain_ids(
@@ -424,3 +459,13 @@ def to_query(s: Scenario, include_fabric: bool = False) -> str:
     if s.repair != "now":
         parts.append(f"repair={s.repair}")
     return "&".join(parts)
+
+
+# Each kind reads its own query (the ground's part of the fabric-kind seam, model/registry.py).
+_PARSERS: Mapping[FabricKind, Callable[[_Reader, dict[str, str], str], Parsed]] = MappingProxyType(
+    {
+        FabricKind.RACK: _parse_rack,
+        FabricKind.DOMAIN: lambda r, raw, key: _parse_domain(r, raw, DOMAINS[key]),
+        FabricKind.ISLANDS: lambda r, raw, key: _parse_islands(r, raw, SCENARIO_ISLANDS[key]),
+    }
+)

@@ -24,8 +24,8 @@ from model import ScenarioError, telemetry
 from model.assess import assess
 from model.evaluate import TELEMETRY_READ_S
 from model.fabric.presets import DEFAULT_FABRIC, FABRICS
-from model.fabric.topology import domain_topology, topology
 from model.multirack.domains import DOMAINS
+from model.registry import kind_named, kind_of
 from model.reliability import compare, goodput
 from model.reliability.accounting import MAX_JOB_RACKS
 from model.reliability.rates import (
@@ -94,8 +94,9 @@ def goodput_route() -> Response:
     q = scenario_request(GOODPUT_PARAMS, multirack=True)
     s, own = q.scenario, q.params
     years, racks = float(own["years"]), int(own["racks"])
+    kind = kind_of(s)
     for k in DOMAIN_ONLY_FIELDS:  # a rate only a multi-rack domain has, named on one rack
-        if k in own and not s.multirack:
+        if k in own and k not in kind.reliability.own_rates:
             raise ScenarioError(f"{k} is a multi-rack domain's rate: not on {s.fabric}", k)
     rates = DEFAULT_RATES.with_overrides(**{k: v for k, v in own.items() if k in RATE_PARAMS})
     job = {"job_racks": int(own["job_racks"]), "spares": bool(own["spares"])}
@@ -114,7 +115,7 @@ def goodput_route() -> Response:
         "monte_carlo": mc,
         "rates": [
             {"name": f.name, "value": f.value, "unit": f.unit, "tag": f.tag, "source": f.source}
-            for f in rate_facts(rates, domain=s.multirack)
+            for f in rate_facts(rates, domain=kind.several_racks)
         ],
     }
     if own["compare"]:
@@ -122,9 +123,8 @@ def goodput_route() -> Response:
             "repair": s.repair,
             "checkpoint_interval_s": kw.get("checkpoint_interval_s"),
             "workload": s.workload,
+            "fabric": kind.reliability.features_fabric(s),  # a domain's own, or NVLink 6's
         }
-        if s.multirack:  # the domain's seven features, beside one rack's (compare.py)
-            cmp_kw["fabric"] = s.fabric
         out["comparison"] = goodput.comparison(rates, years=years, racks=racks, **job, **cmp_kw)
         out["feature_values"] = compare.feature_values(
             rates,
@@ -168,7 +168,7 @@ def telemetry_route() -> Response:
     s, own = q.scenario, q.params
     t = float(own["t_s"])
     window = _window(own, t) if "link" in own else None
-    if s.multirack:
+    if kind_of(s).several_racks:  # its tier, and one rack's counters with rack=
         return jsonify(_series_refused(lambda: domain_telemetry(s, own, window)))
     if "rack" in own:
         msg = f"rack= names a rack of a multi-rack domain; {s.fabric} is one rack"
@@ -227,11 +227,9 @@ def topology_route() -> Response:
         key = unquote_plus(part.partition("=")[0])
         raise ScenarioError(f"unknown key '{key}' (topology takes only 'fabric')", key)
     fab = str(own.get("fabric", "")) or DEFAULT_FABRIC
-    if fab in DOMAINS:
-        return jsonify(domain_topology(DOMAINS[fab]))
-    if fab not in FABRICS:
+    if fab not in FABRICS and fab not in DOMAINS:
         raise ScenarioError(f"unknown fabric '{fab}' (known: {', '.join(FABRICS)})", fab)
-    return jsonify(topology(FABRICS[fab]))
+    return jsonify(kind_named(fab).topology(fab))
 
 
 COLLECTIVE_PARAMS = declare(

@@ -10,6 +10,7 @@ from dashboard.exporter.metrics import LANES_PARAM, PARAMS, RACK_PARAM, T_PARAM,
 from dashboard.exporter.promtext import CONTENT_TYPE
 from dashboard.infra.request import scenario_request
 from model import ScenarioError
+from model.registry import kind_of
 
 prom = Blueprint("prom", __name__)
 
@@ -22,7 +23,7 @@ def metrics_route() -> Response:
     q = scenario_request(PARAMS, multirack=True)
     s, t, lanes = q.scenario, float(q.params[T_PARAM]), bool(q.params[LANES_PARAM])
     rack = q.params.get(RACK_PARAM)
-    if not s.multirack:
+    if not kind_of(s).several_racks:
         if rack is not None:
             msg = f"{RACK_PARAM}= names a rack of a multi-rack domain; {s.fabric} is one rack"
             raise ScenarioError(msg, RACK_PARAM)

@@ -19,6 +19,7 @@ from urllib.parse import unquote_plus
 from flask import Response, jsonify, request
 
 from model import Scenario, ScenarioError, parse_query
+from model.kinds import FabricKind
 from model.scenario import MAX_QUERY_LENGTH, require_single_rack
 
 
@@ -120,7 +121,8 @@ def scenario_request(
     rest, given = split_query(query_text(), own)
     parsed = parse_query(rest, strict=True)
     s = parsed.scenario
-    if (s.multirack and not multirack) or (s.islands and not islands):
+    answers = {FabricKind.RACK, *multirack * (FabricKind.DOMAIN,), *islands * (FabricKind.ISLANDS,)}
+    if s.kind not in answers:
         require_single_rack(s)  # the model's one word on what a domain or b200-roce lacks
     params: dict[str, Value] = {}
     for key, p in own.items():

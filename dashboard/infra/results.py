@@ -19,9 +19,7 @@ from flask import current_app, has_app_context
 from plotly.io.json import to_json_plotly
 
 from model import evaluate
-from model.assess import assess
-from model.fabric import metrics
-from model.multirack import tiers
+from model.registry import kind_of
 from model.reliability import goodput
 from model.reliability.timeline import timeline as model_timeline
 from model.scenario import Scenario
@@ -79,8 +77,7 @@ def calibration() -> dict:
 def latency(s: Scenario) -> dict:
     """metrics.latency_distribution of the scenario, as a fresh dict: the healthy rack's and
     eth-x72's beside every scenario's are the same few."""
-    of = tiers.latency_distribution if s.multirack else metrics.latency_distribution
-    return _cached("latency", s, lambda: of(assess(s).state))
+    return _cached("latency", s, lambda: kind_of(s).latency(s))
 
 
 def timeline(s: Scenario) -> dict:

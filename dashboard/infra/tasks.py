@@ -47,6 +47,7 @@ from typing import Any, Self
 from flask import current_app, has_app_context
 
 from dashboard.infra.jobs import BACKGROUND_EXTENSION, celery_app_of
+from model.registry import kind_of
 from model.reliability import chunks, goodput
 from model.reliability.chunks import run_chunk
 
@@ -236,7 +237,7 @@ def best_policy(s: Any, rates: Any, **kw: Any) -> dict:
     every chunk no worker has taken, so a request never waits behind queued studies), in
     one process otherwise: the same answer either way (tests/scaleout/test_chunks.py)."""
     capp = _celery_of_current_app()
-    if capp is None or s.multirack:  # a domain's optimiser stays whole (not chunked)
+    if capp is None or not kind_of(s).reliability.policy_in_chunks:
         return goodput.best_policy(s, rates, **kw)
     plan = chunks.policy_plan(s, rates, **kw)
     return chunks.policy_combine(run_chunks(plan, capp, help=True, timeout_s=REQUEST_S))

@@ -26,6 +26,7 @@ from dashboard.panels.below import unseen
 from dashboard.panels.common import graph
 from dashboard.panels.tables import html_table
 from model.errors import ScenarioError
+from model.registry import kind_of
 from model.reliability import compare, goodput
 from model.reliability.accounting import MAX_JOB_RACKS, TAU_MAX_S
 from model.reliability.policy import parse_policy
@@ -225,7 +226,7 @@ def _answers(
         checkpoint_interval_s=tau,
         price_per_gpu_h=price,
         workload=h.workload,
-        fabric=h.fabric if h.multirack else "vr-nvl72",  # a domain's own seven features
+        fabric=kind_of(h).reliability.features_fabric(h),  # a domain's own seven features
     )
     best = goodput.best_policy(
         replace(h, repair=repair), job_racks=job_racks, spares=spares, checkpoint_interval_s=tau
@@ -324,6 +325,7 @@ def table(
     except ScenarioError as e:
         msg = html.Div(f"Not computed: {e.message}", className="msg error")
         return {"table": msg, "policy": "", "trade": empty_figure(f"Not computed: {e.message}")}
+    kind = kind_of(s)
     note = html.P(
         f"Every row runs the scenario's workload ({values['workload']}) under "
         f"{goodput.policy_words(st['repair'])} "
@@ -334,9 +336,9 @@ def table(
             else "at each row's Daly optimum"
         )
         + f"; money at ${st['price']:g} per GPU-hour ({values['price_source']}). A value is "
-        f"{s.fabric if s.multirack else 'vr-nvl72'} with all seven features less the row: "
+        f"{kind.reliability.features_fabric(s)} with all seven features less the row: "
         "what the feature (or the fabric) buys"
-        + (f"; a job's racks here are {s.fabric} domains." if s.multirack else "."),
+        + (f"; a job's racks here are {s.fabric} domains." if kind.several_racks else "."),
         className="note",
     )
     return {
@@ -348,7 +350,7 @@ def table(
             ]
         ),
         "policy": policy_note(
-            best, st["job_racks"], f"{s.fabric} domain" if s.multirack else "rack"
+            best, st["job_racks"], f"{s.fabric} domain" if kind.several_racks else "rack"
         ),
         "trade": policy_figure(best),
     }

@@ -19,6 +19,7 @@ from dashboard.panels import faults
 from dashboard.panels.common import changes, static_html
 from dashboard.panels.questions import answers
 from model.kinds import JobState
+from model.registry import kind_of
 
 
 def card(title: str, value: str, note: str, tone: str = "") -> html.Div:
@@ -293,7 +294,7 @@ def summary(search: str | None) -> dict[str, Any]:
     msgs += [html.Div(n, className="msg notice") for n in parsed.notices]
     # The charts below the first screen start from READY, after this; the rack's request
     # goes beside this one (a press's round trip less: issue 13's press budget).
-    if parsed.scenario.multirack:
+    if kind_of(parsed.scenario).several_racks:
         return changes(
             OUTPUTS,
             messages=msgs,

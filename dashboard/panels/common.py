@@ -12,12 +12,14 @@ from typing import Any
 
 from dash import dcc, html, no_update
 
-from dashboard import state
 from dashboard.figures import rack as rack_figure
 from dashboard.figures.base import NO_UPLOAD, UPLOAD_BUTTONS, blank_figure, empty_figure
 from model.errors import ScenarioError
-from model.ids import parse_id
-from model.scenario import Scenario
+from model.kinds import ComponentKind as K
+from model.multirack.domains import rack_id
+from model.parts import part
+from model.registry import kind_of
+from model.scenario import Scenario, rack_fabric
 
 
 def graph_config() -> dict:
@@ -101,18 +103,20 @@ def place(part: str) -> html.Div:
 def series_of(s: Scenario, cid: str | None) -> str | None:
     """cid if it names a link or a cable of the scenario's (single-rack) fabric, whose
     telemetry has a series; else None."""
-    if s.multirack or not cid:
+    if not cid:
         return None
     try:
-        return cid if parse_id(cid, s.spec()).kind in ("link", "cable") else None
+        p = part(s, cid)
     except ScenarioError:
         return None
+    # a domain's rack part has its series on its rack's page (panels/telemetry.py)
+    return cid if p.kind in (K.LINK, K.CABLE) and p.rack is None else None
 
 
 def clicked_id(s: Scenario, click: dict | None, rack: str | None) -> str | None:
     """The component a click (or hover) on the rack figure names: on a multi-rack domain, the
     part of the rack on show (r03.gpu07-...)."""
-    if not s.multirack:
-        return rack_figure.click_to_id(s.fabric, click)
-    local = rack_figure.click_to_id(state.DOMAINS[s.fabric].rack.key, click)
-    return f"{rack or 'r01'}.{local}" if local else None
+    local = rack_figure.click_to_id(rack_fabric(s).key, click)
+    if not kind_of(s).several_racks:
+        return local
+    return f"{rack or rack_id(0)}.{local}" if local else None

@@ -18,6 +18,7 @@ from dashboard.panels import buys
 from dashboard.panels.below import unseen
 from dashboard.panels.clock import CLOCK_START_S
 from dashboard.panels.common import changes, graph
+from model.registry import kind_of
 from model.scenario import parse_query
 from model.workloads.throughput import baseline_bandwidth_for_ratio
 
@@ -140,7 +141,7 @@ def cost_charts(search: str | None) -> dict[str, Any]:
         d["baseline_tbs_for_claim"] = baseline_bandwidth_for_ratio(
             s.workload, VENDOR_DECODE_RATIO, d["tokens_per_s_per_user"]
         )
-    rows = results.comparison(s.fabric if s.multirack else "vr-nvl72")
+    rows = results.comparison(kind_of(s).reliability.features_fabric(s))
     label = figures.comparison_label(rows, s)
     healthy = state.repair_all(s)
     dists = [results.latency(x) for x in (s, healthy, parse_query("fabric=eth-x72").scenario)]

@@ -24,7 +24,9 @@ from dashboard.panels.clock import CLOCK_START_S
 from dashboard.panels.common import changes, clicked_id, graph, graph_config, series_of
 from model import telemetry
 from model.errors import ScenarioError
-from model.multirack.domains import parse_part
+from model.multirack.domains import rack_id
+from model.parts import part
+from model.registry import kind_of
 from model.scenario import Scenario
 
 
@@ -131,7 +133,7 @@ def rack(
     s = state.current(search).scenario
     v = view.parse(hash_)[0]
     selected, mode = v["sel"] or None, v["mode"]
-    if s.multirack:
+    if kind_of(s).several_racks:
         shown = _rack_number(s, rack_shown)
         selected = _in_rack(s, selected, shown)  # a part of the rack on show, as its own ID
         s = state.rack_scenario(s, shown)
@@ -163,21 +165,19 @@ def _in_rack(s: Scenario, cid: str | None, shown: int) -> str | None:
     """The local ID of a domain part found or inspected, if it is in rack `shown`
     (1-based): the rack's drawing rings it; anything else is not drawn there."""
     try:
-        part = parse_part(cid or "", state.DOMAINS[s.fabric])
+        p = part(s, cid or "")
     except ScenarioError:
         return None
-    if part.rack != shown - 1 or part.local is None:
-        return None
-    return part.local.id
+    return p.local if p.rack == shown - 1 else None
 
 
 def _rack_number(s: Scenario, shown: str | None) -> int:
     """The 1-based rack of the domain on show (r01 when the picker names none of it)."""
     try:
-        part = parse_part(shown or "r01", state.DOMAINS[s.fabric])
+        p = part(s, shown or rack_id(0))
     except ScenarioError:
         return 1
-    return 1 if part.rack is None else part.rack + 1
+    return 1 if p.rack is None else p.rack + 1
 
 
 def _l2_outputs() -> dict[str, Output]:
@@ -198,12 +198,13 @@ def l2_chart(
     or nothing on a single rack (no answer at all while it is hidden already: `shown` is
     the chart's style as drawn)."""
     s = state.current(search).scenario
-    if not s.multirack and isinstance(shown, dict) and shown.get("display") == "none":
+    tiers = kind_of(s).several_racks  # an L2 tier to draw
+    if not tiers and isinstance(shown, dict) and shown.get("display") == "none":
         raise PreventUpdate
-    visible = {"display": "block"} if s.multirack else {"display": "none"}
-    chart = {"display": "block", "height": "520px"} if s.multirack else {"display": "none"}
+    visible = {"display": "block"} if tiers else {"display": "none"}
+    chart = {"display": "block", "height": "520px"} if tiers else {"display": "none"}
     # hidden: nothing to draw (a figure here costs the browser a draw)
-    figure = l2_figure(s, view.parse(hash_)[0]["sel"] or None) if s.multirack else no_update
+    figure = l2_figure(s, view.parse(hash_)[0]["sel"] or None) if tiers else no_update
     return changes(L2_OUTPUTS, figure=figure, style=chart, picker=visible)
 
 
@@ -260,9 +261,8 @@ def hover(
     the hint again once the pointer leaves the rack (clear_on_unhover)."""
     s = state.current(search).scenario
     cid = clicked_id(s, hover_data, None)
-    if s.multirack and cid:
-        local = parse_part(cid, state.DOMAINS[s.fabric]).local
-        name = local.id if local is not None else cid
+    if kind_of(s).several_racks and cid:
+        name = part(s, cid).local or cid
         shown = [html.B(name), html.Span(" in the rack on show")]
         return {"details": shown}
     if not cid:

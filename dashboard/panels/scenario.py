@@ -20,8 +20,10 @@ from dashboard.panels.common import changes, clicked_id
 from model.errors import ScenarioError
 from model.fabric.features import FEATURES, defaults_for
 from model.fabric.presets import DEFAULT_FABRIC, FABRICS, Fabric
-from model.multirack.domains import DOMAINS, l2_tray_id, l2_trays, rack_id
-from model.scenario import DOMAIN_UNMODELLED, Scenario
+from model.multirack.domains import DOMAINS
+from model.parts import update_ids
+from model.registry import kind_named, kind_of
+from model.scenario import DOMAIN_UNMODELLED, Scenario, rack_fabric
 from model.workloads.models import WORKLOADS
 
 
@@ -51,7 +53,7 @@ def _not_on_domains(what: str) -> str:
 
 def mode_options(fabric_key: str) -> list[dict[str, Any]]:
     """The click modes; marking flaky is disabled on a multi-rack domain."""
-    domain = fabric_key in DOMAINS and DOMAIN_LIMITED
+    domain = kind_named(fabric_key).several_racks and DOMAIN_LIMITED
     return [
         {"label": "fails / repairs", "value": "fail"},
         {
@@ -189,7 +191,7 @@ def _repair_and_share() -> html.Div:
 
 def _rack_fabric(fabric_key: str) -> Fabric:
     """The fabric of one rack: the preset's, or a multi-rack domain's racks'."""
-    return DOMAINS[fabric_key].rack if fabric_key in DOMAINS else FABRICS[fabric_key]
+    return rack_fabric(Scenario(fabric=fabric_key))
 
 
 def features_title(fabric_key: str) -> str:
@@ -205,7 +207,7 @@ def feature_options(fabric_key: str) -> list[dict[str, Any]]:
     """The checklist's options: each feature, its title saying why this fabric has it on or
     off by default, and what it does on and off."""
     why = defaults_for(_rack_fabric(fabric_key).key)
-    domain = fabric_key in DOMAINS and DOMAIN_LIMITED
+    domain = kind_named(fabric_key).several_racks and DOMAIN_LIMITED
     off = _not_on_domains("feature switches") + ". " if domain else ""
     return [
         {
@@ -256,18 +258,15 @@ def update_options(fabric: str) -> list[dict[str, str]]:
     """The switch-update menu of a fabric: none, all (rolling), each switch tray; on a
     multi-rack domain each rack's L1 trays (rNN.stK) and the L2 trays (l2.tNN)."""
     head = [{"label": "none", "value": ""}, {"label": "all trays, rolling", "value": "all"}]
-    if fabric not in DOMAINS:
-        trays = FABRICS[fabric].switch_trays if fabric in FABRICS else 9
-        return head + [{"label": f"st{i}", "value": f"st{i}"} for i in range(1, trays + 1)]
-    d = DOMAINS[fabric]
-    l1 = [f"{rack_id(r)}.st{t}" for r in range(d.racks) for t in range(1, d.rack.switch_trays + 1)]
-    l2 = [l2_tray_id(n) for n in range(1, l2_trays(d) + 1)]  # 1-based
-    return head + [{"label": x, "value": x} for x in (*l1, *l2)]
+    known = fabric in FABRICS or fabric in DOMAINS  # a crafted request may name any
+    return head + [
+        {"label": x, "value": x} for x in update_ids(fabric if known else DEFAULT_FABRIC)
+    ]
 
 
 def _controls_of(s: Scenario) -> dict[str, Any]:
     """The controls' values that show scenario s."""
-    limited = s.multirack and DOMAIN_LIMITED
+    limited = kind_of(s).several_racks and DOMAIN_LIMITED
     return {
         "fabric": s.fabric,
         "workload": s.workload,

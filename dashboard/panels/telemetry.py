@@ -22,10 +22,10 @@ from dashboard.panels.common import changes, graph, place
 from model import telemetry
 from model.assess import assess
 from model.errors import ScenarioError
-from model.fabric.presets import FABRICS
-from model.ids import parse_id
 from model.kinds import ComponentKind
-from model.multirack.domains import DOMAINS, parse_part
+from model.multirack.domains import rack_id
+from model.parts import part
+from model.registry import kind_of
 from model.scenario import Scenario, parse_query
 from model.telemetry.importers import MAX_BYTES, ImportRefused, import_text
 
@@ -214,7 +214,7 @@ def telemetry_charts(
         counter = telemetry.REPLAY
     link = (link or "").strip()
     name = ""
-    if s.multirack:
+    if kind_of(s).several_racks:  # the rack on show
         s, link, name, lost = _rack_on_show(s, rack, link)
         if lost:
             msg = f"{name} is lost: its GPUs and switch trays report nothing"
@@ -241,19 +241,17 @@ def _rack_on_show(s: Scenario, rack: str | None, link: str) -> tuple[Scenario, s
     """A domain's rack on show as its own single-rack scenario (the domain's assessment of
     it), the link box's ID in that rack's local form, the rack's name and whether it is
     lost."""
-    d = DOMAINS[s.fabric]
     try:
-        part = parse_part(rack or "r01", d)
-        r = 0 if part.rack is None else part.rack
+        r = part(s, rack or rack_id(0)).rack or 0
     except ScenarioError:
         r = 0
-    name = f"r{r + 1:02d}"
+    name = rack_id(r)
     own = assess(s).racks[r]
     if own is None:
         return s, link, name, True
     try:
-        lp = parse_part(link, d) if link else None
-        local = lp.local.id if lp is not None and lp.rack == r and lp.local is not None else link
+        lp = part(s, link) if link else None
+        local = lp.local if lp is not None and lp.rack == r and lp.local is not None else link
     except ScenarioError:
         local = link
     return own.scenario, local, name, False
@@ -282,8 +280,7 @@ def _telemetry_figures(s: Scenario, counter: str, link: str, t: float) -> list:
     try:
         series = telemetry.link_series(s, link, 0.0, t, max(60.0, t / 240))
         line = figures.link_series_figure(series, counter)
-        comp = parse_id(series["id"], FABRICS[s.fabric])
-        if comp.kind == ComponentKind.LINK:  # a link, not a cable: forecast it
+        if part(s, series["id"]).kind is ComponentKind.LINK:  # a link, not a cable: forecast it
             fc = telemetry.forecast(s, link, t).to_json()
     except (ScenarioError, ValueError) as e:
         line = figures.empty_figure(f"No series: {e}")

@@ -9,14 +9,13 @@ from dataclasses import replace
 
 from model.errors import ScenarioError
 from model.fabric.features import FEATURE_KEYS
-from model.reliability import domain
+from model.reliability.by_kind import RELIABILITY
 from model.reliability.effects import REPAIR_WAIT, Effect, Stop, dark_slowdown, effects, healthy
 from model.reliability.formulas import daly_interval
 from model.reliability.policy import apply_policy, parse_policy, plan, rack_down_visits_per_h
 from model.reliability.rates import DEFAULT_RATES, HOURS_PER_YEAR, Rates
 from model.reliability.site import site_of
 from model.scenario import Scenario
-from model.workloads.throughput import healthy_tokens_per_s
 
 # Bounds (ScenarioError beyond them).
 MAX_YEARS = 100.0
@@ -116,7 +115,7 @@ def unplanned_rate(eff: tuple[Effect, ...]) -> float:
 def rate_of_tokens(s: Scenario, given: float | None) -> float:
     if given is not None:
         return check_number("tokens_per_s", given, 0.0, MAX_TOKENS_PER_S)
-    return domain.healthy_tokens_per_s(s) if s.multirack else healthy_tokens_per_s(s)
+    return RELIABILITY[s.kind].healthy_tokens_per_s(s)
 
 
 def result(

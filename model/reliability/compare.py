@@ -15,14 +15,15 @@ from collections.abc import Sequence
 from model.errors import ScenarioError
 from model.fabric.features import FEATURE_KEYS
 from model.multirack.domains import DOMAINS
+from model.reliability.by_kind import DOMAIN_SCALES, RACK_GPUS, RACK_SCALES, RELIABILITY
 from model.reliability.goodput import comparison
 from model.reliability.rates import DEFAULT_RATES, HOURS_PER_YEAR, Rates, rate_facts
+from model.scenario import fabric_kind
 
-GPUS_PER_RACK = 72  # every preset in the comparison (FACTS.md §1)
+GPUS_PER_RACK = RACK_GPUS
 # The scales the Must-show names: one rack, and a job over 2,000 racks with spare racks
 # (without spares such a job waits for every repair of every rack, and is almost never up).
-DEFAULT_SCALES: tuple[tuple[int, bool], ...] = ((1, False), (2_000, True))
-DOMAIN_SCALES: tuple[tuple[int, bool], ...] = ((1, False),)  # one 576- or 1,152-GPU domain
+DEFAULT_SCALES = RACK_SCALES
 SMALL_PP = 0.01  # below this a feature's value is called small
 
 # What a cause's change in hours means, {h} hours {more} a year.
@@ -91,7 +92,7 @@ def scales_for(
     """The Must-show's scales (1 rack; 2,000 racks with spares) and the job's own; on a
     multi-rack domain, one domain and the job's own (a job over that many domains)."""
     own = (job_racks, spares)
-    base = DOMAIN_SCALES if fabric in DOMAINS else DEFAULT_SCALES
+    base = RELIABILITY[fabric_kind(fabric)].scales
     return base if own in base else (*base, own)
 
 
@@ -117,8 +118,8 @@ def feature_values(
     GPU-hours a year: value x the job's GPUs x 8,766 h; in money: x price_per_gpu_h
     (rates.price_per_gpu_h by default). On a domain a scale's "racks" are domains.
     """
-    unit_gpus = DOMAINS[fabric].gpus if fabric in DOMAINS else GPUS_PER_RACK
-    unit = "domain" if fabric in DOMAINS else "rack"
+    k = RELIABILITY[fabric_kind(fabric)]
+    unit_gpus, unit = k.unit_gpus(fabric), k.unit
     price = rates.price_per_gpu_h if price_per_gpu_h is None else price_per_gpu_h
     if not isinstance(price, int | float) or not 0.0 <= price <= 1000.0:
         raise ScenarioError("price must be from 0 to 1,000 $ per GPU-hour", token="price")
@@ -168,7 +169,7 @@ def feature_values(
         "rows": out_rows,
     } | (
         {"fabric": fabric, "unit": f"{fabric} domains ({unit_gpus:,} GPUs each)"}
-        if fabric in DOMAINS
+        if k.own_features
         else {}
     )
 

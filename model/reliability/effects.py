@@ -15,12 +15,10 @@ from functools import lru_cache
 from model.assess import assess
 from model.fabric.features import FEATURE_KEYS, default_features
 from model.kinds import ControlState, Feature, JobState, Restart
-from model.multirack.domains import DOMAINS, parse_part
-from model.reliability import domain
 from model.reliability import site as site_mod
+from model.reliability.by_kind import RELIABILITY
 from model.reliability.rates import DEFAULT_RATES, HOURS_PER_YEAR, Rates
 from model.scenario import ONSITE, Scenario
-from model.workloads.throughput import delivered_fraction
 
 CAUSES = (
     "detection",
@@ -69,7 +67,7 @@ def outcome(s: Scenario) -> Outcome:
         state=a.job.state,
         restart=a.job.restart,
         stall_s=float(a.job.stall_s or 0.0),
-        delivered=domain.delivered(s) if s.multirack else delivered_fraction(s),
+        delivered=RELIABILITY[s.kind].delivered(s),
         usable_share=a.gpus_in_service / a.fabric.gpus,
         repair_h=max((r.repair_h for r in mine), default=0.0),
         rack_down_h=max((r.rack_down_h for r in mine), default=0.0),
@@ -106,10 +104,7 @@ def dark_slowdown(s: Scenario, links: int, planes: int) -> float:
 
 def with_fail(s: Scenario, ids: tuple[str, ...]) -> Scenario:
     """s with these parts failed, in the scenario's canonical order."""
-    if s.multirack:
-        d = DOMAINS[s.fabric]
-        return replace(s, fail=tuple(sorted(set(ids), key=lambda t: parse_part(t, d).sort_key())))
-    return replace(s, fail=tuple(sorted(ids)))
+    return replace(s, fail=RELIABILITY[s.kind].fail_order(s, ids))
 
 
 def classify(s: Scenario) -> dict[str, Outcome]:
@@ -216,6 +211,258 @@ def on_site(c: dict[str, Outcome], rates: Rates) -> dict[str, Outcome]:
     return out
 
 
+@dataclass(frozen=True)
+class _Life:
+    """What every kind of event over a rack's (or domain's) life is priced from: the site,
+    the healthy scenario's outcomes per kind, and the detection and restart times."""
+
+    s: Scenario
+    rates: Rates
+    site: site_mod.Site
+    h: Scenario  # the healthy scenario
+    c: dict[str, Outcome]  # classify(h), on site if the policy has spares there
+    u0: float  # a restart's overhead, h
+    tele: bool  # the telemetry feature: faults flagged ahead, detected at once
+    td_fab: float  # until a fabric fault is detected, h
+    td_other: float  # until a GPU or software fault is detected, h
+    diag: float  # diagnosis without telemetry, h
+    tray_slow: float  # the slowdown with one switch tray out
+
+    @property
+    def feats(self) -> frozenset[str]:
+        return self.h.features
+
+    @property
+    def link_rate(self) -> float:
+        """Link faults per hour: a cable of it, or one of its two ends (connector, SerDes)."""
+        f, r = self.site, self.rates
+        return sum((r.cable_per_h * f.cables, r.link_end_per_h * 2 * f.links))
+
+    def fault(
+        self, name: str, rate: float, o: Outcome, planes: int = 0, every: bool = False, **kw
+    ) -> Effect:
+        """One kind of fault at `rate` with outcome `o` (detected as a fabric fault unless
+        td_h says otherwise)."""
+        kw.setdefault("td_h", self.td_fab)
+        stops, deg = _fault_stops(o, u0_h=self.u0, **kw)
+        return Effect(name, rate, stops, deg, o.slowdown() if o.job_runs else 0.0, planes, every)
+
+
+def _life(s: Scenario, rates: Rates) -> _Life:
+    h = healthy(s)
+    c = classify(h)
+    if s.repair.endswith(ONSITE):
+        c = on_site(c, rates)
+    tele = Feature.TELEMETRY in h.features
+    return _Life(
+        s,
+        rates,
+        site_mod.site_of(s),
+        h,
+        c,
+        rates.restart_s / 3600.0,
+        tele,
+        (rates.detect_telemetry_s if tele else rates.detect_timeout_s) / 3600.0,
+        rates.detect_other_s / 3600.0,
+        0.0 if tele else rates.diagnosis_no_telemetry_h,
+        c["switch-tray"].slowdown(),
+    )
+
+
+def _compute_events(x: _Life) -> list[Effect]:
+    """A GPU, a compute tray, a software fault: the job stops, the part is swapped."""
+    f, rates, c = x.site, x.rates, x.c
+    return [
+        x.fault("gpu", rates.gpu_per_h * f.gpus, c["gpu"], td_h=x.td_other),
+        x.fault(
+            "compute-tray",
+            rates.compute_tray_per_h * f.compute_trays,
+            c["compute-tray"],
+            td_h=x.td_other,
+        ),
+        Effect(
+            "software",
+            rates.software_per_gpu_h * f.gpus,
+            (Stop(0.0, False, 0.0, REPAIR_WAIT, x.u0, x.td_other),),
+            0.0,
+        ),
+    ]
+
+
+def _link_events(x: _Life) -> list[Effect]:
+    """A link goes dark when a cable of it fails or one of its two ends does (connector and
+    SerDes); either is a link fault to the fabric, swapped with its cartridge (fate.repairs).
+    A domain's trunk links too. Some are flaky first: flagged by telemetry and drained on
+    purpose, or, without it, replaying until they fail."""
+    f, rates, c = x.site, x.rates, x.c
+    by_part = [
+        ("cable", rates.cable_per_h * f.cables, c["cable"], 1),
+        ("link end", rates.link_end_per_h * 2 * f.links, c["link"], 1),
+    ]
+    if f.trunks:  # a trunk darkens no GPU's link: its planes count is 0
+        by_part.append(("trunk link", rates.trunk_link_per_h * f.trunks, c["trunk"], 0))
+    out = []
+    for part, rate, o, pl in by_part:
+        out.append(x.fault(part, rate * (1.0 - rates.flaky_share), o, pl, extra_h=x.diag))
+        if x.tele:  # flagged days ahead and drained on purpose: a planned drain
+            flagged = f"{part}, flagged by telemetry"
+            out.append(x.fault(flagged, rate * rates.flaky_share, o, pl, planned=True))
+            continue
+        # runs flaky (replays) until it fails, then an unplanned fault
+        flaky_deg = c["flaky-link"].slowdown() * rates.flaky_lead_h
+        stops, deg = _fault_stops(o, td_h=x.td_fab, u0_h=x.u0, extra_h=x.diag)
+        out.append(
+            Effect(
+                f"{part}, flaky then failed",
+                rate * rates.flaky_share,
+                stops,
+                deg + flaky_deg,
+                o.slowdown() if o.job_runs else 0.0,
+                pl,
+            )
+        )
+    return out
+
+
+def _switch_events(x: _Life) -> list[Effect]:
+    """A switch chip, a switch tray (another, or the leader's) and a management controller:
+    their planes go dark for every GPU, or the control plane loses a controller."""
+    f, rates, c = x.site, x.rates, x.c
+    swap = {"swap_slowdown": x.tray_slow}
+    return [
+        x.fault(
+            "switch-chip", rates.switch_chip_per_h * f.chips, c["switch-chip"], 1, True, **swap
+        ),
+        x.fault(
+            "switch-tray",
+            rates.switch_tray_per_h * f.other_trays,
+            c["switch-tray"],
+            f.chips_per_tray,
+            True,
+            **swap,
+        ),
+        x.fault(
+            "leader switch-tray",
+            rates.switch_tray_per_h,
+            c["leader-tray"],
+            f.chips_per_tray,
+            True,
+            **swap,
+            controller_wait_h=c["leader-tray"].repair_h,
+        ),
+        x.fault("controller", rates.controller_per_h * f.other_trays, c["controller"]),
+        x.fault("leader controller", rates.controller_per_h, c["leader-controller"]),
+    ]
+
+
+def _update_events(x: _Life) -> list[Effect]:
+    """Switch software updates: every tray in turn (in service), or one rack-wide window. An
+    operator with in-service updates still takes the window when it costs less (with
+    rerouting off, a drained tray's planes stall the job for its whole half hour). On a
+    domain the L2 trays are updated in turn too, after the racks' (site.updates)."""
+    f, c = x.site, x.c
+    up = c["update"]
+    upd_rate = x.rates.updates_per_year / HOURS_PER_YEAR
+    outs = [c["update" if n == 0 else f"update-{n}"] for n in range(len(f.updates))]
+    in_service = sum(
+        n * o.repair_h * o.slowdown() for (_, n), o in zip(f.updates, outs, strict=True)
+    )
+    if up.state is not JobState.STOPPED:
+        window = outcome(
+            replace(with_features(x.h, x.feats - {Feature.ISSU}), update=(f.updates[0][0],))
+        )
+        if window.state is JobState.STOPPED and window.repair_h < in_service:
+            up = window
+    if up.state is JobState.STOPPED:
+        stop = Stop(0.0, True, up.repair_h, MAINTENANCE, x.u0)
+        return [Effect("switch update", upd_rate, (stop,), 0.0)]
+    return [Effect("switch update", upd_rate, (), in_service)]
+
+
+def _no_controller_events(x: _Life) -> list[Effect]:
+    """Data faults that land while there is no central fabric controller (the leader's
+    controller or tray lost, until a peer takes over or it is repaired) and that the window
+    turns into aborts; those that abort anyway are not counted twice."""
+    f, rates, c, rep = x.site, x.rates, x.c, x.site.rep
+    mc = c["leader-controller"]
+    windows = [  # (rate per hour, window length h)
+        (
+            rates.controller_per_h,
+            rates.failover_gap_h if mc.control is ControlState.FAILED_OVER else mc.repair_h,
+        )
+    ]
+    lt = c["leader-tray"]
+    if lt.state is JobState.DEGRADED or lt.restart is Restart.AT_ONCE:  # the job goes on meanwhile
+        gap = rates.failover_gap_h if lt.control is ControlState.FAILED_OVER else lt.repair_h
+        windows.append((rates.switch_tray_per_h, gap))
+    win_h_per_h = sum(r * w for r, w in windows)
+    if win_h_per_h <= 0.0:
+        return []
+    nocp = with_features(x.h, x.feats - {Feature.CP_RESILIENCE})
+    share_leader = 1.0 / f.trays
+    chip_rate = rates.switch_chip_per_h * f.chips
+    candidates = (
+        ("link", x.link_rate * (1 - share_leader), rep["link"]),
+        ("link", x.link_rate * share_leader, rep["leader-plane-link"]),
+        ("switch-chip", chip_rate * (1 - share_leader), rep["switch-chip"]),
+        ("switch-chip", chip_rate * share_leader, rep["leader-chip"]),
+        ("switch-tray", rates.switch_tray_per_h * f.other_trays, rep["switch-tray"]),
+    )
+    turned = 0.0
+    for kind, rate, cid in candidates:
+        if c[kind].state is JobState.ABORTED:
+            continue  # aborts anyway: already counted
+        if outcome(with_fail(nocp, (rep["leader-controller"], cid))).state is JobState.ABORTED:
+            turned += rate
+    mean_window = win_h_per_h / sum(r for r, _ in windows)
+    stop = Stop(0.0, False, mean_window / 2.0, REPAIR_WAIT, x.u0, x.td_fab)
+    return [Effect("data fault with no central controller", win_h_per_h * turned, (stop,), 0.0)]
+
+
+def _tray_controller_events(x: _Life) -> list[Effect]:
+    """A tray controller (not the leader's) lost with control-plane resilience off: FACTS.md
+    §3, that tray's control plane is gone until the controller is back, so a fault on its
+    own planes in that window cannot be rerouted (model/fabric/control.py: trays-lost)."""
+    f, rates, c, rep = x.site, x.rates, x.c, x.site.rep
+    tc = c["controller"]
+    if Feature.CP_RESILIENCE in x.feats or tc.repair_h <= 0.0:
+        return []
+    on_tray = (
+        (x.link_rate / f.trays, rep["link"], "link"),
+        (rates.switch_chip_per_h * f.chips / f.trays, rep["switch-chip"], "switch-chip"),
+    )
+    turned = sum(
+        rate
+        for rate, cid, kind in on_tray
+        if c[kind].state is not JobState.ABORTED
+        and outcome(with_fail(x.h, (rep["controller"], cid))).state is JobState.ABORTED
+    )
+    if turned <= 0.0:
+        return []
+    window_h_per_h = rates.controller_per_h * f.other_trays * tc.repair_h
+    stop = Stop(0.0, False, tc.repair_h / 2.0, REPAIR_WAIT, x.u0, x.td_fab)
+    name = "data fault on a tray without its controller"
+    return [Effect(name, window_h_per_h * turned, (stop,), 0.0)]
+
+
+def _kind_events(x: _Life) -> list[Effect]:
+    """The kinds of event only this fabric kind has (a domain's rack leaders and L2 tier)."""
+    extra = RELIABILITY[x.s.kind].extra_effects
+    return extra(x.site, x.rates, x.c, x.fault, x.tray_slow)
+
+
+# Every kind of event over a life, in the order the breakdowns list them.
+_EVENTS = (
+    _compute_events,
+    _link_events,
+    _switch_events,
+    _update_events,
+    _no_controller_events,
+    _tray_controller_events,
+    _kind_events,
+)
+
+
 def effects(s: Scenario, rates: Rates = DEFAULT_RATES) -> tuple[Effect, ...]:
     """Every kind of event over a rack's life, with rates and per-event costs.
 
@@ -234,198 +481,5 @@ def effects(s: Scenario, rates: Rates = DEFAULT_RATES) -> tuple[Effect, ...]:
     faults that the window turns into aborts); faults that abort anyway are not counted
     twice.
     """
-    f = site_mod.site_of(s)
-    rep = f.rep
-    h = healthy(s)
-    feats = h.features
-    c = classify(h)
-    if s.repair.endswith(ONSITE):
-        c = on_site(c, rates)
-    g, t = f.gpus, f.trays
-    u0 = rates.restart_s / 3600.0
-    tele = Feature.TELEMETRY in feats
-    td_fab = (rates.detect_telemetry_s if tele else rates.detect_timeout_s) / 3600.0
-    td_other = rates.detect_other_s / 3600.0
-    diag = 0.0 if tele else rates.diagnosis_no_telemetry_h
-    tray_slow = c["switch-tray"].slowdown()
-
-    def fault(
-        name: str, rate: float, o: Outcome, planes: int = 0, every: bool = False, **kw
-    ) -> Effect:
-        kw.setdefault("td_h", td_fab)
-        stops, deg = _fault_stops(o, u0_h=u0, **kw)
-        return Effect(name, rate, stops, deg, o.slowdown() if o.job_runs else 0.0, planes, every)
-
-    out: list[Effect] = [
-        fault("gpu", rates.gpu_per_h * g, c["gpu"], td_h=td_other),
-        fault(
-            "compute-tray",
-            rates.compute_tray_per_h * f.compute_trays,
-            c["compute-tray"],
-            td_h=td_other,
-        ),
-        Effect(
-            "software",
-            rates.software_per_gpu_h * g,
-            (Stop(0.0, False, 0.0, REPAIR_WAIT, u0, td_other),),
-            0.0,
-        ),
-    ]
-    # A link goes dark when a cable of it fails or one of its two ends does (connector and
-    # SerDes); either is a link fault to the fabric, swapped with its cartridge (fate.repairs).
-    by_part = [
-        ("cable", rates.cable_per_h * f.cables, c["cable"], 1),
-        ("link end", rates.link_end_per_h * 2 * f.links, c["link"], 1),
-    ]
-    link_rate = sum(rate for _, rate, _, _ in by_part)
-    if f.multirack:  # a trunk darkens no GPU's link: its planes count is 0
-        by_part.append(("trunk link", rates.trunk_link_per_h * f.trunks, c["trunk"], 0))
-    for part, rate, o, pl in by_part:
-        out.append(fault(part, rate * (1.0 - rates.flaky_share), o, pl, extra_h=diag))
-        if tele:  # flagged days ahead and drained on purpose: a planned drain
-            out.append(
-                fault(
-                    f"{part}, flagged by telemetry", rate * rates.flaky_share, o, pl, planned=True
-                )
-            )
-            continue
-        # runs flaky (replays) until it fails, then an unplanned fault
-        flaky_deg = c["flaky-link"].slowdown() * rates.flaky_lead_h
-        stops, deg = _fault_stops(o, td_h=td_fab, u0_h=u0, extra_h=diag)
-        out.append(
-            Effect(
-                f"{part}, flaky then failed",
-                rate * rates.flaky_share,
-                stops,
-                deg + flaky_deg,
-                o.slowdown() if o.job_runs else 0.0,
-                pl,
-            )
-        )
-    out += [
-        fault(
-            "switch-chip",
-            rates.switch_chip_per_h * f.chips,
-            c["switch-chip"],
-            1,
-            True,
-            swap_slowdown=tray_slow,
-        ),
-        fault(
-            "switch-tray",
-            rates.switch_tray_per_h * f.other_trays,
-            c["switch-tray"],
-            f.chips_per_tray,
-            True,
-            swap_slowdown=tray_slow,
-        ),
-        fault(
-            "leader switch-tray",
-            rates.switch_tray_per_h,
-            c["leader-tray"],
-            f.chips_per_tray,
-            True,
-            swap_slowdown=tray_slow,
-            controller_wait_h=c["leader-tray"].repair_h,
-        ),
-        fault("controller", rates.controller_per_h * f.other_trays, c["controller"]),
-        fault("leader controller", rates.controller_per_h, c["leader-controller"]),
-    ]
-
-    # Switch software updates: every tray in turn (in service), or one rack-wide window. An
-    # operator with in-service updates still takes the window when it costs less (with
-    # rerouting off, a drained tray's planes stall the job for its whole half hour).
-    # On a domain the L2 trays are updated in turn too, after the racks' (site.updates).
-    up = c["update"]
-    upd_rate = rates.updates_per_year / HOURS_PER_YEAR
-    outs = [c["update" if n == 0 else f"update-{n}"] for n in range(len(f.updates))]
-    in_service = sum(
-        n * o.repair_h * o.slowdown() for (_, n), o in zip(f.updates, outs, strict=True)
-    )
-    if up.state is not JobState.STOPPED:
-        window = outcome(
-            replace(with_features(h, feats - {Feature.ISSU}), update=(f.updates[0][0],))
-        )
-        if window.state is JobState.STOPPED and window.repair_h < in_service:
-            up = window
-    if up.state is JobState.STOPPED:
-        out.append(
-            Effect("switch update", upd_rate, (Stop(0.0, True, up.repair_h, MAINTENANCE, u0),), 0.0)
-        )
-    else:
-        out.append(Effect("switch update", upd_rate, (), in_service))
-
-    # Windows without a central fabric controller.
-    windows = []  # (rate per hour, window length h)
-    mc = c["leader-controller"]
-    windows.append(
-        (
-            rates.controller_per_h,
-            rates.failover_gap_h if mc.control is ControlState.FAILED_OVER else mc.repair_h,
-        )
-    )
-    lt = c["leader-tray"]
-    if lt.state is JobState.DEGRADED or lt.restart is Restart.AT_ONCE:  # the job goes on meanwhile
-        gap = rates.failover_gap_h if lt.control is ControlState.FAILED_OVER else lt.repair_h
-        windows.append((rates.switch_tray_per_h, gap))
-    win_h_per_h = sum(r * w for r, w in windows)
-    if win_h_per_h > 0.0:
-        nocp = with_features(h, feats - {Feature.CP_RESILIENCE})
-        lead_mc = rep["leader-controller"]
-        share_leader = 1.0 / t
-        candidates = (
-            ("link", link_rate * (1 - share_leader), rep["link"]),
-            ("link", link_rate * share_leader, rep["leader-plane-link"]),
-            (
-                "switch-chip",
-                rates.switch_chip_per_h * f.chips * (1 - share_leader),
-                rep["switch-chip"],
-            ),
-            ("switch-chip", rates.switch_chip_per_h * f.chips * share_leader, rep["leader-chip"]),
-            ("switch-tray", rates.switch_tray_per_h * f.other_trays, rep["switch-tray"]),
-        )
-        turned = 0.0
-        for kind, rate, cid in candidates:
-            if c[kind].state is JobState.ABORTED:
-                continue  # aborts anyway: already counted
-            if outcome(with_fail(nocp, (lead_mc, cid))).state is JobState.ABORTED:
-                turned += rate
-        mean_window = win_h_per_h / sum(r for r, _ in windows)
-        out.append(
-            Effect(
-                "data fault with no central controller",
-                win_h_per_h * turned,
-                (Stop(0.0, False, mean_window / 2.0, REPAIR_WAIT, u0, td_fab),),
-                0.0,
-            )
-        )
-
-    # A tray controller (not the leader's) lost with control-plane resilience off: FACTS.md
-    # §3, that tray's control plane is gone until the controller is back, so a fault on its
-    # own planes in that window cannot be rerouted (model/fabric/control.py: trays-lost).
-    tc = c["controller"]
-    if Feature.CP_RESILIENCE not in feats and tc.repair_h > 0.0:
-        own_mc = rep["controller"]
-        on_tray = (
-            (link_rate / t, rep["link"], "link"),
-            (rates.switch_chip_per_h * f.chips / t, rep["switch-chip"], "switch-chip"),
-        )
-        turned = sum(
-            rate
-            for rate, cid, kind in on_tray
-            if c[kind].state is not JobState.ABORTED
-            and outcome(with_fail(h, (own_mc, cid))).state is JobState.ABORTED
-        )
-        window_h_per_h = rates.controller_per_h * f.other_trays * tc.repair_h
-        if turned > 0.0:
-            out.append(
-                Effect(
-                    "data fault on a tray without its controller",
-                    window_h_per_h * turned,
-                    (Stop(0.0, False, tc.repair_h / 2.0, REPAIR_WAIT, u0, td_fab),),
-                    0.0,
-                )
-            )
-    if f.multirack:
-        out += domain.extra_effects(f, rates, c, fault, tray_slow)
-    return tuple(out)
+    x = _life(s, rates)
+    return tuple(e for events in _EVENTS for e in events(x))

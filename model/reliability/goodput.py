@@ -32,11 +32,12 @@ from model.reliability.accounting import (
     result,
     unplanned_rate,
 )
+from model.reliability.by_kind import RELIABILITY
 from model.reliability.effects import CAUSES, MAINTENANCE, REPAIR_WAIT
 from model.reliability.montecarlo import default_sample_racks, fleet, monte_carlo, simulate_ettr
 from model.reliability.policy import candidates, parse_policy
 from model.reliability.rates import DEFAULT_RATES, Rates
-from model.scenario import Scenario, parse_query
+from model.scenario import Scenario, fabric_kind, parse_query
 
 # The module's public face: the two methods, the table, and what callers label them with.
 __all__ = [
@@ -161,7 +162,7 @@ def comparison_scenarios(fabric: str = "vr-nvl72") -> list[tuple[str, Scenario]]
             ("gb200-nvl72, defaults", parse_query("fabric=gb200-nvl72").scenario),
             ("eth-x72, defaults", parse_query("fabric=eth-x72").scenario),
         ]
-    elif fabric not in DOMAINS:
+    elif not RELIABILITY[fabric_kind(fabric)].own_features:
         raise ScenarioError(
             f"the side-by-side is of vr-nvl72 or a multi-rack domain ({', '.join(DOMAINS)}), "
             f"not {fabric}",
@@ -305,7 +306,7 @@ def summary(s: Scenario) -> dict:
     """evaluate()'s goodput block: lifetime goodput of the scenario's fabric and features
     (closed form over one year of its rack or domain; the faults of now aside)."""
     g = closed_form(s)
-    unit = "domain" if s.multirack else "rack"
+    unit = RELIABILITY[s.kind].unit
     return {
         "fraction": g["fraction"],
         "badput": g["badput"],

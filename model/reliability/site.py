@@ -10,13 +10,15 @@ global fabric manager's home, model/multirack/control.py), and the kinds only a 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from model.fabric.control import LEADER_HOME_TRAY
 from model.ids import chip_id, controller_id, link_id, tray_id
+from model.kinds import FabricKind
 from model.multirack.domains import DOMAINS, l2_id, l2_tray_id, l2_trays, trunk_id
-from model.scenario import Scenario
+from model.scenario import Scenario, rack_fabric
 
 LEADER = tray_id(LEADER_HOME_TRAY)
 OTHER_TRAY = tray_id(LEADER_HOME_TRAY + 2)
@@ -60,30 +62,34 @@ class Site:
     l2_trays: int = 0
     trunks: int = 0  # trunk links (L1 chip to L2 chip)
 
-    @property
-    def multirack(self) -> bool:
-        return self.racks > 1
-
 
 def site_of(s: Scenario) -> Site:
     """The scenario's Site: its rack, or its domain."""
-    if not s.multirack:
-        f = s.spec()
-        return Site(
-            f.gpus,
-            f.compute_trays,
-            f.cables,
-            f.links,
-            f.chips,
-            f.chips,
-            f.chips_per_tray,
-            f.switch_trays,
-            f.switch_trays - 1,
-            REP,
-            ((OTHER_TRAY, f.switch_trays),),
-            "",
-            ("",),
-        )
+    return _SITES[s.kind](s)
+
+
+def _rack_site(s: Scenario) -> Site:
+    """One rack's site: its own parts, one representative of each kind."""
+    f = s.spec()
+    return Site(
+        f.gpus,
+        f.compute_trays,
+        f.cables,
+        f.links,
+        f.chips,
+        f.chips,
+        f.chips_per_tray,
+        f.switch_trays,
+        f.switch_trays - 1,
+        REP,
+        ((OTHER_TRAY, f.switch_trays),),
+        "",
+        ("",),
+    )
+
+
+def _domain_site(s: Scenario) -> Site:
+    """A domain's site: every rack's parts, the L2 tier's, its trunks."""
     d = DOMAINS[s.fabric]
     f, r = d.rack, d.racks
     rep = {k: f"{HOME if k in _LEADER_KINDS else OTHER}.{v}" for k, v in REP.items()}
@@ -118,7 +124,12 @@ def site_of(s: Scenario) -> Site:
 def dark_ids(s: Scenario, site: Site, links: int, planes: int) -> tuple[str, ...]:
     """`links` dark links on one GPU and `planes` planes dark for every GPU (on distinct
     chips), as fail= IDs: on a domain a dark plane is its chip in every rack [A]."""
-    f = DOMAINS[s.fabric].rack if s.multirack else s.spec()
+    f = rack_fabric(s)
     dead = [f"{p}{chip_id(f, f.chips - 1 - k)}" for k in range(planes) for p in site.dark_racks]
     dark = [f"{site.dark_gpu}{link_id(f, 7, f.chips_per_tray + k)}" for k in range(links)]
     return tuple(dead + dark)
+
+
+_SITES: Mapping[FabricKind, Callable[[Scenario], Site]] = MappingProxyType(
+    {FabricKind.RACK: _rack_site, FabricKind.DOMAIN: _domain_site, FabricKind.ISLANDS: _rack_site}
+)

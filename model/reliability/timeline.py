@@ -9,7 +9,9 @@ less the work lost since the last checkpoint when the job aborts.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import replace
+from types import MappingProxyType
 
 import numpy as np
 
@@ -20,7 +22,7 @@ from model.fabric.fate import unroutable_planes
 from model.ids import parse_id, tray_id
 from model.kinds import ComponentKind as K
 from model.kinds import EventKind as E
-from model.kinds import Feature, JobState, RepairAction, RepairMode, Restart
+from model.kinds import FabricKind, Feature, JobState, RepairAction, RepairMode, Restart
 from model.params import CONTROLLER_RESTART_H
 from model.reliability.accounting import checkpoint_interval_s as default_interval_s
 from model.reliability.accounting import visit_wait_h
@@ -93,10 +95,7 @@ def timeline(
         raise ScenarioError(
             f"fault '{fid}' is not among this scenario's faults ({', '.join(s.fail)})", fid
         )
-    if s.multirack:
-        fx = domain_facts(s, fid, rates)
-    else:
-        fx = _rack_facts(s, fid, rates)
+    fx = _FACTS[s.kind](s, fid, rates)
     if checkpoint_interval_s is None:
         checkpoint_interval_s = fx.interval_s()
     a = fx.a
@@ -325,3 +324,10 @@ def _fmt(seconds: float) -> str:
     if seconds < 4 * 86400:
         return f"{seconds / 3600:.1f} h"
     return f"{seconds / 86400:.0f} days"
+
+
+# A fabric kind's facts about one fault (the seam, model/registry.py): a domain's from its
+# DomainAssessment; an island fabric is refused by the rack's reader (Scenario.spec).
+_FACTS: Mapping[FabricKind, Callable[[Scenario, str, Rates], FaultFacts]] = MappingProxyType(
+    {FabricKind.RACK: _rack_facts, FabricKind.DOMAIN: domain_facts, FabricKind.ISLANDS: _rack_facts}
+)

@@ -7,11 +7,14 @@ JSON-ready result; every bad parameter is a ScenarioError naming it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
+from typing import Any
 
 from model.assess import Assessment
 from model.errors import ScenarioError
 from model.fabric.presets import GB200_NVL72
+from model.kinds import FabricKind
 from model.workloads import domain, moe_a2a, nccl
 from model.workloads.models import DEEPSEEK_R1, moe_model
 
@@ -19,6 +22,24 @@ MAX_BYTES = 1 << 36  # 64 GiB, nccl-tests' range and then some
 NCCL_KEYS = ("algo", "bytes", "ranks")
 MOE_KEYS = ("tokens", "ep", "precision")
 DEFAULTS = {"op": "all_reduce", "algo": "auto", "bytes": 1 << 30, "precision": "bf16"}
+
+# A fabric kind's part of the collectives (the seam, model/registry.py): the fabric an EP
+# group's all-to-all and a job's collective cross. Islands are refused before (their routes
+# answer the data plane and decode only), by the rack's reader (Scenario.spec).
+EP_FABRIC: Mapping[FabricKind, Callable[[Any, int], Any]] = MappingProxyType(
+    {
+        FabricKind.RACK: moe_a2a.ep_fabric,
+        FabricKind.DOMAIN: domain.ep_fabric,
+        FabricKind.ISLANDS: moe_a2a.ep_fabric,
+    }
+)
+JOB_FABRIC: Mapping[FabricKind, Callable[[Any, int], Any]] = MappingProxyType(
+    {
+        FabricKind.RACK: nccl.job_fabric,
+        FabricKind.DOMAIN: domain.job_fabric,
+        FabricKind.ISLANDS: nccl.job_fabric,
+    }
+)
 
 
 def _refuse_foreign(op: str, given: Mapping, foreign: tuple[str, ...]) -> None:
@@ -44,7 +65,7 @@ def answer(a: Assessment, given: Mapping[str, object]) -> dict:
         ep = int(given.get("ep", 8))
         precision = str(given.get("precision", DEFAULTS["precision"]))
         m = moe_model(a.scenario.workload)
-        v = (domain.ep_fabric if a.scenario.multirack else moe_a2a.ep_fabric)(a, ep)
+        v = EP_FABRIC[a.scenario.kind](a, ep)
         return (
             base | {"workload": a.scenario.workload} | moe_a2a.moe_op(op, tokens, m, precision, v)
         )
@@ -60,7 +81,7 @@ def answer(a: Assessment, given: Mapping[str, object]) -> dict:
             else f"ranks {ranks}: at least 2",
             token="ranks",
         )
-    jf = (domain.job_fabric if a.scenario.multirack else nccl.job_fabric)(a, ranks)
+    jf = JOB_FABRIC[a.scenario.kind](a, ranks)
     algo = str(given.get("algo", DEFAULTS["algo"]))
     return base | nccl.collective(op, algo, float(given.get("bytes", DEFAULTS["bytes"])), jf)
 

@@ -10,14 +10,17 @@ interactivity with the healthy rack and with the fabric of the same GPU it is he
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
+from types import MappingProxyType
 
 import numpy as np
 
 from model.assess import Assessment, assess
 from model.fabric.islands import SCENARIO_ISLANDS, island_state
 from model.fabric.presets import VR_NVL72, eth_with_bandwidth
+from model.kinds import FabricKind
 from model.multirack.domains import DOMAINS
 from model.scenario import Scenario
 from model.workloads import decode, moe_a2a, training
@@ -125,15 +128,32 @@ def island_decode(s: Scenario) -> dict:
     return decode_result(fs, "when a GPU is in service", fs["hardware"])
 
 
+def _rack_curves(s: Scenario) -> tuple[dict, bool]:
+    fs = work(s).curves
+    return fs, assess(s).job_runs
+
+
+def _domain_curves(s: Scenario) -> tuple[dict, bool]:
+    fs = domain_frontiers(s)
+    return fs, assess(s).job_runs and bool(fs["hardware"].groups)
+
+
+def _island_curves(s: Scenario) -> tuple[dict, bool]:
+    fs = island_frontiers(s)
+    return fs, bool(fs["hardware"].groups)
+
+
+@dataclass(frozen=True)
+class DecodeKind:
+    """A fabric kind's part of decode (the workloads layer of the seam, model/registry.py)."""
+
+    frontiers: Callable[[Scenario], tuple[dict, bool]]  # the frontiers, and whether the job runs
+    block: Callable[[Scenario], dict]  # evaluate()'s decode block
+
+
 def _frontiers_of(s: Scenario) -> tuple[dict, bool]:
     """The frontiers behind /api/v1/decode for any scenario, and whether the job runs."""
-    if s.multirack:
-        fs = domain_frontiers(s)
-        return fs, assess(s).job_runs and bool(fs["hardware"].groups)
-    if s.islands:
-        fs = island_frontiers(s)
-        return fs, bool(fs["hardware"].groups)
-    return work(s).curves, assess(s).job_runs
+    return DECODE[s.kind].frontiers(s)
 
 
 def _r(x: float | None, nd: int = 1) -> float | None:
@@ -293,7 +313,7 @@ def decode_curves(s: Scenario) -> dict:
     """The /api/v1/decode answer: three frontiers, the ratio to the baseline along them, and
     the deployment and time breakdown at every point."""
     fs, runs = _frontiers_of(s)
-    block = domain_decode(s) if s.multirack else island_decode(s) if s.islands else work(s).decode
+    block = DECODE[s.kind].block(s)
     base = fs["baseline_key"]
     vs_base = ratio_along(fs["scenario"], fs["baseline"])
     vs_healthy = ratio_along(fs["scenario"], fs["healthy"])
@@ -432,3 +452,12 @@ def delivered_fraction(s: Scenario) -> float:
 def healthy_tokens_per_s(s: Scenario) -> float:
     """Tokens per second the scenario's healthy rack delivers (the goodput's full rate)."""
     return work(s).healthy_tokens_per_s
+
+
+DECODE: Mapping[FabricKind, DecodeKind] = MappingProxyType(
+    {
+        FabricKind.RACK: DecodeKind(_rack_curves, lambda s: work(s).decode),
+        FabricKind.DOMAIN: DecodeKind(_domain_curves, domain_decode),
+        FabricKind.ISLANDS: DecodeKind(_island_curves, island_decode),
+    }
+)

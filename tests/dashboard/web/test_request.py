@@ -11,6 +11,7 @@ from dashboard.exporter.route import prom
 from dashboard.infra.request import Number, Text, scenario_request, split_query
 from dashboard.web.blueprint import web
 from model import ScenarioError, parse_query
+from model.kinds import FabricKind
 
 OWN = {
     "years": Number(0.01, 100.0, default=1.0),
@@ -80,7 +81,7 @@ def test_a_bad_scenario_is_named_before_a_fractional_count(ctx_app):
 
 def test_multirack_only_where_the_route_says(ctx_app):
     assert token_of(ctx_app, "fabric=vr-nvl576") == "vr-nvl576"
-    assert ask(ctx_app, "fabric=vr-nvl576", multirack=True).scenario.multirack
+    assert ask(ctx_app, "fabric=vr-nvl576", multirack=True).scenario.kind is FabricKind.DOMAIN
 
 
 def test_query_length_and_encoding(ctx_app):
