@@ -73,6 +73,113 @@ def _curve(key: str, pts: Sequence[dict], baseline: str) -> dict:
     }
 
 
+def _subtitle(decode: dict) -> str:
+    """The model, the GPU, what each point is and why this baseline."""
+    return (
+        f"{decode.get('model', '')}, {decode.get('gpu', '')}; per installed GPU; the best "
+        f"deployment at each point<br>against {decode.get('baseline', '')}: "
+        f"{decode.get('baseline_why', '')}; dotted: {REFERENCE_TOKENS_PER_S_PER_USER:g}/user [A]"
+    )
+
+
+def _ratio_trace(ratio: Sequence[dict], base: str) -> dict:
+    """The scenario-to-baseline ratio of tokens/s per GPU on the bottom panel."""
+    return {
+        "type": "scatter",
+        "x": np.array([p["tokens_per_s_per_user"] for p in ratio], dtype=float),
+        "y": np.array([p["ratio"] for p in ratio], dtype=float),
+        "mode": "lines",
+        "name": f"this scenario ÷ {base}",
+        "showlegend": False,
+        "line": {"color": COLORS["scenario"], "width": 2},
+        "hovertemplate": (
+            f"%{{x:.0f}} tokens/s per user<br>%{{y:.2f}}× {base}'s tokens/s per GPU<extra></extra>"
+        ),
+        "xaxis": "x2",
+        "yaxis": "y2",
+    }
+
+
+def _ratio_range(ratio: Sequence[dict], claim: bool) -> dict:
+    """The bottom panel's log range: the ratios, 1× and (against Ethernet) the vendor's claim
+    in view, with a margin."""
+    ry = np.array([p["ratio"] for p in ratio], dtype=float)
+    top = max(float(ry.max()), VENDOR_DECODE_RATIO if claim else 1.0) * 1.2
+    low = min(0.8, float(ry.min()) * 0.9)
+    return {"type": "log", "range": [math.log10(low), math.log10(top)]}
+
+
+def _ratio_lines(claim: bool) -> list[dict]:
+    """Parity (1×) on the bottom panel, and the vendor's claim dotted when it applies."""
+    lines = [hline(1.0, {"color": MUTED, "width": 1}, "x2", "y2")]
+    if claim:
+        lines.append(
+            hline(VENDOR_DECODE_RATIO, {"color": MUTED, "width": 1, "dash": "dot"}, "x2", "y2")
+        )
+    return lines
+
+
+def _ratio_note(base: str, claim: bool) -> dict:
+    """The label on the bottom panel's line: the vendor's claim, or what 1× is."""
+    return {  # on a log axis an annotation's y is log10 of the value
+        "text": f"NVIDIA: 'up to {VENDOR_DECODE_RATIO:g}×' (NVLink 6 vs Ethernet)"
+        if claim
+        else f"1× = {base}",
+        "xref": "x2 domain",
+        "yref": "y2",
+        "x": 0.01,
+        "y": math.log10(VENDOR_DECODE_RATIO if claim else 1.0),
+        "xanchor": "left",
+        "yanchor": "bottom",
+        "showarrow": False,
+        "font": {"size": 9, "color": MUTED},
+    }
+
+
+def _no_ratio_note(base: str) -> dict:
+    """Said in the bottom panel when the baseline shares no interactivity with the scenario."""
+    return {
+        "text": f"{base} reaches no common interactivity: no ratio",
+        "xref": "x2 domain",
+        "yref": "y2 domain",
+        "x": 0.5,
+        "y": 0.5,
+        "showarrow": False,
+        "font": {"size": 10, "color": MUTED},
+    }
+
+
+def _reference_lines(with_ratio: bool) -> list[dict]:
+    """The reference interactivity, dotted, on each panel that has a trace."""
+    ref_line = {"color": FG, "width": 1, "dash": "dot"}
+    ref = REFERENCE_TOKENS_PER_S_PER_USER
+    lines = [vline(ref, dict(ref_line), "x", "y")]
+    if with_ratio:
+        lines.append(vline(ref, dict(ref_line), "x2", "y2"))
+    return lines
+
+
+def _log_ticks() -> dict:
+    """The interactivity axis: log, ticked at 1-2-5 steps."""
+    return {
+        "type": "log",
+        "tickvals": list(LOG_TICKS),
+        "ticktext": [f"{v:g}" for v in LOG_TICKS],
+    }
+
+
+def _label_axes(lay: dict, base: str) -> None:
+    """Both panels' ticks and titles, x titled on the bottom panel only (it is shared)."""
+    lay["xaxis"] |= _log_ticks()
+    lay["xaxis2"] |= _log_ticks() | {"title": {"text": "interactivity, tokens/s per user (log)"}}
+    lay["yaxis"] |= {"title": {"text": "tokens/s per GPU"}, "tickformat": "~s"}
+    lay["yaxis2"] |= {
+        "title": {"text": f"× {base}"},
+        "tickvals": [1, 2, 5, 10, 20],
+        "ticktext": ["1", "2", "5", "10", "20"],
+    }
+
+
 def decode_figure(decode: dict) -> dict:
     """Tokens/s per GPU against tokens/s per user (log) for this scenario, its healthy rack
     and its baseline, over a panel of the scenario-to-baseline ratio; input: decode_curves()."""
@@ -83,90 +190,21 @@ def decode_figure(decode: dict) -> dict:
             "until it restarts.",
             "MoE decode throughput",
         )
-    ref = REFERENCE_TOKENS_PER_S_PER_USER
     base = decode.get("baseline", "")
-    sub = (
-        f"{decode.get('model', '')}, {decode.get('gpu', '')}; per installed GPU; the best "
-        f"deployment at each point<br>against {base}: {decode.get('baseline_why', '')}; "
-        f"dotted: {ref:g}/user [A]"
-    )
-    lay = _panels() | header("MoE decode: throughput vs interactivity", sub, "decode")
+    lay = _panels() | header("MoE decode: throughput vs interactivity", _subtitle(decode), "decode")
     lay["legend"] = {"x": 0.01, "y": 0.4, "yanchor": "bottom", "font": {"size": 10}}
     data = [
         _curve(k, curves[k], base) for k in ("baseline", "healthy", "scenario") if curves.get(k)
     ]
-    shapes: list[dict] = []
     ratio = decode.get("ratio_vs_baseline") or []
     claim = base == "eth-x72"  # NVIDIA's figure is NVLink 6 against off-the-shelf Ethernet
     if ratio:
-        rx = np.array([p["tokens_per_s_per_user"] for p in ratio], dtype=float)
-        ry = np.array([p["ratio"] for p in ratio], dtype=float)
-        data.append(
-            {
-                "type": "scatter",
-                "x": rx,
-                "y": ry,
-                "mode": "lines",
-                "name": f"this scenario ÷ {base}",
-                "showlegend": False,
-                "line": {"color": COLORS["scenario"], "width": 2},
-                "hovertemplate": (
-                    f"%{{x:.0f}} tokens/s per user<br>%{{y:.2f}}× {base}'s tokens/s per GPU"
-                    "<extra></extra>"
-                ),
-                "xaxis": "x2",
-                "yaxis": "y2",
-            }
-        )
-        top = max(float(ry.max()), VENDOR_DECODE_RATIO if claim else 1.0) * 1.2
-        low = min(0.8, float(ry.min()) * 0.9)
-        lay["yaxis2"] |= {"type": "log", "range": [math.log10(low), math.log10(top)]}
-        shapes.append(hline(1.0, {"color": MUTED, "width": 1}, "x2", "y2"))
-        if claim:
-            dot = {"color": MUTED, "width": 1, "dash": "dot"}
-            shapes.append(hline(VENDOR_DECODE_RATIO, dot, "x2", "y2"))
-        note = {  # on a log axis an annotation's y is log10 of the value
-            "text": f"NVIDIA: 'up to {VENDOR_DECODE_RATIO:g}×' (NVLink 6 vs Ethernet)"
-            if claim
-            else f"1× = {base}",
-            "xref": "x2 domain",
-            "yref": "y2",
-            "x": 0.01,
-            "y": math.log10(VENDOR_DECODE_RATIO if claim else 1.0),
-            "xanchor": "left",
-            "yanchor": "bottom",
-            "showarrow": False,
-            "font": {"size": 9, "color": MUTED},
-        }
+        data.append(_ratio_trace(ratio, base))
+        lay["yaxis2"] |= _ratio_range(ratio, claim)
+        shapes, note = _ratio_lines(claim), _ratio_note(base, claim)
     else:
-        note = {
-            "text": f"{base} reaches no common interactivity: no ratio",
-            "xref": "x2 domain",
-            "yref": "y2 domain",
-            "x": 0.5,
-            "y": 0.5,
-            "showarrow": False,
-            "font": {"size": 10, "color": MUTED},
-        }
-    # The reference interactivity, on each panel that has a trace.
-    ref_line = {"color": FG, "width": 1, "dash": "dot"}
-    shapes.append(vline(ref, dict(ref_line), "x", "y"))
-    if ratio:
-        shapes.append(vline(ref, dict(ref_line), "x2", "y2"))
-    ticks = {"type": "log", "tickvals": list(LOG_TICKS), "ticktext": [f"{v:g}" for v in LOG_TICKS]}
-    lay["xaxis"] |= ticks
-    lay["xaxis2"] |= {
-        **ticks,
-        "ticktext": list(ticks["ticktext"]),
-        "tickvals": list(LOG_TICKS),
-        "title": {"text": "interactivity, tokens/s per user (log)"},
-    }
-    lay["yaxis"] |= {"title": {"text": "tokens/s per GPU"}, "tickformat": "~s"}
-    lay["yaxis2"] |= {
-        "title": {"text": f"× {base}"},
-        "tickvals": [1, 2, 5, 10, 20],
-        "ticktext": ["1", "2", "5", "10", "20"],
-    }
-    lay["shapes"] = shapes
+        shapes, note = [], _no_ratio_note(base)
+    _label_axes(lay, base)
+    lay["shapes"] = shapes + _reference_lines(bool(ratio))
     lay["annotations"] = [note]
     return {"data": data, "layout": lay}

@@ -76,28 +76,36 @@ def _cause_bar(cause: str, rows: Sequence[dict], labels: list[str], full: list[s
     }
 
 
-def goodput_figure(rows: Sequence[dict], current_label: str | None = None) -> dict:
-    """Badput by cause (hours per rack-year) as stacked horizontal bars, best configuration
-    on top, goodput % at each bar's end; input: goodput.comparison() rows."""
-    rows = [r for r in rows if r.get("badput_hours_per_rack_year")]
-    if not rows:
-        return empty_figure("No goodput comparison to show.", "Lifetime goodput")
+def _by_badput(rows: Sequence[dict]) -> tuple[list[dict], np.ndarray]:
+    """The rows from most badput to least (plotly draws the first category at the bottom, so
+    the best configuration ends on top) and their total badput, hours."""
     total = np.array([sum(r["badput_hours_per_rack_year"].values()) for r in rows])
-    order = np.argsort(-total, kind="stable")  # plotly draws the first category at the bottom
-    rows = [rows[i] for i in order]
-    total = total[order]
-    labels = [short_label(r["label"]) for r in rows]
-    full = [r["label"] for r in rows]
+    order = np.argsort(-total, kind="stable")
+    return [rows[i] for i in order], total[order]
+
+
+def _causes(rows: Sequence[dict]) -> list[str]:
+    """The causes with any badput, in CAUSE_COLORS' order (the stack's), then the model's,
+    then any other by name."""
     present = {c for r in rows for c, v in r["badput_hours_per_rack_year"].items() if v}
     known = [c for c in (*CAUSE_COLORS, *CAUSES) if c in present]
-    causes = list(dict.fromkeys(known)) + sorted(present - set(known))
-    domain = next(
+    return list(dict.fromkeys(known)) + sorted(present - set(known))
+
+
+def _domain_of(rows: Sequence[dict]) -> str | None:
+    """The multi-rack domain the rows are of, or None for the rack comparison."""
+    return next(
         (d for d in DOMAINS if any(r.get("query", "").startswith(f"fabric={d}") for r in rows)),
         None,
     )
+
+
+def _frame(domain: str | None) -> dict:
+    """The figure without traces: the title, the subtitle (what is assumed: per rack-year or
+    per domain-year), stacked bars, the legend below."""
     unit = f"{domain}-year (the domain's one job)" if domain else "rack-year"
     links = "copper in racks, optical trunks" if domain else "copper links"
-    fig = figure(
+    return figure(
         "Lifetime goodput: what each feature saves",
         f"Closed form over one {unit}, repair at once (docs/GOODPUT.md): FACTS §6<br>"
         f"and [A] failure rates ({links}), [A] swap times; goodput % at each bar's end",
@@ -115,57 +123,84 @@ def goodput_figure(rows: Sequence[dict], current_label: str | None = None) -> di
         },
         margin={"l": 10, "b": 36},
     )
-    fig["data"] = [_cause_bar(c, rows, labels, full) for c in causes]
+
+
+def _goodput_text(rows: Sequence[dict], total: np.ndarray, labels: list[str]) -> dict:
+    """Each row's goodput % as text at its bar's end, the hover adding its badput."""
     frac = np.array([r["fraction"] for r in rows])
-    fig["data"].append(
-        {
-            "type": "scatter",
-            "x": total,
-            "y": labels,
-            "mode": "text",
-            "text": [f" {f:.2%}" for f in frac],
-            "textposition": "middle right",
-            "textfont": {"size": 10, "color": FG},
-            "showlegend": False,
-            "customdata": np.stack([frac * 100, total], axis=1),
-            "hovertemplate": (
-                "%{y}<br>goodput %{customdata[0]:.2f}%<br>"
-                "badput %{customdata[1]:.0f} h per rack-year<extra></extra>"
-            ),
-        }
-    )
+    return {
+        "type": "scatter",
+        "x": total,
+        "y": labels,
+        "mode": "text",
+        "text": [f" {f:.2%}" for f in frac],
+        "textposition": "middle right",
+        "textfont": {"size": 10, "color": FG},
+        "showlegend": False,
+        "customdata": np.stack([frac * 100, total], axis=1),
+        "hovertemplate": (
+            "%{y}<br>goodput %{customdata[0]:.2f}%<br>"
+            "badput %{customdata[1]:.0f} h per rack-year<extra></extra>"
+        ),
+    }
+
+
+def _current_band(i: int) -> dict:
+    """A band behind row i, the configuration on screen."""
+    return {
+        "type": "rect",
+        "xref": "paper",
+        "x0": 0,
+        "x1": 1,
+        "yref": "y",
+        "y0": i - 0.5,
+        "y1": i + 0.5,
+        "fillcolor": COLORS["scenario"],
+        "opacity": 0.16,
+        "line": {"width": 0},
+        "layer": "below",
+    }
+
+
+def _axes(labels: list[str], ticktext: list[str], total: np.ndarray, domain: str | None) -> dict:
+    """The configurations down (ticks as given: the current one marked), badput across with
+    room at the right for the goodput text."""
+    return {
+        "yaxis": {
+            "title": {"text": "configuration"},
+            "tickmode": "array",
+            "tickvals": labels,
+            "ticktext": ticktext,
+            "ticks": "",
+            "showgrid": False,
+        },
+        "xaxis": {
+            "title": {"text": f"badput, hours per {'domain' if domain else 'rack'}-year"},
+            "range": [0, float(total.max()) * 1.25],
+        },
+    }
+
+
+def goodput_figure(rows: Sequence[dict], current_label: str | None = None) -> dict:
+    """Badput by cause (hours per rack-year) as stacked horizontal bars, best configuration
+    on top, goodput % at each bar's end; input: goodput.comparison() rows."""
+    rows = [r for r in rows if r.get("badput_hours_per_rack_year")]
+    if not rows:
+        return empty_figure("No goodput comparison to show.", "Lifetime goodput")
+    rows, total = _by_badput(rows)
+    labels = [short_label(r["label"]) for r in rows]
+    full = [r["label"] for r in rows]
+    domain = _domain_of(rows)
+    fig = _frame(domain)
+    fig["data"] = [_cause_bar(c, rows, labels, full) for c in _causes(rows)]
+    fig["data"].append(_goodput_text(rows, total, labels))
     ticktext = list(labels)
     lay = fig["layout"]
     if current_label in full:
         i = full.index(current_label)
         ticktext[i] = f"<b>▶ {labels[i]}</b>"
-        lay["shapes"] = [
-            {
-                "type": "rect",
-                "xref": "paper",
-                "x0": 0,
-                "x1": 1,
-                "yref": "y",
-                "y0": i - 0.5,
-                "y1": i + 0.5,
-                "fillcolor": COLORS["scenario"],
-                "opacity": 0.16,
-                "line": {"width": 0},
-                "layer": "below",
-            }
-        ]
-    lay["yaxis"] = {
-        "title": {"text": "configuration"},
-        "tickmode": "array",
-        "tickvals": labels,
-        "ticktext": ticktext,
-        "ticks": "",
-        "showgrid": False,
-    }
-    lay["xaxis"] = {
-        "title": {"text": f"badput, hours per {'domain' if domain else 'rack'}-year"},
-        "range": [0, float(total.max()) * 1.25],
-    }
+        lay["shapes"] = [_current_band(i)]
+    lay |= _axes(labels, ticktext, total, domain)
     return fig
 
 

@@ -63,6 +63,242 @@ def _si(n: float) -> str:
     return f"{n:g}"
 
 
+def _titles(name: str, scale: str, note: str) -> tuple[str, str]:
+    """The title and subtitle: the metric, what kind of reading it is, the note and which
+    colour scale it is drawn on (so a log colour scale is never mistaken for a linear one)."""
+    label = METRIC_LABELS.get(name, (name,))[0]
+    kind = METRIC_LABELS.get(name, (name, "", ""))[2]
+    if name == "state":
+        return "Link state per link", f"{kind}<br>{note}" if note else kind
+    how = {
+        "log": "log colour",
+        "log1p": "log colour, log10(1 + n)",
+        "linear": "linear colour",
+    }[scale]
+    return f"{label} per link", f"{name}: {kind}<br>{note + '; ' if note else ''}{how}"
+
+
+def _log_colours(shown: np.ndarray) -> tuple[np.ndarray, float, float, dict]:
+    """log10 of positive values, whole decades as the colour bar's ticks (at most ~6)."""
+    zc = np.log10(np.where(shown > 0, shown, np.nan))
+    lo, hi = math.floor(np.nanmin(zc)), math.ceil(np.nanmax(zc))
+    ks = list(range(lo, hi + 1))
+    step = max(1, math.ceil(len(ks) / 6))
+    ticks = {"tickvals": ks[::step], "ticktext": [_sup(k) for k in ks[::step]]}
+    return zc, float(lo), float(hi), ticks
+
+
+def _log1p_colours(shown: np.ndarray) -> tuple[np.ndarray, float, float, dict]:
+    """log10(1 + n) of counts with zeros: 0 keeps a colour of its own, decades as ticks."""
+    fin = shown[np.isfinite(shown)]
+    zc = np.log10(1.0 + shown)
+    hi = math.ceil(math.log10(float(fin.max())))
+    ks = list(range(hi + 1))
+    step = max(1, math.ceil(len(ks) / 6))
+    tv = [0.0] + [math.log10(1 + 10**k) for k in ks[::step]]
+    ticks = {"tickvals": tv, "ticktext": ["0"] + [_si(10**k) for k in ks[::step]]}
+    return zc, 0.0, math.log10(1 + 10**hi), ticks
+
+
+def _linear_colours(shown: np.ndarray) -> tuple[np.ndarray, float, float, dict]:
+    """The values as they are, over their finite range (widened when it is a single value,
+    so plotly has a range to colour), SI-suffixed ticks for large values."""
+    fin = shown[np.isfinite(shown)]
+    zmin = float(fin.min()) if fin.size else 0.0
+    zmax = float(fin.max()) if fin.size else 1.0
+    if zmax <= zmin:
+        zmin, zmax = zmin - 0.5, zmax + 0.5
+    return shown, zmin, zmax, {"tickformat": "~s" if zmax >= 1e4 else ""}
+
+
+def _colour_values(shown: np.ndarray, scale: str) -> tuple[np.ndarray, float, float, dict]:
+    """What the colours are of on `scale` ('log', 'log1p' or 'linear'): the values coloured,
+    their range (zmin, zmax) and the colour bar's tick properties."""
+    if scale == "log":
+        return _log_colours(shown)
+    if scale == "log1p":
+        return _log1p_colours(shown)
+    return _linear_colours(shown)
+
+
+def _colorbar(unit: str, ticks: dict) -> dict:
+    """A thin colour bar titled with the unit, with the scale's ticks."""
+    return {
+        "title": {"text": unit, "side": "right", "font": {"size": 10}},
+        "thickness": 10,
+        "tickfont": {"size": 10},
+        "outlinewidth": 0,
+    } | ticks
+
+
+def _hovertemplate(label: str, unit: str, scale: str) -> str:
+    """The hover: the link's ID (row label-column label) and its reading; on a log scale the
+    reading is the customdata, z being its logarithm."""
+    value = "%{customdata:.4~g}" if scale != "linear" else "%{z:.4~g}"
+    unit_txt = "" if unit in ("", "count") else f" {unit}"
+    return f"%{{y}}-%{{x}}<br>{label}: {value}{unit_txt}<extra></extra>"
+
+
+def _main_trace(
+    shown: np.ndarray,
+    name: str,
+    unit: str,
+    scale: str,
+    gpu_labels: Sequence[str],
+    plane_labels: Sequence[str],
+) -> dict:
+    """The counter's own heatmap (INACTIVE cells are gaps in it): Viridis with a colour bar
+    for a metric, one 'ACTIVE' colour and no bar for the link state."""
+    label = METRIC_LABELS.get(name, (name,))[0]
+    zc, zmin, zmax, ticks = _colour_values(shown, scale)
+    trace = {
+        "type": "heatmap",
+        "x": list(plane_labels),
+        "y": list(gpu_labels),
+        "z": zc.astype(np.float32),
+        "zmin": zmin,
+        "zmax": zmax,
+        "hoverongaps": False,
+        "name": label,
+    }
+    if name == "state":
+        return trace | {
+            "colorscale": [[0, COLORS["ok"]], [1, COLORS["ok"]]],
+            "showscale": False,
+            "hovertemplate": "%{y}-%{x}<br>ACTIVE<extra></extra>",
+        }
+    trace |= {
+        "colorscale": viridis(),
+        "colorbar": _colorbar(unit, ticks),
+        "hovertemplate": _hovertemplate(label, unit, scale),
+    }
+    if scale != "linear":
+        trace["customdata"] = shown.astype(np.float32)
+    return trace
+
+
+def _inactive_traces(
+    down: np.ndarray,
+    planned: np.ndarray,
+    gpu_labels: Sequence[str],
+    plane_labels: Sequence[str],
+) -> list[dict]:
+    """The INACTIVE links over the main heatmap, one flat-coloured layer each for the failed
+    and the drained ones (a drain is planned, a failure is not); none for a kind not there."""
+    overlays = (
+        (down & ~planned, "INACTIVE", COLORS["failed"], "the link is down"),
+        (planned, "INACTIVE, drained", "#0072B2", "drained for a switch update"),
+    )
+    return [
+        {
+            "type": "heatmap",
+            "x": list(plane_labels),
+            "y": list(gpu_labels),
+            "z": np.where(mask, 1.0, np.nan).astype(np.float32),
+            "colorscale": [[0, color], [1, color]],
+            "showscale": False,
+            "hoverongaps": False,
+            "name": what,
+            "hovertemplate": f"%{{y}}-%{{x}}<br>INACTIVE: {why}<extra></extra>",
+        }
+        for mask, what, color, why in overlays
+        if mask.any()
+    ]
+
+
+def _plane_marks(
+    stale_planes: np.ndarray | None, drained_planes: np.ndarray | None, planned: np.ndarray
+) -> list[tuple[list[int], str, str]]:
+    """The planes marked by a bar above their columns, stale ones first, then drained ones:
+    (their column indices, the legend's words, the colour), for each kind that has any."""
+    marks = (
+        (stale_planes, "stale: controller down", COLORS["neutral"]),
+        (drained_planes, f"drained for an update: {int(planned.sum())} links", "#0072B2"),
+    )
+    return [
+        (np.flatnonzero(np.asarray(planes, dtype=bool)).tolist(), what, color)
+        for planes, what, color in marks
+        if planes is not None and np.asarray(planes).any()
+    ]
+
+
+def _legend(
+    is_state: bool,
+    down: np.ndarray,
+    planned: np.ndarray,
+    marks: Sequence[tuple[list[int], str, str]],
+) -> list[dict]:
+    """Legend-only swatches: ACTIVE (for the link state), the failed links' count (also when
+    there are none, unless every INACTIVE link is drained), and each kind of marked plane."""
+    out = [legend_swatch("ACTIVE", COLORS["ok"])] if is_state else []
+    if (down & ~planned).any() or not planned.any():
+        n = int((down & ~planned).sum())
+        out.append(legend_swatch(f"INACTIVE: {n} links", COLORS["failed"]))
+    return out + [legend_swatch(what, color) for _, what, color in marks]
+
+
+def _tray_starts(trays: Sequence[str]) -> list[int]:
+    """The first column of each switch tray (columns are grouped by tray)."""
+    return [i for i, t in enumerate(trays) if i == 0 or trays[i - 1] != t]
+
+
+def _shapes(starts: Sequence[int], marks: Sequence[tuple[list[int], str, str]]) -> list[dict]:
+    """A line between switch trays' columns, then a bar above each marked plane's column."""
+    dividers = [
+        {
+            "type": "line",
+            "xref": "x",
+            "yref": "paper",
+            "x0": i - 0.5,
+            "x1": i - 0.5,
+            "y0": 0,
+            "y1": 1,
+            "line": {"color": BG, "width": 2},
+        }
+        for i in starts[1:]
+    ]
+    bars = [
+        {
+            "type": "rect",
+            "xref": "x",
+            "yref": "paper",
+            "x0": i - 0.5,
+            "x1": i + 0.5,
+            "y0": 1.0,
+            "y1": 1.025,
+            "fillcolor": color,
+            "line": {"width": 0},
+        }
+        for columns, _, color in marks
+        for i in columns
+    ]
+    return dividers + bars
+
+
+def _axes(trays: Sequence[str], starts: Sequence[int], gpu_labels: Sequence[str]) -> dict:
+    """The x axis labelled a switch tray a group of columns (at its middle), the y axis every
+    4th GPU (every 8th past 36 rows), gpu00 at the top."""
+    ends = [*starts[1:], len(trays)]
+    step = 8 if len(gpu_labels) > 36 else 4
+    return {
+        "xaxis": {
+            "title": {"text": "switch plane (tray.chip)"},
+            "tickmode": "array",
+            "tickvals": [(a + b - 1) / 2 for a, b in zip(starts, ends, strict=True)],
+            "ticktext": [trays[i] for i in starts],
+            "showgrid": False,
+            "tickangle": 0,
+        },
+        "yaxis": {
+            "title": {"text": "GPU"},
+            "tickmode": "array",
+            "tickvals": list(gpu_labels[::step]),
+            "autorange": "reversed",
+            "showgrid": False,
+        },
+    }
+
+
 def heatmap_figure(
     matrix: np.ndarray,
     name: str,
@@ -91,165 +327,29 @@ def heatmap_figure(
         raise ValueError(f"matrix is {g} x {p}; labels are {len(gpu_labels)} x {len(plane_labels)}")
     down = np.isnan(z) if inactive is None else np.asarray(inactive, dtype=bool)
     shown = np.where(down, np.nan, z)
-    label = METRIC_LABELS.get(name, (name,))[0]
     is_state = name == "state"
     scale = "linear" if is_state else _colour_scale(shown)
-    how = {
-        "log": "log colour",
-        "log1p": "log colour, log10(1 + n)",
-        "linear": "linear colour",
-    }[scale]
-    kind = METRIC_LABELS.get(name, (name, "", ""))[2]
-    if is_state:
-        sub = f"{kind}<br>{note}" if note else kind
-    else:
-        sub = f"{name}: {kind}<br>{note + '; ' if note else ''}{how}"
     fig = figure(
-        f"{label} per link" if not is_state else "Link state per link",
-        sub,
+        *_titles(name, scale, note),
         "heatmap",
         legend={"orientation": "h", "x": 0, "y": -0.2, "yanchor": "top", "font": {"size": 10}},
         margin={"r": 10, "b": 40},
     )
-    fin = shown[np.isfinite(shown)]
-    colorbar: dict = {
-        "title": {"text": unit, "side": "right", "font": {"size": 10}},
-        "thickness": 10,
-        "tickfont": {"size": 10},
-        "outlinewidth": 0,
-    }
-    if scale == "log":
-        zc = np.log10(np.where(shown > 0, shown, np.nan))
-        lo, hi = math.floor(np.nanmin(zc)), math.ceil(np.nanmax(zc))
-        ks = list(range(lo, hi + 1))
-        step = max(1, math.ceil(len(ks) / 6))
-        colorbar |= {"tickvals": ks[::step], "ticktext": [_sup(k) for k in ks[::step]]}
-        zmin, zmax = float(lo), float(hi)
-    elif scale == "log1p":
-        zc = np.log10(1.0 + shown)
-        hi = math.ceil(math.log10(float(fin.max())))
-        ks = list(range(hi + 1))
-        step = max(1, math.ceil(len(ks) / 6))
-        tv = [0.0] + [math.log10(1 + 10**k) for k in ks[::step]]
-        colorbar |= {"tickvals": tv, "ticktext": ["0"] + [_si(10**k) for k in ks[::step]]}
-        zmin, zmax = 0.0, math.log10(1 + 10**hi)
-    else:
-        zc = shown
-        zmin = float(fin.min()) if fin.size else 0.0
-        zmax = float(fin.max()) if fin.size else 1.0
-        if zmax <= zmin:
-            zmin, zmax = zmin - 0.5, zmax + 0.5
-        colorbar |= {"tickformat": "~s" if zmax >= 1e4 else ""}
-    hover_value = "%{customdata:.4~g}" if scale != "linear" else "%{z:.4~g}"
-    unit_txt = "" if unit in ("", "count") else f" {unit}"
-    main = {
-        "x": list(plane_labels),
-        "y": list(gpu_labels),
-        "z": zc.astype(np.float32),
-        "zmin": zmin,
-        "zmax": zmax,
-        "hoverongaps": False,
-        "name": label,
-    }
-    if is_state:
-        main |= {
-            "colorscale": [[0, COLORS["ok"]], [1, COLORS["ok"]]],
-            "showscale": False,
-            "hovertemplate": "%{y}-%{x}<br>ACTIVE<extra></extra>",
-        }
-    else:
-        main |= {
-            "colorscale": viridis(),
-            "colorbar": colorbar,
-            "hovertemplate": f"%{{y}}-%{{x}}<br>{label}: {hover_value}{unit_txt}<extra></extra>",
-        }
-        if scale != "linear":
-            main["customdata"] = shown.astype(np.float32)
-    fig["data"].append({"type": "heatmap", **main})
     drained = np.zeros(p, bool) if drained_planes is None else np.asarray(drained_planes, bool)
     planned = down & drained[None, :]
-    overlays = (
-        (down & ~planned, "INACTIVE", COLORS["failed"], "the link is down"),
-        (planned, "INACTIVE, drained", "#0072B2", "drained for a switch update"),
-    )
-    for mask, what, color, why in overlays:
-        if not mask.any():
-            continue
-        fig["data"].append(
-            {
-                "type": "heatmap",
-                "x": list(plane_labels),
-                "y": list(gpu_labels),
-                "z": np.where(mask, 1.0, np.nan).astype(np.float32),
-                "colorscale": [[0, color], [1, color]],
-                "showscale": False,
-                "hoverongaps": False,
-                "name": what,
-                "hovertemplate": f"%{{y}}-%{{x}}<br>INACTIVE: {why}<extra></extra>",
-            }
-        )
-    if is_state:
-        fig["data"].append(legend_swatch("ACTIVE", COLORS["ok"]))
-    if (down & ~planned).any() or not planned.any():
-        n = int((down & ~planned).sum())
-        fig["data"].append(legend_swatch(f"INACTIVE: {n} links", COLORS["failed"]))
-    trays = list(plane_trays)
-    starts = [i for i, t in enumerate(trays) if i == 0 or trays[i - 1] != t]
-    shapes = [
-        {
-            "type": "line",
-            "xref": "x",
-            "yref": "paper",
-            "x0": i - 0.5,
-            "x1": i - 0.5,
-            "y0": 0,
-            "y1": 1,
-            "line": {"color": BG, "width": 2},
-        }
-        for i in starts[1:]
+    marks = _plane_marks(stale_planes, drained_planes, planned)
+    fig["data"] += [
+        _main_trace(shown, name, unit, scale, gpu_labels, plane_labels),
+        *_inactive_traces(down, planned, gpu_labels, plane_labels),
+        *_legend(is_state, down, planned, marks),
     ]
-    marks = (
-        (stale_planes, "stale: controller down", COLORS["neutral"]),
-        (drained_planes, f"drained for an update: {int(planned.sum())} links", "#0072B2"),
-    )
-    for planes, what, color in marks:
-        if planes is None or not np.asarray(planes).any():
-            continue
-        for i in np.flatnonzero(np.asarray(planes, dtype=bool)).tolist():
-            shapes.append(
-                {
-                    "type": "rect",
-                    "xref": "x",
-                    "yref": "paper",
-                    "x0": i - 0.5,
-                    "x1": i + 0.5,
-                    "y0": 1.0,
-                    "y1": 1.025,
-                    "fillcolor": color,
-                    "line": {"width": 0},
-                }
-            )
-        fig["data"].append(legend_swatch(what, color))
+    trays = list(plane_trays)
+    starts = _tray_starts(trays)
     lay = fig["layout"]
+    shapes = _shapes(starts, marks)
     if shapes:  # (as plotly: an empty list of shapes is no shapes)
         lay["shapes"] = shapes
-    ends = [*starts[1:], p]
-    lay["xaxis"] = {
-        "title": {"text": "switch plane (tray.chip)"},
-        "tickmode": "array",
-        "tickvals": [(a + b - 1) / 2 for a, b in zip(starts, ends, strict=True)],
-        "ticktext": [trays[i] for i in starts],
-        "showgrid": False,
-        "tickangle": 0,
-    }
-    step = 8 if g > 36 else 4
-    lay["yaxis"] = {
-        "title": {"text": "GPU"},
-        "tickmode": "array",
-        "tickvals": list(gpu_labels[::step]),
-        "autorange": "reversed",
-        "showgrid": False,
-    }
+    lay |= _axes(trays, starts, gpu_labels)
     return fig
 
 

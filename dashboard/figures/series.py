@@ -36,6 +36,123 @@ def _time_unit(span_s: float) -> tuple[str, float]:
     return "minutes", 60.0
 
 
+def _shown_metric(series: dict, metric: str) -> tuple[str, str]:
+    """The metric to plot and a note on why it is not the one asked for: a series without the
+    metric (telemetry off: only the link's state is visible) shows the state instead."""
+    if metric != "state" and metric not in series:
+        return "state", series.get("visible") or f"{metric} is not in this series"
+    return metric, ""
+
+
+def _bands(
+    x: np.ndarray, x_end: np.ndarray, mask: np.ndarray, color: str, opacity: float
+) -> list[dict]:
+    """A shaded band over each run of samples where mask holds, to the next sample's time."""
+    return [vrect(x[a], x_end[b - 1], color, opacity) for a, b in _runs(mask)]
+
+
+def _shading(x: np.ndarray, active: np.ndarray, stale: np.ndarray) -> tuple[list[dict], list[dict]]:
+    """The INACTIVE spans and the stale (controller down) ones while ACTIVE as bands, and a
+    legend swatch for each kind shown (stale also when it only falls on INACTIVE spans)."""
+    x_end = np.append(x[1:], x[-1])
+    down = _bands(x, x_end, ~active, COLORS["failed"], 0.22)
+    quiet = _bands(x, x_end, stale & active, COLORS["neutral"], 0.18)
+    swatches = []
+    if down:
+        swatches.append(legend_swatch("INACTIVE", COLORS["failed"]))
+    if quiet or (stale & ~active).any():
+        swatches.append(legend_swatch("stale: controller down", COLORS["neutral"]))
+    return down + quiet, swatches
+
+
+def _line_trace(x: np.ndarray, y: np.ndarray, metric: str, tunit: str) -> dict:
+    """The metric over time: a step line for the state, a straight one for a counter."""
+    label, unit, _ = METRIC_LABELS.get(metric, (metric, "", ""))
+    return {
+        "type": "scatter",
+        "x": x,
+        "y": y,
+        "mode": "lines",
+        "name": label,
+        "line": {
+            "color": COLORS["scenario"],
+            "width": 2,
+            "shape": "hv" if metric == "state" else "linear",
+        },
+        "hovertemplate": f"%{{x:.3~f}} {tunit}<br>{label}: %{{y:.4~g}} {unit}<extra></extra>",
+        "showlegend": False,
+    }
+
+
+def _change_trace(x: np.ndarray, y: np.ndarray, states: np.ndarray, tunit: str) -> dict | None:
+    """A diamond at each state change, green back to ACTIVE, red away from it, the hover
+    saying from what to what; None without a change."""
+    change = np.flatnonzero(states[1:] != states[:-1]) + 1
+    if not change.size:
+        return None
+    up = states[change] == "ACTIVE"
+    return {
+        "type": "scatter",
+        "x": x[change],
+        "y": y[change],
+        "mode": "markers",
+        "name": "state change",
+        "marker": {
+            "symbol": "diamond",
+            "size": 10,
+            "color": np.where(up, COLORS["ok"], COLORS["failed"]).tolist(),
+            "line": {"color": FG, "width": 1},
+        },
+        "customdata": [
+            f"{a} → {b}" for a, b in zip(states[change - 1], states[change], strict=True)
+        ],
+        "hovertemplate": f"%{{x:.3~f}} {tunit}<br>%{{customdata}}<extra></extra>",
+    }
+
+
+def _zero_note() -> dict:
+    """Said in the plot's middle when a counter stays at 0 (a flat line at 0 reads as none)."""
+    return {
+        "text": "0 throughout this window",
+        "xref": "paper",
+        "yref": "paper",
+        "x": 0.5,
+        "y": 0.5,
+        "showarrow": False,
+        "font": {"size": 12, "color": MUTED},
+    }
+
+
+def _yaxis(metric: str, y: np.ndarray) -> tuple[dict, list[dict]]:
+    """The y axis for the metric (the state as INACTIVE/ACTIVE, the BER on a log axis, a
+    counter from zero) and the annotations it needs: the zero note for a counter that stays 0."""
+    label, unit, _ = METRIC_LABELS.get(metric, (metric, "", ""))
+    if metric == "state":
+        axis = {
+            "title": {"text": "link state"},
+            "tickvals": [0, 1],
+            "ticktext": ["INACTIVE", "ACTIVE"],
+            "range": [-0.15, 1.15],
+        }
+        return axis, []
+    if metric == tm.BER:
+        axis = {
+            "title": {"text": f"{label}, {unit} (log)"},
+            "type": "log",
+            "exponentformat": "power",
+        }
+        return axis, []
+    top = float(np.nanmax(y)) if np.isfinite(y).any() else 0.0
+    axis = {
+        "title": {"text": f"{label}, {unit}"},
+        "tickformat": "~s" if top >= 1000 else ",~g",
+        "rangemode": "tozero",
+    }
+    if top != 0:
+        return axis, []
+    return axis | {"range": [-0.05, 1], "tickvals": [0]}, [_zero_note()]
+
+
 def link_series_figure(series: dict, metric: str) -> dict:
     """One link's (or cable's) metric over simulated time, INACTIVE and stale spans shaded,
     state changes marked; input: telemetry.link_series()."""
@@ -43,13 +160,10 @@ def link_series_figure(series: dict, metric: str) -> dict:
     lid = series.get("id", "link")
     if t.size == 0:
         return empty_figure(f"No samples of {lid} in this window.", f"{lid} over time")
-    note = ""
-    if metric != "state" and metric not in series:
-        note = series.get("visible") or f"{metric} is not in this series"
-        metric = "state"
+    metric, note = _shown_metric(series, metric)
     states = np.asarray(series.get("state") or ["ACTIVE"] * t.size, dtype=object)
     active = states == "ACTIVE"
-    label, unit, kind = METRIC_LABELS.get(metric, (metric, "", ""))
+    label, _, kind = METRIC_LABELS.get(metric, (metric, "", ""))
     tunit, div = _time_unit(float(t[-1] - t[0]))
     x = t / div
     if metric == "state":
@@ -64,91 +178,17 @@ def link_series_figure(series: dict, metric: str) -> dict:
         legend={"orientation": "h", "x": 0, "y": 1.0, "yanchor": "bottom", "font": {"size": 10}},
         margin={"t": 84},
     )
-    x_end = np.append(x[1:], x[-1])
-
-    def shade(mask: np.ndarray, color: str, opacity: float) -> bool:
-        runs = _runs(mask)
-        for a, b in runs:
-            add_shape(fig, vrect(x[a], x_end[b - 1], color, opacity))
-        return bool(runs)
-
-    if shade(~active, COLORS["failed"], 0.22):
-        fig["data"].append(legend_swatch("INACTIVE", COLORS["failed"]))
     stale = np.asarray(series.get("stale") or [False] * t.size, dtype=bool)
-    if shade(stale & active, COLORS["neutral"], 0.18) or (stale & ~active).any():
-        fig["data"].append(legend_swatch("stale: controller down", COLORS["neutral"]))
-    fig["data"].append(
-        {
-            "type": "scatter",
-            "x": x,
-            "y": y,
-            "mode": "lines",
-            "name": label,
-            "line": {
-                "color": COLORS["scenario"],
-                "width": 2,
-                "shape": "hv" if metric == "state" else "linear",
-            },
-            "hovertemplate": f"%{{x:.3~f}} {tunit}<br>{label}: %{{y:.4~g}} {unit}<extra></extra>",
-            "showlegend": False,
-        }
-    )
-    change = np.flatnonzero(states[1:] != states[:-1]) + 1
-    if change.size:
-        up = states[change] == "ACTIVE"
-        fig["data"].append(
-            {
-                "type": "scatter",
-                "x": x[change],
-                "y": y[change],
-                "mode": "markers",
-                "name": "state change",
-                "marker": {
-                    "symbol": "diamond",
-                    "size": 10,
-                    "color": np.where(up, COLORS["ok"], COLORS["failed"]).tolist(),
-                    "line": {"color": FG, "width": 1},
-                },
-                "customdata": [
-                    f"{a} → {b}" for a, b in zip(states[change - 1], states[change], strict=True)
-                ],
-                "hovertemplate": f"%{{x:.3~f}} {tunit}<br>%{{customdata}}<extra></extra>",
-            }
-        )
+    shapes, swatches = _shading(x, active, stale)
+    for shape in shapes:
+        add_shape(fig, shape)
+    fig["data"] += [*swatches, _line_trace(x, y, metric, tunit)]
+    change = _change_trace(x, y, states, tunit)
+    if change is not None:
+        fig["data"].append(change)
     lay = fig["layout"]
     lay["xaxis"] = {"title": {"text": f"simulated time, {tunit}"}}
-    if metric == "state":
-        lay["yaxis"] = {
-            "title": {"text": "link state"},
-            "tickvals": [0, 1],
-            "ticktext": ["INACTIVE", "ACTIVE"],
-            "range": [-0.15, 1.15],
-        }
-    elif metric == tm.BER:
-        lay["yaxis"] = {
-            "title": {"text": f"{label}, {unit} (log)"},
-            "type": "log",
-            "exponentformat": "power",
-        }
-    else:
-        top = float(np.nanmax(y)) if np.isfinite(y).any() else 0.0
-        lay["yaxis"] = {
-            "title": {"text": f"{label}, {unit}"},
-            "tickformat": "~s" if top >= 1000 else ",~g",
-            "rangemode": "tozero",
-        }
-        if top == 0:
-            lay["yaxis"] |= {"range": [-0.05, 1], "tickvals": [0]}
-            add_annotation(
-                fig,
-                {
-                    "text": "0 throughout this window",
-                    "xref": "paper",
-                    "yref": "paper",
-                    "x": 0.5,
-                    "y": 0.5,
-                    "showarrow": False,
-                    "font": {"size": 12, "color": MUTED},
-                },
-            )
+    lay["yaxis"], notes = _yaxis(metric, y)
+    for n in notes:
+        add_annotation(fig, n)
     return fig

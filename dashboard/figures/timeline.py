@@ -5,6 +5,7 @@ simulated clock as 'now'. Input: model.reliability.timeline.timeline(scenario)."
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -111,138 +112,181 @@ class TimeAxis:
         return list(range(math.ceil(math.log10(self.tau)), math.floor(math.log10(hi)) + 1))
 
 
-def timeline_figure(tl: dict | None, now_s: float | None = None) -> dict:
-    """Delivered work (a step line) and cumulative goodput, % of the healthy rack, over the
-    time since the newest fault, microseconds to days on one axis, events as markers;
-    input: timeline.timeline(). now_s: the simulated clock, marked as 'now'."""
-    if not tl or not tl.get("series"):
-        msg = (tl or {}).get("note") or "no fault in this scenario"
-        return empty_figure(
-            f"{msg[0].upper()}{msg[1:]}: fail a part to see what it costs, millisecond by "
-            "millisecond and day by day.",
-            "Timeline of the newest fault",
-        )
-    ser = tl["series"]
-    t = np.array([p["t_s"] for p in ser], dtype=float)
-    delivered = 100.0 * np.array([p["delivered"] for p in ser], dtype=float)
-    events = tl.get("events") or []
-    et = np.array([e["t_s"] for e in events], dtype=float)
-    window = tl.get("window_s") or [float(t[0]), float(t[-1])]
-    ax = TimeAxis(np.concatenate([t, et]), lead_s=-float(window[0]), end_s=float(window[1]))
-    x = ax(t)
+def _no_fault(tl: dict | None) -> dict:
+    """The empty figure for a scenario without a fault (or the timeline's note on why)."""
+    msg = (tl or {}).get("note") or "no fault in this scenario"
+    return empty_figure(
+        f"{msg[0].upper()}{msg[1:]}: fail a part to see what it costs, millisecond by "
+        "millisecond and day by day.",
+        "Timeline of the newest fault",
+    )
+
+
+def _subtitle(tl: dict, ax: TimeAxis) -> str:
+    """The job's fate and the repair, then how the time axis is drawn (its parts differ)."""
     job = tl.get("job") or {}
     rep = tl.get("repair") or {}
     scale = f"log, linear after {fmt_s(ax.knee)}" if math.isfinite(ax.knee) else "log"
-    fig = figure(
-        f"{tl.get('fault')} fails: what happens next",
+    return (
         f"job {job.get('state', '?')}; repair: {rep.get('mode', '?')}, "
         f"{fmt_s(rep.get('repair_h', 0) * 3600)} to repair; model/timeline.py<br>"
-        f"time: {scale}; the {fmt_s(ax.lead)} before, first {fmt_s(ax.tau)} linear",
-        "timeline",
-        legend={"orientation": "h", "x": 0, "y": -0.2, "yanchor": "top", "font": {"size": 10}},
-        margin={"b": 36},
+        f"time: {scale}; the {fmt_s(ax.lead)} before, first {fmt_s(ax.tau)} linear"
     )
+
+
+def _shapes(ax: TimeAxis) -> list[dict]:
+    """The lead before the fault shaded, the fault as a dotted line, the knee (where the axis
+    turns linear) as a dashed one."""
     shapes = [
         vrect(ax.zero - LEAD_WIDTH, ax.zero, COLORS["neutral"], 0.10),
         vline(ax.zero, {"color": COLORS["failed"], "width": 1.5, "dash": "dot"}),
     ]
     if math.isfinite(ax.knee):
         shapes.append(vline(math.log10(ax.knee), {"color": MUTED, "width": 1, "dash": "dash"}))
-    fig["layout"]["shapes"] = shapes
-    when = [fmt_s(v) for v in t.tolist()]
-    fig["data"].append(
-        {
-            "type": "scatter",
-            "x": x,
-            "y": delivered,
-            "mode": "lines",
-            "name": "work delivered",
-            "line": {"color": COLORS["scenario"], "width": 2.5, "shape": "hv"},
-            "fill": "tozeroy",
-            "fillcolor": "rgba(230,159,0,0.18)",
-            "customdata": when,
-            "hovertemplate": "t = %{customdata}<br>delivering %{y:.1f}% of healthy<extra></extra>",
-        }
-    )
-    # Goodput on a grid even in axis space, plus the series' own points (and just before
-    # each, where the delivered level steps).
+    return shapes
+
+
+def _delivered_trace(ax: TimeAxis, t: np.ndarray, ser: list[dict]) -> dict:
+    """Work delivered, % of the healthy rack, as a filled step line at the model's points."""
+    delivered = 100.0 * np.array([p["delivered"] for p in ser], dtype=float)
+    return {
+        "type": "scatter",
+        "x": ax(t),
+        "y": delivered,
+        "mode": "lines",
+        "name": "work delivered",
+        "line": {"color": COLORS["scenario"], "width": 2.5, "shape": "hv"},
+        "fill": "tozeroy",
+        "fillcolor": "rgba(230,159,0,0.18)",
+        "customdata": [fmt_s(v) for v in t.tolist()],
+        "hovertemplate": "t = %{customdata}<br>delivering %{y:.1f}% of healthy<extra></extra>",
+    }
+
+
+def _goodput_trace(tl: dict, ax: TimeAxis, t: np.ndarray, window: Sequence[float]) -> dict:
+    """Cumulative goodput as a dashed line: a grid even in axis space (the axis is not linear
+    in time), plus the series' own points and just before each, where delivered steps."""
     xs = np.linspace(ax.zero - LEAD_WIDTH, float(ax(window[1])), 240)
     tg = np.unique(np.concatenate([ax.inverse(xs), t, np.nextafter(t, -np.inf)[1:]]))
     tg = tg[(tg >= t[0]) & (tg <= window[1])]
-    good = 100.0 * goodput_at(tl, tg)
-    fig["data"].append(
-        {
-            "type": "scatter",
-            "x": ax(tg),
-            "y": good,
-            "mode": "lines",
-            "name": "goodput so far",
-            "line": {"color": COLORS["ok"], "width": 2, "dash": "dash"},
-            "customdata": [fmt_s(v) for v in tg.tolist()],
-            "hovertemplate": "t = %{customdata}<br>goodput so far %{y:.2f}%<extra></extra>",
-        }
-    )
-    if events:
-        uniq, inv = np.unique(et, return_inverse=True)
-        texts: list[list[str]] = [[] for _ in uniq]
-        restored = [False] * uniq.size
-        for i, e in zip(inv.tolist(), events, strict=True):
-            texts[i].append(wrap(e["event"], 52))
-            restored[i] |= e.get("kind") == EventKind.RESTORED
-        # the fault's own marker, the fabric made whole again, and the steps between
-        kinds = ["failed" if k == 0 else "ok" if r else "neutral" for k, r in enumerate(restored)]
-        fig["data"].append(
-            {
-                "type": "scatter",
-                "x": ax(uniq),
-                "y": np.full(uniq.size, 110.0),
-                "mode": "markers",
-                "name": "events",
-                "marker": {
-                    "symbol": "diamond",
-                    "size": 10,
-                    "color": [COLORS[k] for k in kinds],
-                    "line": {"color": FG, "width": 1},
-                },
-                "customdata": [
-                    f"t = {fmt_s(v)}<br>" + "<br>".join(ts)
-                    for v, ts in zip(uniq.tolist(), texts, strict=True)
-                ],
-                "hovertemplate": "%{customdata}<extra></extra>",
-            }
-        )
+    return {
+        "type": "scatter",
+        "x": ax(tg),
+        "y": 100.0 * goodput_at(tl, tg),
+        "mode": "lines",
+        "name": "goodput so far",
+        "line": {"color": COLORS["ok"], "width": 2, "dash": "dash"},
+        "customdata": [fmt_s(v) for v in tg.tolist()],
+        "hovertemplate": "t = %{customdata}<br>goodput so far %{y:.2f}%<extra></extra>",
+    }
+
+
+def _event_groups(events: list[dict], et: np.ndarray) -> tuple[np.ndarray, list[str], list[str]]:
+    """The events grouped by time (one marker a time): the times, each marker's hover text
+    and its colour (the fault's own, the fabric made whole again, or a step between)."""
+    uniq, inv = np.unique(et, return_inverse=True)
+    texts: list[list[str]] = [[] for _ in uniq]
+    restored = [False] * uniq.size
+    for i, e in zip(inv.tolist(), events, strict=True):
+        texts[i].append(wrap(e["event"], 52))
+        restored[i] |= e.get("kind") == EventKind.RESTORED
+    kinds = ["failed" if k == 0 else "ok" if r else "neutral" for k, r in enumerate(restored)]
+    hover = [
+        f"t = {fmt_s(v)}<br>" + "<br>".join(ts) for v, ts in zip(uniq.tolist(), texts, strict=True)
+    ]
+    return uniq, hover, [COLORS[k] for k in kinds]
+
+
+def _events_trace(ax: TimeAxis, events: list[dict], et: np.ndarray) -> dict:
+    """The events as diamonds above the lines, a marker a time, the hover listing them."""
+    uniq, hover, colors = _event_groups(events, et)
+    return {
+        "type": "scatter",
+        "x": ax(uniq),
+        "y": np.full(uniq.size, 110.0),
+        "mode": "markers",
+        "name": "events",
+        "marker": {
+            "symbol": "diamond",
+            "size": 10,
+            "color": colors,
+            "line": {"color": FG, "width": 1},
+        },
+        "customdata": hover,
+        "hovertemplate": "%{customdata}<extra></extra>",
+    }
+
+
+def _axes(ax: TimeAxis, window: Sequence[float]) -> dict:
+    """The time axis with TimeAxis' ticks (decades as minor grid lines) and the % axis, with
+    room above 100 % for the event markers."""
     vals, text = ax.ticks()
+    return {
+        "xaxis": {
+            "title": {"text": "time since the fault"},
+            "tickmode": "array",
+            "tickvals": vals,
+            "ticktext": text,
+            "range": [ax.zero - LEAD_WIDTH - 0.05, float(ax(window[1])) + 0.1],
+            "tickangle": 0,
+            "showgrid": False,
+            "minor": {"tickmode": "array", "tickvals": ax.decades(), "showgrid": True},
+            "zeroline": False,
+        },
+        "yaxis": {
+            "title": {"text": "% of the healthy rack's work"},
+            "range": [-4, 118],
+            "tickvals": [0, 25, 50, 75, 100],
+        },
+    }
+
+
+def _now_marker(ax: TimeAxis, now_s: float) -> tuple[dict, dict]:
+    """The simulated clock: a dotted line and its 'now' label, as plotly's add_vline with an
+    annotation places it (the line's top, to the right)."""
+    now = float(ax(np.array([now_s]))[0])
+    line = vline(now, {"color": "#F0E442", "width": 1, "dash": "dot"})
+    label = {
+        "text": "now",
+        "font": {"color": "#F0E442", "size": 10},
+        "xanchor": "left",
+        "yanchor": "top",
+        "x": now,
+        "y": 1,
+        "showarrow": False,
+        "xref": "x",
+        "yref": "y domain",
+    }
+    return line, label
+
+
+def timeline_figure(tl: dict | None, now_s: float | None = None) -> dict:
+    """Delivered work (a step line) and cumulative goodput, % of the healthy rack, over the
+    time since the newest fault, microseconds to days on one axis, events as markers;
+    input: timeline.timeline(). now_s: the simulated clock, marked as 'now'."""
+    if not tl or not tl.get("series"):
+        return _no_fault(tl)
+    ser = tl["series"]
+    t = np.array([p["t_s"] for p in ser], dtype=float)
+    events = tl.get("events") or []
+    et = np.array([e["t_s"] for e in events], dtype=float)
+    window = tl.get("window_s") or [float(t[0]), float(t[-1])]
+    ax = TimeAxis(np.concatenate([t, et]), lead_s=-float(window[0]), end_s=float(window[1]))
+    fig = figure(
+        f"{tl.get('fault')} fails: what happens next",
+        _subtitle(tl, ax),
+        "timeline",
+        legend={"orientation": "h", "x": 0, "y": -0.2, "yanchor": "top", "font": {"size": 10}},
+        margin={"b": 36},
+    )
     lay = fig["layout"]
-    lay["xaxis"] = {
-        "title": {"text": "time since the fault"},
-        "tickmode": "array",
-        "tickvals": vals,
-        "ticktext": text,
-        "range": [ax.zero - LEAD_WIDTH - 0.05, float(ax(window[1])) + 0.1],
-        "tickangle": 0,
-        "showgrid": False,
-        "minor": {"tickmode": "array", "tickvals": ax.decades(), "showgrid": True},
-        "zeroline": False,
-    }
-    lay["yaxis"] = {
-        "title": {"text": "% of the healthy rack's work"},
-        "range": [-4, 118],
-        "tickvals": [0, 25, 50, 75, 100],
-    }
+    lay["shapes"] = _shapes(ax)
+    fig["data"] += [_delivered_trace(ax, t, ser), _goodput_trace(tl, ax, t, window)]
+    if events:
+        fig["data"].append(_events_trace(ax, events, et))
+    lay |= _axes(ax, window)
     if now_s is not None and window[0] <= now_s <= window[1]:
-        now = float(ax(np.array([now_s]))[0])
-        shapes.append(vline(now, {"color": "#F0E442", "width": 1, "dash": "dot"}))
-        lay["annotations"] = [
-            {  # plotly's add_vline label, at its default place: the line's top, to the right
-                "text": "now",
-                "font": {"color": "#F0E442", "size": 10},
-                "xanchor": "left",
-                "yanchor": "top",
-                "x": now,
-                "y": 1,
-                "showarrow": False,
-                "xref": "x",
-                "yref": "y domain",
-            }
-        ]
+        line, label = _now_marker(ax, now_s)
+        lay["shapes"].append(line)
+        lay["annotations"] = [label]
     return fig

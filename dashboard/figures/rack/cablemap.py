@@ -70,13 +70,10 @@ def _tray_lines(f: Fabric, cols: int) -> list[dict]:
     return v + h
 
 
-@functools.lru_cache(maxsize=len(FABRICS))
-def _base(fabric_key: str) -> dict:
-    f = fabric_of(fabric_key)
-    cols = columns(f)
-    per_tray = f.chips_per_tray * f.cables_per_link
-    gpus = tuple(gpu_id(g) for g in range(f.gpus))
-    trace = {
+def _cells(cols: tuple[str, ...], gpus: tuple[str, ...]) -> dict:
+    """The cells: a heatmap on category axes, every cell healthy (level 0) until the browser
+    writes the scenario's levels and hover labels in (rack.compose)."""
+    return {
         "type": "heatmap",
         "name": "cables",
         # category axes: the hover spells the cable's ID from its row's and column's names
@@ -93,53 +90,11 @@ def _base(fabric_key: str) -> dict:
         "hovertemplate": "<b>cable %{y}-%{x}</b><br>%{text}<extra></extra>",
         "hoverongaps": False,
     }
-    layout = {
-        **frame(11, {"l": 44, "r": 6, "t": 44, "b": 40}),
-        "title": {
-            "text": "Cable map: a cell a cable<br><sup>a row a GPU, a column a switch chip's"
-            f" cable slot ({f.gpus} x {len(cols)})</sup>",
-            "x": 0.01,
-            "xanchor": "left",
-            "font": {"size": 13},
-        },
-        "xaxis": {
-            "range": [-0.5, len(cols) - 0.5],
-            "fixedrange": True,
-            "type": "category",
-            "tickvals": [cols[k * per_tray + per_tray // 2] for k in range(f.switch_trays)],
-            "ticktext": [f"st{k + 1}" for k in range(f.switch_trays)],
-            "showgrid": False,
-            "zeroline": False,
-            "ticks": "",
-            "color": TEXT_DIM,
-            "title": {"text": "switch tray (its chips' cable slots)", "standoff": 4},
-        },
-        "yaxis": {
-            "range": [f.gpus - 0.5, -0.5],
-            "fixedrange": True,
-            "type": "category",
-            "tickvals": [gpus[g] for g in range(0, f.gpus, 2 * f.gpus_per_tray)],
-            "ticktext": [gpus[g] for g in range(0, f.gpus, 2 * f.gpus_per_tray)],
-            "showgrid": False,
-            "zeroline": False,
-            "ticks": "",
-            "color": TEXT_DIM,
-        },
-        "dragmode": False,
-        "hovermode": "closest",
-        "clickmode": "event",
-        "uirevision": fabric_key,
-        "hoverlabel": {
-            "bgcolor": PAGE_BG,
-            "bordercolor": TEXT_DIM,
-            "font": {"color": TEXT, "family": FONT_FAMILY, "size": 12},
-        },
-        "shapes": _tray_lines(f, len(cols)),
-        # for the browser: a cell (row, column) is the drawing's cable marker
-        # (trace `hits`, point row x cols + column)
-        "meta": {"hits": TRACES["cable_hits"], "cols": len(cols), "chart": "cable-map"},
-    }
-    selected = {
+
+
+def _selected_trace() -> dict:
+    """The selected part's cells, outlined, over the map (empty until a part is selected)."""
+    return {
         "type": "scatter",
         "name": "selected",
         "mode": "markers",
@@ -154,7 +109,81 @@ def _base(fabric_key: str) -> dict:
         "hoverinfo": "skip",
         "showlegend": False,
     }
-    return {"data": [trace, selected], "layout": layout}
+
+
+def _xaxis(f: Fabric, cols: tuple[str, ...]) -> dict:
+    """The cable slots across, fixed, a switch tray's name at the middle of its columns."""
+    per_tray = f.chips_per_tray * f.cables_per_link
+    return {
+        "range": [-0.5, len(cols) - 0.5],
+        "fixedrange": True,
+        "type": "category",
+        "tickvals": [cols[k * per_tray + per_tray // 2] for k in range(f.switch_trays)],
+        "ticktext": [f"st{k + 1}" for k in range(f.switch_trays)],
+        "showgrid": False,
+        "zeroline": False,
+        "ticks": "",
+        "color": TEXT_DIM,
+        "title": {"text": "switch tray (its chips' cable slots)", "standoff": 4},
+    }
+
+
+def _yaxis(f: Fabric, gpus: tuple[str, ...]) -> dict:
+    """The GPUs down, fixed, gpu00 at the top, every other compute tray's first GPU named."""
+    ticks = [gpus[g] for g in range(0, f.gpus, 2 * f.gpus_per_tray)]
+    return {
+        "range": [f.gpus - 0.5, -0.5],
+        "fixedrange": True,
+        "type": "category",
+        "tickvals": ticks,
+        "ticktext": list(ticks),
+        "showgrid": False,
+        "zeroline": False,
+        "ticks": "",
+        "color": TEXT_DIM,
+    }
+
+
+def _layout(fabric_key: str, f: Fabric, cols: tuple[str, ...], gpus: tuple[str, ...]) -> dict:
+    """The map's layout: the rack's frame and hover look, the title, the axes, no drag (a
+    click selects), the tray lines, and the meta the browser maps a cell to the drawing by."""
+    return {
+        **frame(11, {"l": 44, "r": 6, "t": 44, "b": 40}),
+        "title": {
+            "text": "Cable map: a cell a cable<br><sup>a row a GPU, a column a switch chip's"
+            f" cable slot ({f.gpus} x {len(cols)})</sup>",
+            "x": 0.01,
+            "xanchor": "left",
+            "font": {"size": 13},
+        },
+        "xaxis": _xaxis(f, cols),
+        "yaxis": _yaxis(f, gpus),
+        "dragmode": False,
+        "hovermode": "closest",
+        "clickmode": "event",
+        "uirevision": fabric_key,
+        "hoverlabel": {
+            "bgcolor": PAGE_BG,
+            "bordercolor": TEXT_DIM,
+            "font": {"color": TEXT, "family": FONT_FAMILY, "size": 12},
+        },
+        "shapes": _tray_lines(f, len(cols)),
+        # for the browser: a cell (row, column) is the drawing's cable marker
+        # (trace `hits`, point row x cols + column)
+        "meta": {"hits": TRACES["cable_hits"], "cols": len(cols), "chart": "cable-map"},
+    }
+
+
+@functools.lru_cache(maxsize=len(FABRICS))
+def _base(fabric_key: str) -> dict:
+    """The fabric's map as built once (cached; cable_map_figure hands out fresh copies)."""
+    f = fabric_of(fabric_key)
+    cols = columns(f)
+    gpus = tuple(gpu_id(g) for g in range(f.gpus))
+    return {
+        "data": [_cells(cols, gpus), _selected_trace()],
+        "layout": _layout(fabric_key, f, cols, gpus),
+    }
 
 
 def selection_cells(fabric_key: str, cid: str | None) -> dict[str, list[str]]:
