@@ -15,10 +15,9 @@ from model.multirack.assess import DomainAssessment, assess_domain
 from model.multirack.domains import DOMAINS, l2_tray_id, l2_tray_of, parse_part, rack_id
 from model.multirack.events import fault_line
 from model.multirack.fate import l2_unroutable
-from model.params import CONTROLLER_RESTART_H
 from model.reliability.accounting import checkpoint_interval_s, visit_wait_h
 from model.reliability.domain_work import delivered_fraction
-from model.reliability.facts import FaultFacts
+from model.reliability.facts import FaultFacts, routes_back
 from model.reliability.policy import parse_policy
 from model.reliability.rates import Rates
 from model.scenario import Scenario
@@ -92,32 +91,22 @@ def domain_facts(s: Scenario, fid: str, rates: Rates) -> FaultFacts:
 
 
 def _controller_back(s: Scenario, a: DomainAssessment) -> tuple[float, float]:
-    """When routes can be programmed again (s from the fault) and what the job delivers then:
-    controller restarts, switch tray swaps and racks restored, soonest first, until no fault
-    is left that nobody can reroute (as one rack's, model/reliability/timeline.py)."""
-    fixes = sorted(
-        (
-            r
-            for r in a.repairs
-            if r.action in (RepairAction.RESTART_CONTROLLER, RepairAction.RESTORE_RACK)
-            or (r.id in s.fail and _is_tray(parse_part(r.id, a.fabric)))
-        ),
-        key=lambda r: r.repair_h,
+    """When routes are back and what the job delivers then (facts.routes_back): controller
+    restarts, switch tray swaps (L1 or L2) and racks restored."""
+    fixes = (
+        r
+        for r in a.repairs
+        if r.action in (RepairAction.RESTART_CONTROLLER, RepairAction.RESTORE_RACK)
+        or (r.id in s.fail and _is_tray(parse_part(r.id, a.fabric)))
     )
-    gone: set[str] = set()
-    wait_h = CONTROLLER_RESTART_H
-    for r in fixes:
-        gone.add(r.id)
-        wait_h = r.repair_h
-        if not unroutable(assess_domain(with_fail(s, _left(s, gone)))).any():
-            break
-    return wait_h * 3600.0, _delivered(with_fail(s, _left(s, gone)))
+    return routes_back(
+        s,
+        fixes,
+        lambda left: not unroutable(assess_domain(with_fail(s, left))).any(),
+        lambda left: _delivered(with_fail(s, left)),
+    )
 
 
 def _is_tray(part) -> bool:
     """A switch tray (L1 or L2): its swap brings its controller back."""
     return part.kind is DomainKind.L2_TRAY or part.kind is K.SWITCH_TRAY
-
-
-def _left(s: Scenario, gone: set[str]) -> tuple[str, ...]:
-    return tuple(x for x in s.fail if x not in gone)

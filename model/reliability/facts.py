@@ -4,8 +4,12 @@ the same facts for a rack's fault (timeline._rack_facts) and a domain's
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any
+
+from model.params import CONTROLLER_RESTART_H
+from model.scenario import Scenario
 
 
 @dataclass(frozen=True)
@@ -28,3 +32,27 @@ class FaultFacts:
     visit_wait_s: float  # a deferring repair policy's mean wait for the visit
     interval_s: Callable[[], float]  # the scenario's own checkpoint interval
     whole: str = "rack"  # what the job spans: the rack, or the domain
+
+
+def routes_back(
+    s: Scenario,
+    fixes: Iterable[Any],
+    routable: Callable[[tuple[str, ...]], bool],
+    delivered: Callable[[tuple[str, ...]], float],
+) -> tuple[float, float]:
+    """When routes can be programmed again (s from the fault) and what the job delivers then,
+    for a rack or a domain alike: the repairs that bring a routing authority back (`fixes`:
+    controller restarts, switch-tray swaps, racks restored) are done soonest first until,
+    with the faults left, no plane is left that nobody can reroute (`routable`)."""
+    gone: set[str] = set()
+    wait_h = CONTROLLER_RESTART_H
+    for r in sorted(fixes, key=lambda r: r.repair_h):
+        gone.add(r.id)
+        wait_h = r.repair_h
+        if routable(_left(s, gone)):
+            break
+    return wait_h * 3600.0, delivered(_left(s, gone))
+
+
+def _left(s: Scenario, gone: set[str]) -> tuple[str, ...]:
+    return tuple(x for x in s.fail if x not in gone)

@@ -10,7 +10,7 @@ less the work lost since the last checkpoint when the job aborts.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
 import numpy as np
@@ -23,11 +23,10 @@ from model.ids import parse_id, tray_id
 from model.kinds import ComponentKind as K
 from model.kinds import EventKind as E
 from model.kinds import FabricKind, Feature, JobState, RepairAction, RepairMode, Restart
-from model.params import CONTROLLER_RESTART_H
 from model.reliability.accounting import checkpoint_interval_s as default_interval_s
 from model.reliability.accounting import visit_wait_h
 from model.reliability.domain_story import domain_facts
-from model.reliability.facts import FaultFacts
+from model.reliability.facts import FaultFacts, routes_back
 from model.reliability.policy import RepairPolicy, parse_policy
 from model.reliability.rates import DEFAULT_RATES, Rates
 from model.scenario import Scenario
@@ -75,6 +74,21 @@ def _rack_facts(s: Scenario, fid: str, rates: Rates) -> FaultFacts:
     )
 
 
+@dataclass
+class _Story:
+    """One fault's story as it is told: its events, and the delivered work's steps (the
+    level from each time on), starting at the window's opening."""
+
+    events: list[dict] = field(default_factory=list)
+    pts: list[tuple[float, float]] = field(default_factory=list)
+
+    def ev(self, t: float, kind: E, what: str) -> None:
+        self.events.append({"t_s": t, "kind": kind, "event": what})
+
+    def at(self, t: float, level: float) -> None:
+        self.pts.append((t, level))
+
+
 def timeline(
     s: Scenario,
     fault: str | None = None,
@@ -99,138 +113,149 @@ def timeline(
     if checkpoint_interval_s is None:
         checkpoint_interval_s = fx.interval_s()
     a = fx.a
-    before, after = fx.before, fx.after
-    jb = a.job.to_json()
-    rep = a.repair_of(fid)
-    telem = Feature.TELEMETRY in a.state.features
-    data = fx.data
+    story = _Story(pts=[(-LEAD_S, fx.before)])
+    story.ev(0.0, E.FAULT, fx.sentence)
+    if fx.data:
+        story.ev(
+            LINK_RETRY_S, E.RETRIES, "link-level retries fail; the link trains down and reports it"
+        )
+    t, after, lost_work_s = _response(story, fx, rates, checkpoint_interval_s)
+    t_back = _repair(story, fx, s, fid, rates, t, after)
+    story.at(t_back, fx.before)
+    story.ev(t_back, E.RESTORED, "restored: the fabric is whole again")
+    end = t_back + TAIL_S
+    story.at(end, fx.before)
 
-    events: list[dict] = []
-    pts: list[tuple[float, float]] = [(-LEAD_S, before)]
+    series = _series(story.pts, lost_work_s, t_lost=events_time(story.events, E.LOST_WORK))
+    return {
+        "fault": fid,
+        "kind": fx.kind,
+        "window_s": [-LEAD_S, end],
+        "before": fx.before,
+        "degraded": after,
+        "job": a.job.to_json(),
+        "repair": a.repair_of(fid).to_json(),
+        "checkpoint_interval_s": checkpoint_interval_s,
+        "lost_work_s": lost_work_s,
+        "events": sorted(story.events, key=lambda e: e["t_s"]),
+        "series": series,
+        "units": (
+            f"t_s: seconds from the fault; delivered: fraction of the healthy {fx.whole}'s work"
+        ),
+    }
 
-    def ev(t: float, kind: E, what: str) -> None:
-        events.append({"t_s": t, "kind": kind, "event": what})
 
-    def at(t: float, level: float) -> None:
-        pts.append((t, level))
-
-    ev(0.0, E.FAULT, fx.sentence)
-    lost_work_s = 0.0
-    if data:
-        ev(LINK_RETRY_S, E.RETRIES, "link-level retries fail; the link trains down and reports it")
-    aborted = fx.aborted
-    restart = a.job.restart
+def _response(
+    story: _Story, fx: FaultFacts, rates: Rates, interval_s: float
+) -> tuple[float, float, float]:
+    """What the fabric and the job do at once: a controller's loss changes the control plane
+    only; a fault rerouted stalls the job and it runs degraded; an abort loses the work
+    since the last checkpoint, and the job restarts at once, when the controller is back,
+    or waits. Returns when that is over, the level the job runs at then, and the work lost."""
+    after = fx.after
     if fx.controller:
-        ev(1.0, E.CONTROL, f"control plane: {fx.control_explanation}")
-        at(0.0, after)
-        t = 0.0
-    elif not aborted:
+        story.ev(1.0, E.CONTROL, f"control plane: {fx.control_explanation}")
+        story.at(0.0, after)
+        return 0.0, after, 0.0
+    if not fx.aborted:
         stall = fx.stall_s
-        at(0.0, 0.0)
-        ev(
+        story.at(0.0, 0.0)
+        story.ev(
             stall,
             E.REROUTED,
             f"traffic rerouted by {fx.reroute_how}: the job stalled {_fmt(stall)}",
         )
-        at(stall, after)
-        ev(stall, E.DEGRADED, f"running degraded at {after:.1%} of the healthy {fx.whole}'s work")
-        t = stall
+        story.at(stall, after)
+        story.ev(
+            stall, E.DEGRADED, f"running degraded at {after:.1%} of the healthy {fx.whole}'s work"
+        )
+        return stall, after, 0.0
+    jb = fx.a.job.to_json()
+    telem = Feature.TELEMETRY in fx.a.state.features
+    detect = (
+        rates.detect_telemetry_s
+        if (telem and fx.data)
+        else rates.detect_other_s
+        if not fx.data
+        else rates.detect_timeout_s
+    )
+    story.at(0.0, 0.0)
+    story.ev(detect, E.ABORTED, f"job aborted ({jb['cause']}); detected after {_fmt(detect)}")
+    lost_work_s = interval_s / 2
+    story.ev(
+        detect,
+        E.LOST_WORK,
+        f"work since the last checkpoint is lost: {_fmt(lost_work_s)} on average",
+    )
+    t = detect
+    restart = fx.a.job.restart
+    if restart is Restart.AT_ONCE:
+        t += rates.restart_s
+        story.ev(t, E.RESTARTED, f"job restarted from its checkpoint {jb['restart']}")
+        story.at(t, after)
+    elif restart is Restart.AFTER_CONTROLLER:
+        back_s, after = fx.controller_back()
+        story.ev(t, E.WAITING, f"job waits: it restarts {jb['restart']} ({_fmt(back_s)})")
+        t = max(t, back_s) + rates.restart_s
+        story.ev(t, E.RESTARTED, "fabric controller back: routes reprogrammed, job restarted")
+        story.at(t, after)
     else:
-        detect = (
-            rates.detect_telemetry_s
-            if (telem and data)
-            else rates.detect_other_s
-            if not data
-            else rates.detect_timeout_s
-        )
-        at(0.0, 0.0)
-        ev(detect, E.ABORTED, f"job aborted ({jb['cause']}); detected after {_fmt(detect)}")
-        lost_work_s = checkpoint_interval_s / 2
-        ev(
-            detect,
-            E.LOST_WORK,
-            f"work since the last checkpoint is lost: {_fmt(lost_work_s)} on average",
-        )
-        t = detect
-        if restart is Restart.AT_ONCE:
-            t += rates.restart_s
-            ev(t, E.RESTARTED, f"job restarted from its checkpoint {jb['restart']}")
-            at(t, after)
-        elif restart is Restart.AFTER_CONTROLLER:
-            back_s, level = fx.controller_back()
-            ev(t, E.WAITING, f"job waits: it restarts {jb['restart']} ({_fmt(back_s)})")
-            t = max(t, back_s) + rates.restart_s
-            ev(t, E.RESTARTED, "fabric controller back: routes reprogrammed, job restarted")
-            at(t, level)
-            after = level
-        else:
-            ev(t, E.WAITING, f"job waits: it restarts {jb['restart']}")
+        story.ev(t, E.WAITING, f"job waits: it restarts {jb['restart']}")
+    return t, after, lost_work_s
 
-    # The repair: found (slower without telemetry), then done hot or with the rack down.
-    diag = 0.0 if telem or not data else rates.diagnosis_no_telemetry_h * 3600
+
+def _repair(
+    story: _Story, fx: FaultFacts, s: Scenario, fid: str, rates: Rates, t: float, after: float
+) -> float:
+    """The repair: found (slower without telemetry), waiting for a deferring policy's
+    visit, then done hot or with the rack down. Returns when the fabric is whole again."""
+    a = fx.a
+    rep = a.repair_of(fid)
+    telem = Feature.TELEMETRY in a.state.features
+    diag = 0.0 if telem or not fx.data else rates.diagnosis_no_telemetry_h * 3600
     t_fix = rep.repair_h * 3600 + diag
     if diag:
-        ev(
+        story.ev(
             diag,
             E.DIAGNOSIS,
             f"without per-link counters the failed part takes {_fmt(diag)} to find",
         )
     t_fix = max(t_fix, t)
     action = rep.to_json()["action"]
-    policy = parse_policy(s.repair)
     wait_s = fx.visit_wait_s
     if wait_s > 0.0 and rep.mode is RepairMode.RACK_DOWN and a.job_runs:
         # a deferring policy: the visit waits for the window or the threshold (its mean)
-        ev(
+        words = visit_words(parse_policy(s.repair))
+        story.ev(
             t_fix,
             E.WAITING,
-            f"part on site; the swap waits for {visit_words(policy)} ({_fmt(wait_s)} on average)",
+            f"part on site; the swap waits for {words} ({_fmt(wait_s)} on average)",
         )
         t_fix += wait_s
-    waiting = aborted and restart in (Restart.AFTER_REPAIR, Restart.AFTER_WINDOW)
+    restart = a.job.restart
+    waiting = fx.aborted and restart in (Restart.AFTER_REPAIR, Restart.AFTER_WINDOW)
     if rep.mode is RepairMode.RACK_DOWN or waiting:
         hot = rep.mode is RepairMode.HOT_SWAP
         down = (rep.planes_down_h or 0.0) * 3600 if hot else rep.rack_down_h * 3600
         how = "hot-swap while the job waits" if hot else f"{fx.whole} down {_fmt(down)}"
-        ev(t_fix, E.REPAIR, f"repair: {action} ({how})")
-        at(t_fix, 0.0)
+        story.ev(t_fix, E.REPAIR, f"repair: {action} ({how})")
+        story.at(t_fix, 0.0)
         t_back = t_fix + down + rates.restart_s
-        ev(t_back, E.RESTARTED, "job restarted on the repaired rack")
-    elif rep.mode is RepairMode.HOT_SWAP:
+        story.ev(t_back, E.RESTARTED, "job restarted on the repaired rack")
+        return t_back
+    if rep.mode is RepairMode.HOT_SWAP:
         swap = (rep.planes_down_h or 0.0) * 3600
-        ev(t_fix, E.REPAIR, f"repair: {action} under traffic (hot-swap, {_fmt(swap)})")
+        story.ev(t_fix, E.REPAIR, f"repair: {action} under traffic (hot-swap, {_fmt(swap)})")
         t_back = t_fix + swap
         if rep.planes_down_h is not None:  # a switch tray's planes out for the swap
-            at(t_fix, min(after, fx.whole_tray()))
+            story.at(t_fix, min(after, fx.whole_tray()))
         else:  # a compute tray (or rack) back in: the job restarts to take its GPUs in [A]
-            at(t_fix, 0.0)
+            story.at(t_fix, 0.0)
             t_back += rates.restart_s
-            ev(t_back, E.RESTARTED, "job restarted to take the repaired GPUs back in")
-    else:
-        t_back = t_fix
-        ev(t_back, E.REPAIR, f"repair: {action}")
-    at(t_back, before)
-    ev(t_back, E.RESTORED, "restored: the fabric is whole again")
-    end = t_back + TAIL_S
-    at(end, before)
-
-    series = _series(pts, lost_work_s, t_lost=events_time(events, E.LOST_WORK))
-    return {
-        "fault": fid,
-        "kind": fx.kind,
-        "window_s": [-LEAD_S, end],
-        "before": before,
-        "degraded": after,
-        "job": jb,
-        "repair": rep.to_json(),
-        "checkpoint_interval_s": checkpoint_interval_s,
-        "lost_work_s": lost_work_s,
-        "events": sorted(events, key=lambda e: e["t_s"]),
-        "series": series,
-        "units": (
-            f"t_s: seconds from the fault; delivered: fraction of the healthy {fx.whole}'s work"
-        ),
-    }
+            story.ev(t_back, E.RESTARTED, "job restarted to take the repaired GPUs back in")
+        return t_back
+    story.ev(t_fix, E.REPAIR, f"repair: {action}")
+    return t_fix
 
 
 def visit_words(p: RepairPolicy) -> str:
@@ -243,32 +268,23 @@ def visit_words(p: RepairPolicy) -> str:
 
 
 def _controller_back(s: Scenario, a: Assessment) -> tuple[float, float]:
-    """When routes can be programmed again (s from the fault) and what the job delivers then.
-
-    The controllers whose loss leaves a plane unroutable are repaired soonest first (a
+    """When routes are back and what the job delivers then (facts.routes_back): the
+    controllers whose loss leaves a plane unroutable are repaired soonest first (a
     controller restart, or its tray's swap when it went with its tray) until every plane the
     faults need rerouted has a routing authority again: the leader with the central fabric
-    manager, and each tray's own controller when control-plane resilience is off.
-    """
-    fixes = sorted(
-        (
-            r
-            for r in a.repairs
-            if r.action in (RepairAction.RESTART_CONTROLLER,)
-            or (r.id != "update" and parse_id(r.id, a.fabric).kind is K.SWITCH_TRAY)
-        ),
-        key=lambda r: r.repair_h,
+    manager, and each tray's own controller when control-plane resilience is off."""
+    fixes = (
+        r
+        for r in a.repairs
+        if r.action in (RepairAction.RESTART_CONTROLLER,)
+        or (r.id != "update" and parse_id(r.id, a.fabric).kind is K.SWITCH_TRAY)
     )
-    gone: set[str] = set()
-    wait_h = CONTROLLER_RESTART_H
-    for r in fixes:
-        gone.add(r.id)
-        wait_h = r.repair_h
-        after = replace(s, fail=tuple(x for x in s.fail if x not in gone))
-        if not unroutable_planes(assess(after).state).any():
-            break
-    level = delivered_fraction(replace(s, fail=tuple(x for x in s.fail if x not in gone)))
-    return wait_h * 3600.0, level
+    return routes_back(
+        s,
+        fixes,
+        lambda left: not unroutable_planes(assess(replace(s, fail=left)).state).any(),
+        lambda left: delivered_fraction(replace(s, fail=left)),
+    )
 
 
 def events_time(events: list[dict], kind: E) -> float | None:
