@@ -13,7 +13,8 @@ from model import ScenarioError, telemetry
 from model.assess import assess
 from model.evaluate import evaluate
 from model.kinds import ComponentKind
-from model.multirack.domains import DOMAINS, parse_part, rack_id
+from model.multirack.domains import rack_id
+from model.parts import part
 from model.scenario import Scenario
 from model.telemetry.domain import domain_counters
 
@@ -29,10 +30,10 @@ def domain_telemetry(
     rack, local = None, None
     if "link" in own:
         token = str(own["link"])
-        part = parse_part(token, DOMAINS[s.fabric])
-        if part.local is None or part.local.kind not in (ComponentKind.LINK, ComponentKind.CABLE):
+        p = part(s, token)
+        if p.local is None or p.kind not in (ComponentKind.LINK, ComponentKind.CABLE):
             raise ScenarioError(f"'{token}': a series takes a rack's link or cable", token)
-        rack, local = part.rack, part.local.id
+        rack, local = p.rack, p.local
     if "rack" in own:
         r = rack_index(s, str(own["rack"]))
         if rack is not None and r != rack:

@@ -39,10 +39,10 @@ from model.multirack.domains import (
     l2_id,
     l2_tray_id,
     l2_tray_of,
-    parse_part,
     rack_id,
     trunk_id,
 )
+from model.parts import part
 from model.telemetry.domain import DomainCounters, domain_counters
 
 RACK_PARAM = "rack"
@@ -244,7 +244,7 @@ def _labels(d: Domain) -> dict[str, tuple[str, ...]]:
 def domain_text(s: Scenario, t_s: float) -> str:
     """The domain's scrape: its tier and every GPU (no per-link families: see rack_text)."""
     dc = domain_counters(s, t_s)
-    part = assess(s).partition
+    partition = assess(s).partition
     labs = _labels(dc.domain)
     parts = []
     for fam in FAMILIES:
@@ -257,24 +257,24 @@ def domain_text(s: Scenario, t_s: float) -> str:
         elif fam.series == "one":
             pre = (f"{fam.name} ",)
         elif fam.series == "partition":
-            mode = str(part.mode)
+            mode = str(partition.mode)
             pre = tuple(
                 f"{fam.name}{label_set({'state': str(x), 'mode': mode, 'fabric': dc.domain.key})} "
                 for x in PARTITION_STATES
             )
         else:
             pre = prefixes(fam.name, labs[fam.series])
-        parts.append(family_text(fam.name, fam.kind, fam.help, pre, fam.values(dc, part)))
+        parts.append(family_text(fam.name, fam.kind, fam.help, pre, fam.values(dc, partition)))
     return "".join(parts)
 
 
 def rack_index(s: Scenario, token: str) -> int:
     """The 0-based rack a `rack=` value names on the scenario's domain; ScenarioError else."""
     d = DOMAINS[s.fabric]
-    part = parse_part(token, d)
-    if part.kind is not DomainKind.RACK:
+    p = part(s, token)
+    if p.kind is not DomainKind.RACK or p.rack is None:
         raise ScenarioError(f"'{token}' is not a rack: expected r01..{rack_id(d.racks - 1)}", token)
-    return int(part.rack)  # type: ignore[arg-type]
+    return p.rack
 
 
 def rack_text(s: Scenario, t_s: float, rack: int, lanes: bool = False) -> str:

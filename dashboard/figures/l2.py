@@ -5,12 +5,15 @@ repairs what it hits. Plain SVG, as every chart of the page."""
 
 from __future__ import annotations
 
-import numpy as np
+from types import MappingProxyType
 
 from dashboard.figures.base import COLORS, figure
 from model.assess import assess
 from model.errors import ScenarioError
-from model.multirack.domains import DOMAINS, l2_id, l2_tray_chips, parse_part, rack_id, trunk_port
+from model.kinds import DomainKind
+from model.multirack.assess import TRUNK_STATUSES
+from model.multirack.domains import DOMAINS, l2_chips_of, l2_id, rack_id, trunk_port
+from model.parts import part
 from model.scenario import Scenario
 
 SELECTED = "#ffffff"  # the ring round a found or inspected part's L2 chips (as the rack's)
@@ -27,25 +30,17 @@ def selected_chips(fabric_key: str, cid: str | None) -> list[tuple[int, int]]:
     shown in the rack's drawing)."""
     if not cid:
         return []
-    d = DOMAINS[fabric_key]
     try:
-        part = parse_part(cid, d)
+        return list(l2_chips_of(DOMAINS[fabric_key], cid))
     except ScenarioError:
         return []
-    if part.trunk is not None:
-        return [(part.trunk[1], part.trunk[2])]
-    if part.l2_tray is not None:
-        return list(l2_tray_chips(d, part.l2_tray))
-    return [part.l2] if part.l2 is not None else []
 
 
-# the trunk map's states: what a bundle does now, from the domain's assessed state
-TRUNK_STATES = (
-    ("up", COLORS["ok"]),  # carrying traffic
-    ("failed", COLORS["failed"]),
-    ("idle", COLORS["neutral"]),  # an end out of service: its L1 or L2 chip, or its rack
-    ("flaky", "#F0E442"),
+# the trunk map's colours, by the model's trunk statuses (DomainAssessment.trunk_status)
+_TRUNK_COLORS = MappingProxyType(
+    {"up": COLORS["ok"], "failed": COLORS["failed"], "idle": COLORS["neutral"], "flaky": "#F0E442"}
 )
+TRUNK_STATES = tuple((name, _TRUNK_COLORS[name]) for name in TRUNK_STATUSES)
 
 
 def _trunk_columns(fabric_key: str) -> list[str]:
@@ -59,12 +54,8 @@ def _trunk_trace(scenario: Scenario) -> dict:
     """The trunk map: a row a rack, a column a (plane, L2 chip) bundle; hover names the
     trunk (rNN.stK.swJ-l2.sS) and its state, a click fails or repairs it."""
     d = DOMAINS[scenario.fabric]
-    st = assess(scenario).state
     r, p, k = d.racks, d.planes, d.l2_per_plane
-    ends = st.l1_in_service[:, :, None] & st.l2_in_service[None, :, :]
-    z = np.where(st.trunk_failed, 1, np.where(~ends, 2, np.where(st.trunk_flaky, 3, 0))).reshape(
-        r, p * k
-    )
+    z = assess(scenario).trunk_status.reshape(r, p * k)
     n = len(TRUNK_STATES)
     scale = [[edge, c] for i, (_, c) in enumerate(TRUNK_STATES) for edge in (i / n, (i + 1) / n)]
     names = [name for name, _ in TRUNK_STATES]
@@ -176,10 +167,10 @@ def l2_click_to_id(fabric_key: str, click_data: dict | None) -> str | None:
             return None
         cid = f"{rack}.{col}"
         try:
-            part = parse_part(cid, DOMAINS[fabric_key])
+            kind = part(Scenario(fabric=fabric_key), cid).kind
         except ScenarioError:
             return None
-        return cid if part.trunk is not None else None
+        return cid if kind is DomainKind.TRUNK else None
     n = pt.get("pointNumber")
     table = _l2_ids(fabric_key)
     if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n < len(table):

@@ -17,6 +17,7 @@ from model.fabric import metrics
 from model.fabric.fate import Job, Partition, Repair, job, partition, repairs, usable_mask
 from model.fabric.presets import Fabric
 from model.fabric.state import FabricState, build_state
+from model.fabric.status import RackStatus, rack_status
 from model.scenario import Scenario
 
 
@@ -44,6 +45,11 @@ class Assessment:
     @cached_property
     def per_gpu_tbs(self) -> np.ndarray:
         return metrics.per_gpu_tbs(self.state)
+
+    @cached_property
+    def status(self) -> RackStatus:
+        """Every part's status (fabric/status.py): what the drawing and the labels show."""
+        return rack_status(self.scenario, self.state, self.per_gpu_tbs)
 
     @property
     def worst_gpu_tbs(self) -> float:

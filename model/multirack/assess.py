@@ -22,6 +22,10 @@ from model.multirack.fate import DomainPartition
 from model.multirack.state import DomainState, build_domain_state
 from model.scenario import Scenario
 
+# A trunk bundle's status (DomainAssessment.trunk_status): carrying traffic; failed; idle
+# (an end out of service: its L1 or L2 chip, or its rack); flaky (degrading, still up).
+TRUNK_STATUSES = ("up", "failed", "idle", "flaky")
+
 
 @dataclass(frozen=True)
 class DomainAssessment:
@@ -57,6 +61,16 @@ class DomainAssessment:
     def a2a_gpu_tbs(self) -> np.ndarray:
         """float[G]: each GPU's all-to-all rate over the domain, under the trunk limit."""
         return tiers.a2a_gpu_tbs(self.state)
+
+    @cached_property
+    def trunk_status(self) -> np.ndarray:
+        """int8[R, P, S]: each trunk bundle's status, its index in TRUNK_STATUSES."""
+        st = self.state
+        ends = st.l1_in_service[:, :, None] & st.l2_in_service[None, :, :]
+        code = np.where(st.trunk_failed, 1, np.where(~ends, 2, np.where(st.trunk_flaky, 3, 0)))
+        code = code.astype(np.int8)
+        code.flags.writeable = False
+        return code
 
     @property
     def worst_gpu_tbs(self) -> float:

@@ -186,3 +186,14 @@ def trunk_port(d: Domain, plane: int, index: int) -> str:
 def trunk_id(d: Domain, rack: int, plane: int, index: int) -> str:
     """The ID of the trunk bundle between rack's L1 chip of `plane` and L2 chip `index`."""
     return f"{rack_id(rack)}.{trunk_port(d, plane, index)}"
+
+
+def l2_chips_of(d: Domain, cid: str) -> tuple[tuple[int, int], ...]:
+    """(plane, index) of the L2 chips a part names: an L2 chip itself, an L2 tray's chips, a
+    trunk's L2 end; none for a rack or a rack's own part. ScenarioError for a bad ID."""
+    part = parse_part(cid, d)
+    if part.trunk is not None:
+        return ((part.trunk[1], part.trunk[2]),)
+    if part.l2_tray is not None:
+        return l2_tray_chips(d, part.l2_tray)
+    return (part.l2,) if part.l2 is not None else ()

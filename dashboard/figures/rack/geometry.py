@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from model.fabric.presets import FABRICS, Fabric
+from model.fabric.status import CABLE_STATUSES, PART_STATUSES
 from model.fabric.topology import compute_tray_slot, switch_tray_slot
 from model.ids import chip_id, gpu_id
 
@@ -50,9 +51,9 @@ ROW_EDGE = "#34414f"
 POWER_FILL = "#5b6470"
 FONT_FAMILY = "Inter, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif"
 
-# Cable statuses in drawing order (later draws on top). "healthy" is the cover trace used
-# when most cables carry rerouted load (see `overlay_data`).
-STATUSES = ("healthy", "rerouted", "idle", "drained", "flaky", "failed")
+# Cable statuses (the model's, model/fabric/status.py) in drawing order: later draws on top.
+# "healthy" is the cover trace used when most cables carry rerouted load (`overlay_data`).
+STATUSES = CABLE_STATUSES
 STATUS_COLORS = MappingProxyType(
     {
         "healthy": CABLE_UP,
@@ -81,8 +82,8 @@ SELECTED_COLOR = "#ffffff"  # the part selected by inspecting it or typing its I
 SELECTED_WIDTH = 3.0
 SELECTED_RING = 22  # px: the ring round a selected part in the front view
 
-# Front-view part states, by rising severity (a tray shows its worst part).
-PART_STATES = ("ok", "rerouted", "idle", "flaky", "drained", "failed")
+# Front-view part states (the model's), by rising severity (a tray shows its worst part).
+PART_STATES = PART_STATUSES
 PART_OK, PART_REROUTED, PART_IDLE, PART_FLAKY, PART_DRAINED, PART_FAILED = range(len(PART_STATES))
 PART_COLORS = (
     OKABE_ITO["bluish_green"],
@@ -177,8 +178,6 @@ TRACE_ORDER = (
 TRACES: Mapping[str, int] = MappingProxyType({name: i for i, name in enumerate(TRACE_ORDER)})
 HIT_ROW = 4  # customdata of a cable marker: [cable, GPU, chip, compute tray]
 CLICKABLE = ("cable_hits", "trays", "gpus", "chips", "controllers")
-# A GPU has lost bandwidth below this fraction of its healthy bandwidth (float tolerance).
-DEGRADED_BELOW = 1.0 - 1e-9
 
 
 @dataclass(frozen=True)

@@ -15,18 +15,13 @@ from dashboard.figures.rack.figure import base_figure
 from dashboard.figures.rack.geometry import (
     CABLE_LEVELS,
     CHIP_SYMBOL,
-    DEGRADED_BELOW,
     FAILED_SYMBOL,
     GPU_SYMBOL,
     LEADER_SYMBOL,
     LOSS_BANDS,
     MC_SYMBOL,
     PART_COLORS,
-    PART_DRAINED,
     PART_FAILED,
-    PART_FLAKY,
-    PART_IDLE,
-    PART_OK,
     PART_REROUTED,
     STATUS_COLORS,
     STATUSES,
@@ -43,66 +38,16 @@ from dashboard.figures.rack.labels import (
 from dashboard.figures.rack.selection import selection_data
 from dashboard.figures.rack.spine import segments_y
 from model.assess import assess
-from model.fabric.metrics import per_gpu_tbs
-from model.fabric.presets import Fabric
 from model.fabric.state import FabricState
-from model.ids import parse_id, plane_of
+from model.fabric.status import PART_STATUSES, RackStatus
 from model.kinds import ComponentKind as K
 from model.scenario import Scenario
 
 
-def _link_mask(f: Fabric, ids_: tuple[str, ...] | list[str]) -> np.ndarray:
-    """bool[G, P]: the links named directly (not through a cable) in a list of IDs."""
-    mask = np.zeros((f.gpus, f.planes), bool)
-    for token in ids_:
-        comp = parse_id(token, f)  # memoised: the scenario's IDs, parsed once
-        if comp.kind == "link":
-            n = comp.nums
-            mask[n[0], plane_of(f, n[1], n[2])] = True
-    return mask
-
-
-def _drained_planes(st: FabricState) -> np.ndarray:
-    """bool[P]: planes whose chips are under a switch update (drained, or in maintenance)."""
-    f = st.fabric
-    drained = st.chip_drained.copy()
-    if st.maintenance:
-        k = f.chips_per_tray
-        for tray in st.updating:
-            drained[(tray - 1) * k : tray * k] = True
-    return drained & ~st.chip_failed
-
-
-def _statuses(scenario: Scenario) -> tuple[FabricState, dict[str, np.ndarray], np.ndarray]:
-    st = assess(scenario).state
-    f = st.fabric
-    shape = (f.gpus, f.planes, f.cables_per_link)
-    direct = _link_mask(f, [c.id for c in st.failed if c.kind == "link"])
-    failed = st.cable_failed | direct[:, :, None] | st.chip_failed[None, :, None]
-    drained = np.broadcast_to(_drained_planes(st)[None, :, None], shape) & ~failed
-    flaky_links = _link_mask(f, scenario.flaky)
-    flaky = (st.flaky_cable | flaky_links[:, :, None]) & ~failed & ~drained
-    rest = ~failed & ~drained & ~flaky
-    up = np.broadcast_to(st.up[:, :, None], shape)
-    bw = per_gpu_tbs(st)
-    degraded = st.gpu_alive & (bw < f.gpu_tbs_bidir * DEGRADED_BELOW)
-    lost = np.broadcast_to(degraded[:, None, None], shape)
-    masks = {
-        "failed": failed,
-        "drained": drained,
-        "flaky": flaky,
-        "idle": rest & ~up,
-        "rerouted": rest & up & lost,
-        "healthy": rest & up & ~lost,
-    }
-    return st, {k: np.flatnonzero(v.ravel()) for k, v in masks.items()}, bw
-
-
-def lost_share(st: FabricState, bw: np.ndarray) -> np.ndarray:
-    """float[G]: the share of each GPU's healthy bandwidth it has lost (0 healthy, 1 cut off
-    or failed)."""
-    share = 1.0 - bw / st.fabric.gpu_tbs_bidir
-    return np.where(st.gpu_alive, np.clip(share, 0.0, 1.0), 1.0)
+def _status(scenario: Scenario) -> tuple[FabricState, RackStatus]:
+    """The scenario's fabric state and every part's status, as the model gives them."""
+    a = assess(scenario)
+    return a.state, a.status
 
 
 def loss_band(share: np.ndarray) -> np.ndarray:
@@ -112,38 +57,21 @@ def loss_band(share: np.ndarray) -> np.ndarray:
 
 
 def cable_statuses(scenario: Scenario) -> dict[str, np.ndarray]:
-    """Cable indices (cable order of `geometry`) per status; every cable in exactly one.
-
-    failed: the cable, its link or its switch chip failed. drained: its chip is under a switch
-    update. flaky: the cable or its link is degrading. idle: healthy, but its link is down for
-    another reason (its GPU is lost, its sibling cable failed, a maintenance window).
-    rerouted: up, on a GPU whose bandwidth fell below healthy, so carrying moved traffic.
-    healthy: up, on a GPU at full bandwidth.
-    """
-    return _statuses(scenario)[1]
+    """Cable indices (cable order of `geometry`) per status (model/fabric/status.py says
+    what each means); every cable in exactly one."""
+    status = _status(scenario)[1]
+    return {name: status.cables(name) for name in STATUSES}
 
 
-def _part_states(st: FabricState, flaky_cables: np.ndarray, bw: np.ndarray) -> dict:
-    """Per-part state codes (PART_*) for GPUs, chips, controllers and trays (rack order)."""
-    f = st.fabric
-    gpu = np.full(f.gpus, PART_OK)
-    degraded = st.gpu_alive & (bw < f.gpu_tbs_bidir * DEGRADED_BELOW)
-    gpu[degraded] = PART_REROUTED
-    flaky_gpu = np.zeros(f.gpus, bool)
-    flaky_gpu[flaky_cables // (f.planes * f.cables_per_link)] = True
-    gpu[flaky_gpu & st.gpu_alive] = PART_FLAKY
-    gpu[st.gpu_alive & (bw <= 0)] = PART_IDLE
-    gpu[~st.gpu_alive] = PART_FAILED
-    chip = np.full(f.planes, PART_OK)
-    chip[~st.chip_in_service] = PART_IDLE
-    chip[_drained_planes(st)] = PART_DRAINED
-    chip[st.chip_failed] = PART_FAILED
-    mc = np.full(f.switch_trays, PART_OK)
-    mc[~st.control.authority] = PART_IDLE
-    mc[~st.mc_alive] = PART_FAILED
-    ct = gpu.reshape(f.compute_trays, f.gpus_per_tray).max(axis=1)
-    stray = np.maximum(chip.reshape(f.switch_trays, f.chips_per_tray).max(axis=1), mc)
-    return {"gpu": gpu, "chip": chip, "mc": mc, "ct": ct, "st": stray}
+def _part_states(status: RackStatus) -> dict:
+    """Per-part status codes (PART_*) for GPUs, chips, controllers and trays (rack order)."""
+    return {
+        "gpu": status.gpu,
+        "chip": status.chip,
+        "mc": status.controller,
+        "ct": status.compute_tray,
+        "st": status.switch_tray,
+    }
 
 
 def _colors(codes: np.ndarray, band: np.ndarray | None = None) -> list[str]:
@@ -164,14 +92,6 @@ def _symbols(codes: np.ndarray, normal: str) -> list[str]:
 @functools.lru_cache(maxsize=8)
 def _cable_index(fabric_key: str) -> Mapping[str, int]:
     return MappingProxyType({cid: i for i, cid in enumerate(geometry(fabric_key).cable_ids)})
-
-
-def _cable_codes(fabric_key: str, idx: dict[str, np.ndarray]) -> np.ndarray:
-    """int8[N]: each cable's status as its index in STATUSES."""
-    code = np.empty(geometry(fabric_key).fabric.cables, np.int8)
-    for k, name in enumerate(STATUSES):
-        code[idx[name]] = k
-    return code
 
 
 def _part_labels(
@@ -230,7 +150,8 @@ def overlay_data(scenario: Scenario) -> dict[int, dict[str, Any]]:
     also follow the click mode, are `label_data`'s.
     """
     geo = geometry(scenario.fabric)
-    st, idx, bw = _statuses(scenario)
+    st, status = _status(scenario)
+    idx = {name: status.cables(name) for name in STATUSES}
     invert = len(idx["rerouted"]) > len(idx["healthy"])
     out: dict[int, dict[str, Any]] = {
         TRACES["cables"]: {
@@ -242,8 +163,8 @@ def overlay_data(scenario: Scenario) -> dict[int, dict[str, Any]]:
         if (s == "healthy" and not invert) or (s == "rerouted" and invert):
             sel = sel[:0]
         out[TRACES[s]] = {"y": segments_y(geo.y_left[sel], geo.y_right[sel])}
-    parts = _part_states(st, idx["flaky"], bw)
-    band = loss_band(lost_share(st, bw))
+    parts = _part_states(status)
+    band = loss_band(status.lost_share)
     # The spine's rerouted cables are one line trace, one colour: the band of the median
     # rerouted GPU's loss (the cable map colours each cable by its own GPU's).
     rerouted = parts["gpu"] == PART_REROUTED
@@ -254,10 +175,9 @@ def overlay_data(scenario: Scenario) -> dict[int, dict[str, Any]]:
         out[TRACES["cables"]]["line.color"] = colour
     tray_codes = _tray_codes(st, parts)
     mc_symbols = _symbols(parts["mc"], MC_SYMBOL)
-    if st.control.leader is not None:
-        leader = parse_id(st.control.leader, st.fabric).nums[0] - 1  # its tray, 0-based
-        if mc_symbols[leader] != FAILED_SYMBOL:
-            mc_symbols[leader] = LEADER_SYMBOL
+    leader = status.leader_tray
+    if leader is not None and mc_symbols[leader] != FAILED_SYMBOL:
+        mc_symbols[leader] = LEADER_SYMBOL
     out[TRACES["trays"]] = {"marker.color": _colors(tray_codes, _tray_band(st, band))}
     out[TRACES["gpus"]] = {
         "marker.color": _colors(parts["gpu"], band),
@@ -300,9 +220,9 @@ def label_data(scenario: Scenario, mode: str = "fail") -> dict[str, Any]:
     """
     geo = geometry(scenario.fabric)
     f = geo.fabric
-    st, idx, bw = _statuses(scenario)
-    share = lost_share(st, bw)
-    level = _cable_levels(st, _cable_codes(scenario.fabric, idx), loss_band(share))
+    st, status = _status(scenario)
+    share = status.lost_share
+    level = _cable_levels(st, status.cable, loss_band(share))
     words = [
         label(scenario, "", K.CABLE, CABLE_LEVEL_WORDS[name], name == "failed", mode)
         for name in CABLE_LEVELS
@@ -316,7 +236,7 @@ def label_data(scenario: Scenario, mode: str = "fail") -> dict[str, Any]:
             named[str(i)] = label(
                 scenario, cid, K.CABLE, CABLE_LEVEL_WORDS[name], name == "failed", mode
             )
-    parts = _part_states(st, idx["flaky"], bw)
+    parts = _part_states(status)
     tray_kinds = [K.COMPUTE_TRAY if t >= 0 else K.SWITCH_TRAY for t in geo.tray_ct.tolist()]
     front = {
         "trays": (_tray_codes(st, parts), tray_kinds),
@@ -341,28 +261,11 @@ def label_data(scenario: Scenario, mode: str = "fail") -> dict[str, Any]:
 def part_state(scenario: Scenario, cid: str) -> str:
     """The state of one part (a cable, link, GPU, chip, controller or tray) in the scenario,
     in the hover labels' words; a link reads as its worse cable."""
-    st, idx, bw = _statuses(scenario)
-    comp = parse_id(cid, st.fabric)
-    if comp.kind in (K.CABLE, K.LINK):
-        f = st.fabric
-        first = comp.nums[0] * f.planes + plane_of(f, comp.nums[1], comp.nums[2])
-        first *= f.cables_per_link
-        if comp.kind == K.CABLE:
-            first, last = first + comp.nums[3], first + comp.nums[3] + 1
-        else:
-            last = first + f.cables_per_link
-        worst = int(_cable_codes(scenario.fabric, idx)[first:last].max())
-        return CABLE_STATE_WORDS[STATUSES[worst]]
-    parts = _part_states(st, idx["flaky"], bw)
-    n = comp.nums[0]
-    code = {
-        K.GPU: lambda: parts["gpu"][n],
-        K.SWITCH_CHIP: lambda: parts["chip"][plane_of(st.fabric, n, comp.nums[1])],
-        K.CONTROLLER: lambda: parts["mc"][n - 1],
-        K.COMPUTE_TRAY: lambda: parts["ct"][n - 1],
-        K.SWITCH_TRAY: lambda: parts["st"][n - 1],
-    }[comp.kind]()
-    return PART_STATE_WORDS[int(code)]
+    st, status = _status(scenario)
+    what, name = status.of(st.fabric, cid)
+    if what == "cable":
+        return CABLE_STATE_WORDS[name]
+    return PART_STATE_WORDS[PART_STATUSES.index(name)]
 
 
 def _apply(root: Any, data: dict[int, dict[str, Any]]) -> None:
