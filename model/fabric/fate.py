@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from model import words
+from model.fabric.presets import Fabric
 from model.fabric.state import FabricState
 from model.ids import compute_tray_id, compute_tray_of_gpu, gpu_id, tray_id
 from model.kinds import ComponentKind as K
@@ -193,50 +194,78 @@ def usable_mask(st: FabricState, part: Partition) -> np.ndarray:
     return mask
 
 
-def job(st: FabricState, part: Partition, usable: np.ndarray, worst_tbs: float) -> Job:
-    """What happens to a job spanning the domain: running, degraded, aborted or stopped.
+@dataclass(frozen=True)
+class JobFacts:
+    """What a job's fate reads from a rack's state or a domain's: the same ladder for both
+    (job_of), each kind saying what it has lost and why its routes are out."""
 
-    worst_tbs: the slowest usable GPU's bandwidth (collectives run at its pace).
-    """
-    f = st.fabric
-    bad_planes = unroutable_planes(st)
-    n = int(usable.sum())
+    fabric: Fabric  # the rack: its healthy per-GPU rate and how it reroutes
+    gpus: int  # usable now
+    maintenance: bool  # a switch update's maintenance window: the job is stopped
+    unhealthy: bool  # the partition is UNHEALTHY: a restart waits for the repair
+    lost: int  # GPUs the partition lost
+    unroutable_cause: str | None  # why a plane nobody can reroute aborts the job; None: none
+    waits_for_controller: bool  # a plane is unroutable and its routes are stuck until then
+    reroutes: bool  # some traffic takes another path now
+    updating: bool  # trays under an in-service update
+    flaky: bool  # a link degrading, still up
 
-    def restart() -> Restart:
-        if part.state is PS.UNHEALTHY:
-            return Restart.AFTER_REPAIR
-        if bad_planes.any() and st.control.state.routes_stuck:
-            return Restart.AFTER_CONTROLLER
-        return Restart.AT_ONCE
 
-    if st.maintenance:
+def job_of(x: JobFacts, worst_tbs: float) -> Job:
+    """What happens to a job spanning the rack or the domain: running, degraded, aborted
+    or stopped; worst_tbs: the slowest usable GPU's bandwidth (collectives run at its pace)."""
+    n = x.gpus
+    if x.unhealthy:
+        restart = Restart.AFTER_REPAIR
+    elif x.waits_for_controller:
+        restart = Restart.AFTER_CONTROLLER
+    else:
+        restart = Restart.AT_ONCE
+    if x.maintenance:
         return Job(JobState.STOPPED, Restart.AFTER_WINDOW, words.MAINTENANCE_JOB, None, n)
-    if part.lost:
-        return Job(JobState.ABORTED, restart(), words.gpus_lost(len(part.lost)), None, n)
-    if bad_planes.any():
+    if x.lost:
+        return Job(JobState.ABORTED, restart, words.gpus_lost(x.lost), None, n)
+    if x.unroutable_cause is not None:
+        return Job(JobState.ABORTED, restart, x.unroutable_cause, None, n)
+    f = x.fabric
+    healthy = f.gpu_tbs_bidir
+    if worst_tbs < healthy - 1e-9:
+        how = f.reroute_how if x.reroutes else None
+        cause = words.degraded_cause(
+            how, f.reroute_stall_s, x.updating, x.flaky, worst_tbs, healthy
+        )
+        stall = f.reroute_stall_s if x.reroutes else 0.0
+        return Job(JobState.DEGRADED, Restart.NONE, cause, stall, n)
+    return Job(JobState.RUNNING, Restart.NONE, words.FULL_BANDWIDTH, 0.0, n)
+
+
+def job(st: FabricState, part: Partition, usable: np.ndarray, worst_tbs: float) -> Job:
+    """One rack's job (job_of): a plane nobody can reroute aborts it, for want of rerouting
+    or with routes stuck while the control plane is out."""
+    bad = bool(unroutable_planes(st).any())
+    cause = None
+    if bad:
         cause = (
             words.NO_REROUTE
             if Feature.REROUTE not in st.features
             else words.routes_stuck(st.control.state)
         )
-        return Job(JobState.ABORTED, restart(), cause, None, n)
-    healthy = f.gpu_tbs_bidir
-    if worst_tbs < healthy - 1e-9:
-        reroutes = bool(st.needs_reroute.any())
-        cause = words.degraded_cause(
-            f.reroute_how if reroutes else None,
-            f.reroute_stall_s,
-            bool(st.updating),
-            bool(st.flaky.any()),
-            worst_tbs,
-            healthy,
-        )
-        stall = f.reroute_stall_s if reroutes else 0.0
-        return Job(JobState.DEGRADED, Restart.NONE, cause, stall, n)
-    return Job(JobState.RUNNING, Restart.NONE, words.FULL_BANDWIDTH, 0.0, n)
+    facts = JobFacts(
+        st.fabric,
+        int(usable.sum()),
+        st.maintenance,
+        part.state is PS.UNHEALTHY,
+        len(part.lost),
+        cause,
+        bad and st.control.state.routes_stuck,
+        bool(st.needs_reroute.any()),
+        bool(st.updating),
+        bool(st.flaky.any()),
+    )
+    return job_of(facts, worst_tbs)
 
 
-def _meanwhile_data(jb: Job) -> Meanwhile:
+def meanwhile(jb: Job) -> Meanwhile:
     """Until a data-plane part is repaired, what the job does: degraded if it runs (routed
     around), on the GPUs that remain if it restarted at once without them (parked), down
     until the fabric controller is back, or down until the repair."""
@@ -267,7 +296,7 @@ def repairs(st: FabricState, jb: Job) -> tuple[Repair, ...]:
     out = []
     hot = Feature.HOT_SWAP in st.features
     partial = Feature.PARTIAL_RACK in st.features
-    data_meanwhile = _meanwhile_data(jb)
+    data_meanwhile = meanwhile(jb)
     for c in st.failed:
         if c.kind in (K.CABLE, K.LINK):
             out.append(

@@ -16,9 +16,17 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from model import words as rack_words
-from model.fabric.fate import Job, Repair, maintenance_repair, unroutable_planes
+from model.fabric.fate import (
+    Job,
+    JobFacts,
+    Repair,
+    job_of,
+    maintenance_repair,
+    meanwhile,
+    unroutable_planes,
+)
 from model.fabric.presets import VR_NVL72
-from model.kinds import DomainKind, Feature, JobState, Meanwhile, RepairAction, RepairMode, Restart
+from model.kinds import DomainKind, Feature, Meanwhile, RepairAction, RepairMode
 from model.kinds import PartitionMode as Mode
 from model.kinds import PartitionState as PS
 from model.multirack import words
@@ -155,24 +163,12 @@ def rack_unroutable(st: DomainState) -> bool:
 
 
 def job(st: DomainState, part: DomainPartition, usable: np.ndarray, worst_tbs: float) -> Job:
-    """What happens to a job spanning the domain; worst_tbs: the slowest usable GPU's rate."""
-    f = st.domain.rack
-    n = int(usable.sum())
+    """A job spanning the domain (fabric/fate.job_of): a rack's plane or the L2 tier that
+    nobody can reroute aborts it; worst_tbs: the slowest usable GPU's rate."""
     l2_bad = l2_unroutable(st)
     rack_bad = rack_unroutable(st)
     stuck = st.control.state.routes_stuck or (l2_bad and Feature.REROUTE in st.features)
-
-    def restart() -> Restart:
-        if part.state is PS.UNHEALTHY:
-            return Restart.AFTER_REPAIR
-        if (l2_bad or rack_bad) and stuck:
-            return Restart.AFTER_CONTROLLER
-        return Restart.AT_ONCE
-
-    if st.maintenance:
-        return Job(JobState.STOPPED, Restart.AFTER_WINDOW, rack_words.MAINTENANCE_JOB, None, n)
-    if part.lost:
-        return Job(JobState.ABORTED, restart(), rack_words.gpus_lost(len(part.lost)), None, n)
+    cause = None
     if rack_bad or l2_bad:
         if Feature.REROUTE not in st.features:
             cause = rack_words.NO_REROUTE if rack_bad else words.NO_REROUTE_L2
@@ -180,34 +176,19 @@ def job(st: DomainState, part: DomainPartition, usable: np.ndarray, worst_tbs: f
             cause = rack_words.routes_stuck(st.control.state)
         else:
             cause = words.L2_ROUTES_STUCK
-        return Job(JobState.ABORTED, restart(), cause, None, n)
-    healthy = f.gpu_tbs_bidir
-    if worst_tbs < healthy - 1e-9:
-        reroutes = bool(st.rack_reroute.any() or st.l2_reroute.any())
-        cause = rack_words.degraded_cause(
-            f.reroute_how if reroutes else None,
-            f.reroute_stall_s,
-            bool(st.updating),
-            st.flaky_any,
-            worst_tbs,
-            healthy,
-        )
-        return Job(
-            JobState.DEGRADED, Restart.NONE, cause, f.reroute_stall_s if reroutes else 0.0, n
-        )
-    return Job(JobState.RUNNING, Restart.NONE, rack_words.FULL_BANDWIDTH, 0.0, n)
-
-
-def _meanwhile(jb: Job) -> Meanwhile:
-    """Until a data-plane part is back: degraded if the job runs, smaller if it restarted at
-    once without it, waiting for the controller, or down."""
-    if jb.state.runs:
-        return Meanwhile.DEGRADED
-    if jb.restart is Restart.AT_ONCE:
-        return Meanwhile.SMALLER
-    if jb.restart is Restart.AFTER_CONTROLLER:
-        return Meanwhile.WAITS_FOR_CONTROLLER
-    return Meanwhile.DOWN
+    facts = JobFacts(
+        st.domain.rack,
+        int(usable.sum()),
+        st.maintenance,
+        part.state is PS.UNHEALTHY,
+        len(part.lost),
+        cause,
+        (l2_bad or rack_bad) and stuck,
+        bool(st.rack_reroute.any() or st.l2_reroute.any()),
+        bool(st.updating),
+        st.flaky_any,
+    )
+    return job_of(facts, worst_tbs)
 
 
 def repairs(st: DomainState, jb: Job) -> tuple[Repair, ...]:
@@ -215,7 +196,7 @@ def repairs(st: DomainState, jb: Job) -> tuple[Repair, ...]:
     d = st.domain
     hot = Feature.HOT_SWAP in st.features
     partial = Feature.PARTIAL_RACK in st.features
-    data = _meanwhile(jb)
+    data = meanwhile(jb)
     out: list[Repair] = []
     updates = 0
     for r, a in enumerate(st.racks):
