@@ -88,6 +88,88 @@ def _sample(
     return out, degraded
 
 
+def _saved(span: np.ndarray | float, tau: float, w: float) -> np.ndarray:
+    """Productive hours of a run of `span` hours that keeps its work (a planned stop, the
+    horizon): whole segments of tau work + w write, then the partial segment's work."""
+    seg = tau + w
+    k = np.floor(span / seg)
+    rem = span - k * seg
+    return k * tau + np.minimum(rem, tau)
+
+
+def _in_order(ev: dict[str, np.ndarray], hours: float) -> dict[str, np.ndarray]:
+    """The stops sorted by rack, then time, with each one's rack `offset` on one shared axis
+    (so one running max walks every rack at once)."""
+    # One float key orders by rack, then time (span exceeds any time or end in a rack).
+    span = hours + float((ev["wait"] + ev["restart"] + ev["detect"]).max()) + 1.0
+    offset = ev["rack"] * span
+    order = np.argsort(offset + ev["t"])
+    out = {k: ev[k][order] for k in ("rack", "t", "planned", "wait", "cause", "restart", "detect")}
+    out["offset"] = offset[order]
+    return out
+
+
+def _walk(s: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """When the job is back after each stop, end_i = max(end_{i-1}, the stop's own end) within
+    its rack, and the index of the stop that set it (an earlier, longer down time)."""
+    shifted = s["t"] + s["detect"] + s["wait"] + s["restart"] + s["offset"]
+    cm_shift = np.maximum.accumulate(shifted)
+    idx = np.arange(shifted.size)
+    setter = np.maximum.accumulate(np.where(shifted >= cm_shift, idx, 0))
+    return cm_shift - s["offset"], setter
+
+
+def _neighbours(
+    rack: np.ndarray, t: np.ndarray, cm: np.ndarray, hours: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For each stop: when the job was back before it (0 for a rack's first), when the next
+    stop strikes (the horizon after a rack's last), and whether it is its rack's last."""
+    n = t.size
+    first = np.ones(n, bool)
+    first[1:] = rack[1:] != rack[:-1]
+    last = np.ones(n, bool)
+    last[:-1] = rack[1:] != rack[:-1]
+    prev_end = np.empty(n)
+    prev_end[0] = 0.0
+    prev_end[1:] = cm[:-1]
+    prev_end[first] = 0.0
+    t_next = np.empty(n)
+    t_next[:-1] = t[1:]
+    t_next[last] = hours
+    return prev_end, t_next, last
+
+
+def _runs(
+    run: np.ndarray, planned: np.ndarray, tau: float, w: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The run that ends at each stop, split into productive work, lost work (an unplanned
+    stop loses the partial segment, a planned one saves it) and checkpoint writes."""
+    seg = tau + w
+    k = np.floor(run / seg)
+    rem = run - k * seg
+    prod = k * tau + np.where(planned, np.minimum(rem, tau), 0.0)
+    lost = np.where(planned, 0.0, rem)
+    return prod, lost, run - prod - lost
+
+
+def _down(
+    s: dict[str, np.ndarray], t_next: np.ndarray, cm: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The down time after each stop, until the next stop or the job is back, split into
+    detection (the hang, until it is noticed), the wait, the restart, and the rest of an
+    earlier, longer down time."""
+    covered = np.maximum(np.minimum(t_next, cm) - s["t"], 0.0)
+    d = np.minimum(covered, s["detect"])
+    a = np.minimum(covered - d, s["wait"])
+    b = np.minimum(covered - d - a, s["restart"])
+    return d, a, b, covered - d - a - b
+
+
+def _add(tot: dict[str, np.ndarray], name: str, rack: np.ndarray, vals: np.ndarray) -> None:
+    """Add each stop's hours to its rack's total of `name`."""
+    tot[name] += np.bincount(rack, weights=vals, minlength=tot[name].size)
+
+
 def _timeline(
     ev: dict[str, np.ndarray], racks: int, hours: float, tau: float, w: float
 ) -> dict[str, np.ndarray]:
@@ -100,76 +182,33 @@ def _timeline(
     Returns per-rack totals (hours) of each cause and of productive work.
     """
     tot = {k: np.zeros(racks) for k in ("productive", *CAUSES)}
-    n = ev["t"].size
-    if n == 0:
-        seg = tau + w
-        k = np.floor(hours / seg)
-        rem = hours - k * seg
-        tot["productive"][:] = k * tau + min(rem, tau)
+    if ev["t"].size == 0:
+        tot["productive"][:] = _saved(hours, tau, w)
         tot["checkpoints"][:] = hours - tot["productive"]
         return tot
-    # One float key orders by rack, then time (span exceeds any time or end in a rack).
-    span = hours + float((ev["wait"] + ev["restart"] + ev["detect"]).max()) + 1.0
-    offset = ev["rack"] * span
-    order = np.argsort(offset + ev["t"])
-    rack = ev["rack"][order]
-    offset = offset[order]
-    t = ev["t"][order]
-    planned = ev["planned"][order]
-    wait = ev["wait"][order]
-    cause = ev["cause"][order]
-    restart = ev["restart"][order]
-    detect = ev["detect"][order]
-    own_end = t + detect + wait + restart
-    shifted = own_end + offset
-    cm_shift = np.maximum.accumulate(shifted)
-    cm = cm_shift - offset
-    idx = np.arange(n)
-    setter = np.maximum.accumulate(np.where(shifted >= cm_shift, idx, 0))
-    first = np.ones(n, bool)
-    first[1:] = rack[1:] != rack[:-1]
-    last = np.ones(n, bool)
-    last[:-1] = rack[1:] != rack[:-1]
-    prev_end = np.empty(n)
-    prev_end[0] = 0.0
-    prev_end[1:] = cm[:-1]
-    prev_end[first] = 0.0
-    t_next = np.empty(n)
-    t_next[:-1] = t[1:]
-    t_next[last] = hours
-
-    # Runs that end at each stop.
-    seg = tau + w
-    run = np.maximum(t - prev_end, 0.0)
-    k = np.floor(run / seg)
-    rem = run - k * seg
-    prod = k * tau + np.where(planned, np.minimum(rem, tau), 0.0)
-    lost = np.where(planned, 0.0, rem)
-    ckpt = run - prod - lost
-    # Down time after each stop, until the next stop or the job is back.
-    covered = np.maximum(np.minimum(t_next, cm) - t, 0.0)
-    d = np.minimum(covered, detect)  # the hang, until it is noticed
-    a = np.minimum(covered - d, wait)
-    b = np.minimum(covered - d - a, restart)
-    extra = covered - d - a - b  # the rest of an earlier, longer down time
-    extra_code = np.where(wait[setter] > 0.0, cause[setter], RESTARTS)
-
-    def add(name: str, vals: np.ndarray) -> None:
-        tot[name] += np.bincount(rack, weights=vals, minlength=racks)
-
-    add("productive", prod)
-    add("lost_work", lost)
-    add("checkpoints", ckpt)
-    add("restarts", b)
-    add("detection", d)
+    s = _in_order(ev, hours)
+    rack, cause = s["rack"], s["cause"]
+    cm, setter = _walk(s)
+    prev_end, t_next, last = _neighbours(rack, s["t"], cm, hours)
+    prod, lost, ckpt = _runs(np.maximum(s["t"] - prev_end, 0.0), s["planned"], tau, w)
+    d, a, b, extra = _down(s, t_next, cm)
+    extra_code = np.where(s["wait"][setter] > 0.0, cause[setter], RESTARTS)
+    _add(tot, "productive", rack, prod)
+    _add(tot, "lost_work", rack, lost)
+    _add(tot, "checkpoints", rack, ckpt)
+    _add(tot, "restarts", rack, b)
+    _add(tot, "detection", rack, d)
     for code, name in enumerate(CAUSE_OF_CODE):
-        add(name, np.where(cause == code, a, 0.0) + np.where(extra_code == code, extra, 0.0))
+        _add(
+            tot,
+            name,
+            rack,
+            np.where(cause == code, a, 0.0) + np.where(extra_code == code, extra, 0.0),
+        )
     # The run from the last stop to the horizon (nothing lost: the work is still there).
     final = np.full(racks, hours)
     final[rack[last]] = np.maximum(hours - cm[last], 0.0)
-    k = np.floor(final / seg)
-    rem = final - k * seg
-    fprod = k * tau + np.minimum(rem, tau)
+    fprod = _saved(final, tau, w)
     tot["productive"] += fprod
     tot["checkpoints"] += final - fprod
     return tot

@@ -220,79 +220,130 @@ def attribution_reads(scenario: Scenario, t_s: float) -> Counters:
     return _snapshot(scenario, check_t(t_s), 0.0, whole=False)
 
 
-def _snapshot(scenario: Scenario, t: float, onset_s: float, whole: bool) -> Counters:
-    m = lane_model(scenario, onset_s)
-    f = m.fabric
+@dataclass(frozen=True)
+class _Side:
+    """One side's view of every lane [E] at t: when its counters stop, each lane's state,
+    whether it is ACTIVE, and its BER reading."""
+
+    end: np.ndarray
+    lanes: np.ndarray
+    active: np.ndarray
+    ber: np.ndarray
+
+
+def _link_states(m: LaneModel, t: float, faults: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Each lane's state at t, and each link's as the GPU's driver sees it: its first lane's
+    (a link's lanes are ACTIVE together), an IDLE link read as INACTIVE."""
     g, p, c = m.shape
-    faults = t >= m.onset
     lanes_now = lane_state(m, t, faults)
     link_state = lanes_now.reshape(g, p, c)[:, :, 0].copy()
     link_state[link_state == IDLE] = INACTIVE
-    planned = m.planned & faults
-    health = fabric_health(m, link_state) if whole else None
-    if not m.telemetry:
-        return Counters(f, m.key, t, m.onset, False, link_state, planned, health)
+    return lanes_now, link_state
 
-    # GPU side: the driver's counters, whatever the switch trays' controllers do.
-    end_gpu = m.end_times(t, switch_side=False)
+
+def _gpu_view(m: LaneModel, t: float, lanes_now: np.ndarray) -> _Side:
+    """The GPU side: the driver's counters, whatever the switch trays' controllers do."""
     active = lanes_now == ACTIVE
-    ber = ber_at(m, t, active)
-    # Switch side: as the tray last reported it while its controller is silent.
-    stale = m.stale_planes(t)
-    if stale.any():
-        stale_lane = np.tile(np.repeat(stale, c), g)
-        end_sw = m.end_times(t)
-        lanes_sw = np.where(stale_lane, lane_state(m, m.onset, False), lanes_now)
-        active_sw = lanes_sw == ACTIVE
-        ber_sw = np.where(stale_lane, ber_at(m, m.onset, active_sw), ber)
-    else:
-        lanes_sw, ber_sw = lanes_now, ber
-    # what both snapshots, whole or attribution's, hold alike
-    common = {
-        "fabric": f,
+    return _Side(m.end_times(t, switch_side=False), lanes_now, active, ber_at(m, t, active))
+
+
+def _switch_view(m: LaneModel, t: float, stale: np.ndarray, gpu: _Side) -> _Side:
+    """The switch side: as the tray last reported it while its controller is silent; the
+    GPU side's own view (the same object) when no tray is stale."""
+    if not stale.any():
+        return gpu
+    g, _p, c = m.shape
+    stale_lane = np.tile(np.repeat(stale, c), g)
+    end_sw = m.end_times(t)
+    lanes_sw = np.where(stale_lane, lane_state(m, m.onset, False), gpu.lanes)
+    active_sw = lanes_sw == ACTIVE
+    ber_sw = np.where(stale_lane, ber_at(m, m.onset, active_sw), gpu.ber)
+    return _Side(end_sw, lanes_sw, active_sw, ber_sw)
+
+
+def _common(
+    m: LaneModel,
+    t: float,
+    link_state: np.ndarray,
+    planned: np.ndarray,
+    stale: np.ndarray,
+    sw: _Side,
+) -> dict:
+    """What both snapshots, whole or attribution's, hold alike."""
+    return {
+        "fabric": m.fabric,
         "scenario_key": m.key,
         "t_s": t,
         "onset_s": m.onset,
         "telemetry": True,
         "state": link_state,
         "planned": planned,
-        "cable_state": lanes_sw.reshape(g, p, c),
+        "cable_state": sw.lanes.reshape(m.shape),
         "stale": stale,
         "last_seen_s": np.where(stale, min(t, m.onset), t),
     }
-    if not whole:
-        rec = counts_at(m, end_gpu, t, procs=(REC,))[REC]
-        return Counters(
-            **common,
-            link={
-                RECOVERY: lanes_sum(rec.reshape(g, p, c)),
-                BER: lanes_sum(ber.reshape(g, p, c)) / c,
-            },
-            cable={BER: ber_sw.reshape(g, p, c)},
-        )
-    per_lane = _lane_counters(m, counts_at(m, end_gpu, t), end_gpu, ber, active)
+
+
+def _attribution_only(m: LaneModel, t: float, common: dict, gpu: _Side, sw: _Side) -> Counters:
+    """attribution_reads()' snapshot: the GPU side's recoveries and BER per link, the switch
+    side's BER per lane; no other family."""
+    g, p, c = m.shape
+    rec = counts_at(m, gpu.end, t, procs=(REC,))[REC]
+    return Counters(
+        **common,
+        link={
+            RECOVERY: lanes_sum(rec.reshape(g, p, c)),
+            BER: lanes_sum(gpu.ber.reshape(g, p, c)) / c,
+        },
+        cable={BER: sw.ber.reshape(g, p, c)},
+    )
+
+
+def _port_sums(cable: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Each NVSwitch port's counters: the sums of its lanes as the switch side saw them."""
+    return {
+        PORT_FLIT: lanes_sum(cable[CRC_FLIT]),
+        PORT_CRC: lanes_sum(cable[CRC_FLIT] + cable[CRC_DATA]),
+        PORT_REPLAY: lanes_sum(cable[REPLAY]),
+        PORT_RECOVERY: lanes_sum(cable[RECOVERY]),
+        PORT_TX: lanes_sum(cable[BANDWIDTH]) // 2,  # one direction of the bytes both ways
+    }
+
+
+def _ports_as_links(link: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Each NVSwitch port's counters when no tray is stale: the switch side sees what the GPU
+    side does, so they are the links' own sums."""
+    return {
+        PORT_FLIT: link[CRC_FLIT],
+        PORT_CRC: link[CRC_FLIT] + link[CRC_DATA],
+        PORT_REPLAY: link[REPLAY],
+        PORT_RECOVERY: link[RECOVERY],
+        PORT_TX: link[BANDWIDTH] // 2,
+    }
+
+
+def _whole(
+    m: LaneModel,
+    t: float,
+    faults: bool,
+    common: dict,
+    health: FabricHealth | None,
+    gpu: _Side,
+    sw: _Side,
+) -> Counters:
+    """counters()' snapshot: every family of both sides, the GPUs' totals and fabric health,
+    and when each degrading link will fail."""
+    g, p, c = m.shape
+    per_lane = _lane_counters(m, counts_at(m, gpu.end, t), gpu.end, gpu.ber, gpu.active)
     link = {k: lanes_sum(v) for k, v in per_lane.items()}
     link[BER] = link[BER] / c
-    if stale.any():
-        cable = _lane_counters(m, counts_at(m, end_sw, t), end_sw, ber_sw, active_sw)
-        port = {
-            PORT_FLIT: lanes_sum(cable[CRC_FLIT]),
-            PORT_CRC: lanes_sum(cable[CRC_FLIT] + cable[CRC_DATA]),
-            PORT_REPLAY: lanes_sum(cable[REPLAY]),
-            PORT_RECOVERY: lanes_sum(cable[RECOVERY]),
-            PORT_TX: lanes_sum(cable[BANDWIDTH]) // 2,  # one direction of the bytes both ways
-        }
-    else:  # the switch side sees what the GPU side does: the same sums
-        cable = per_lane
-        port = {
-            PORT_FLIT: link[CRC_FLIT],
-            PORT_CRC: link[CRC_FLIT] + link[CRC_DATA],
-            PORT_REPLAY: link[REPLAY],
-            PORT_RECOVERY: link[RECOVERY],
-            PORT_TX: link[BANDWIDTH] // 2,
-        }
+    if sw is gpu:  # no tray is stale
+        cable, port = per_lane, _ports_as_links(link)
+    else:
+        cable = _lane_counters(m, counts_at(m, sw.end, t), sw.end, sw.ber, sw.active)
+        port = _port_sums(cable)
     # a link's lanes are ACTIVE together (lane_state), so its port is up with its first lane
-    port_up = lanes_sw.reshape(g, p, c)[:, :, 0] == ACTIVE
+    port_up = sw.lanes.reshape(g, p, c)[:, :, 0] == ACTIVE
     visible = m.flaky_link.reshape(g, p) & ~(m.down.reshape(g, p) & faults)
     return Counters(
         **common,
@@ -304,3 +355,21 @@ def _snapshot(scenario: Scenario, t: float, onset_s: float, whole: bool) -> Coun
         cable=cable,
         projected_fail_s=np.where(visible, FLAKY_TTF_S, np.nan),
     )
+
+
+def _snapshot(scenario: Scenario, t: float, onset_s: float, whole: bool) -> Counters:
+    """The snapshot at t: counters()' whole one, or (whole=False) attribution_reads()'."""
+    m = lane_model(scenario, onset_s)
+    faults = t >= m.onset
+    lanes_now, link_state = _link_states(m, t, faults)
+    planned = m.planned & faults
+    health = fabric_health(m, link_state) if whole else None
+    if not m.telemetry:
+        return Counters(m.fabric, m.key, t, m.onset, False, link_state, planned, health)
+    gpu = _gpu_view(m, t, lanes_now)
+    stale = m.stale_planes(t)
+    sw = _switch_view(m, t, stale, gpu)
+    common = _common(m, t, link_state, planned, stale, sw)
+    if not whole:
+        return _attribution_only(m, t, common, gpu, sw)
+    return _whole(m, t, faults, common, health, gpu, sw)

@@ -224,8 +224,8 @@ def sensitivity(terms: Terms = Dm.FITTED) -> dict[str, float]:
     return out
 
 
-def table(terms: Terms = Dm.FITTED) -> list[dict]:
-    """Every point, fitted or check: published, model, error."""
+def _row_points(terms: Terms) -> list[dict]:
+    """The InferenceX deployments, fitted and check: each one's TPOT against the model's."""
     rows = []
     for r in (*FITTED_ROWS, *CHECK_ROWS):
         t, dep = row_tpot(r, terms)
@@ -240,6 +240,12 @@ def table(terms: Terms = Dm.FITTED) -> list[dict]:
                 "note": dep.label() if dep else "does not fit in HBM",
             }
         )
+    return rows
+
+
+def _iso_points(terms: Terms) -> list[dict]:
+    """InferenceX's comparison at 125 tok/s/user: each system's frontier and their ratio."""
+    rows = []
     iso = iso_model(terms)
     for key, pub in (("gb200-nvl72", ISO_GB200), ("b200-roce", ISO_B200), ("ratio", 4.39)):
         label = {"gb200-nvl72": "GB200 NVL72", "b200-roce": "B200 RoCE (b200-roce)"}.get(
@@ -257,6 +263,12 @@ def table(terms: Terms = Dm.FITTED) -> list[dict]:
                 + ("; " + FRONTIER_WHY if abs(_err(iso[key], pub)) > 25 else ""),
             }
         )
+    return rows
+
+
+def _iso_check_points(terms: Terms) -> list[dict]:
+    """The same comparison at the other interactivities of InferenceX's table (checks)."""
+    rows = []
     for x, gb, b2 in ISO_CHECKS:
         m = iso_model(terms, x)
         for key, pub in (("gb200-nvl72", gb), ("b200-roce", b2), ("ratio", gb / b2)):
@@ -271,6 +283,13 @@ def table(terms: Terms = Dm.FITTED) -> list[dict]:
                     "note": FRONTIER_WHY if abs(_err(m[key], pub)) > 25 else "check",
                 }
             )
+    return rows
+
+
+def _sglang_points(terms: Terms) -> list[dict]:
+    """SGLang's decode peaks on GB200 NVL72 (checks): the model's peak without MTP, at the
+    runs' expert and KV precisions."""
+    rows = []
     for name, pub, precision, kv in SGLANG:
         w = Workload(DEEPSEEK_R1, precision, isl=2000, osl=100)
         only = tuple(d for d in Dm.deployments(72) if not d.mtp and d.kv == kv)
@@ -288,23 +307,32 @@ def table(terms: Terms = Dm.FITTED) -> list[dict]:
                 + (f"; {SGLANG_WHY[pub]}" if pub in SGLANG_WHY else ""),
             }
         )
+    return rows
+
+
+def _deepseek_point(terms: Terms) -> dict:
+    """DeepSeek's production decode on H800 over InfiniBand (a check): the model's frontier
+    at its interactivity and context."""
     w = Workload(DEEPSEEK_R1, "fp8", isl=DEEPSEEK_ISL, osl=DEEPSEEK_OSL)
     hw = island_hardware(H800_IB)
     fr = frontier(DEEPSEEK_R1, hw, w, np.array([DEEPSEEK_TOK_S_USER]), terms)
     model = float(fr.tokens_per_s_per_gpu[0])
     dep = fr.deployment_at(0)
-    rows.append(
-        {
-            "point": "DeepSeek production decode, H800 on InfiniBand, at 20-22 tok/s/user",
-            "published": 1850,
-            "unit": "tok/s/GPU, decode GPUs",
-            "model": round(model),
-            "error_pct": round(_err(model, 1850), 1),
-            "fitted": False,
-            "note": f"h800-ib (18 nodes), mean KV 4,989, FP8 experts; {dep.label() if dep else '-'}"
-            + (f"; {DEEPSEEK_WHY}" if abs(_err(model, 1850)) > 25 else ""),
-        }
-    )
+    return {
+        "point": "DeepSeek production decode, H800 on InfiniBand, at 20-22 tok/s/user",
+        "published": 1850,
+        "unit": "tok/s/GPU, decode GPUs",
+        "model": round(model),
+        "error_pct": round(_err(model, 1850), 1),
+        "fitted": False,
+        "note": f"h800-ib (18 nodes), mean KV 4,989, FP8 experts; {dep.label() if dep else '-'}"
+        + (f"; {DEEPSEEK_WHY}" if abs(_err(model, 1850)) > 25 else ""),
+    }
+
+
+def _bound_points() -> list[dict]:
+    """DeepSeek's own interactivity bounds from its communication formula (no fitted term)."""
+    rows = []
     for name, bw, pub in (
         ("DeepSeek bound, 400 Gb/s InfiniBand", 50e9, 67),
         ("DeepSeek bound, GB200 NVL72", 900e9, 1200),
@@ -322,6 +350,18 @@ def table(terms: Terms = Dm.FITTED) -> list[dict]:
             }
         )
     return rows
+
+
+def table(terms: Terms = Dm.FITTED) -> list[dict]:
+    """Every point, fitted or check: published, model, error."""
+    return [
+        *_row_points(terms),
+        *_iso_points(terms),
+        *_iso_check_points(terms),
+        *_sglang_points(terms),
+        _deepseek_point(terms),
+        *_bound_points(),
+    ]
 
 
 def fitted_terms(terms: Terms = Dm.FITTED) -> list[dict]:

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 
 import numpy as np
 
@@ -136,120 +138,205 @@ class _Locator:
         return self.gpu(s), int(p)
 
 
-def read(samples: list[Sample]) -> Reading:
-    """The snapshot a scrape describes; ScenarioError when no fabric can be told."""
-    messages: list[str] = []
-    f = _fabric(samples, messages)
-    g_n, p_n, c_n, k = f.gpus, f.planes, f.cables_per_link, f.chips_per_tray
-    loc = _Locator(f, samples)
-    state = np.full((g_n, p_n), -1, np.int8)
-    rec = np.zeros((g_n, p_n), np.int64)
-    ber = np.full((g_n, p_n), np.nan)
-    lane_state = np.full((g_n, p_n, c_n), -1, np.int8)
-    lane_ber = np.full((g_n, p_n, c_n), np.nan)
-    stale = np.zeros(p_n, bool)
-    age = np.zeros(p_n)
-    planned = np.zeros(p_n, bool)
-    t_s = 0.0
-    seen_counters = seen_lanes = False
-    bad: list[str] = []
-    health: dict[int, dict[str, int]] = defaultdict(dict)
-    gpu_recoveries: dict[int, float] = {}
-    recovery_total = GPU_TOTALS[RECOVERY]
-    chip_index = {f"st{q // k + 1}.sw{q % k}": q for q in range(p_n)}
+class _Scrape:
+    """What a scrape's samples say, filled one sample at a time by the handlers of _HANDLERS:
+    the snapshot's arrays (-1 or NaN where no sample gave a value) and what else was seen."""
 
-    def chip(s: Sample) -> int:
-        q = chip_index.get(s.labels.get("chip", ""))
+    def __init__(self, f: Fabric, samples: list[Sample]) -> None:
+        g_n, p_n, c_n, k = f.gpus, f.planes, f.cables_per_link, f.chips_per_tray
+        self.f = f
+        self.loc = _Locator(f, samples)
+        self.state = np.full((g_n, p_n), -1, np.int8)
+        self.rec = np.zeros((g_n, p_n), np.int64)
+        self.ber = np.full((g_n, p_n), np.nan)
+        self.lane_state = np.full((g_n, p_n, c_n), -1, np.int8)
+        self.lane_ber = np.full((g_n, p_n, c_n), np.nan)
+        self.stale = np.zeros(p_n, bool)
+        self.age = np.zeros(p_n)
+        self.planned = np.zeros(p_n, bool)
+        self.t_s = 0.0
+        self.seen_counters = False
+        self.seen_lanes = False
+        self.health: dict[int, dict[str, int]] = defaultdict(dict)
+        self.gpu_recoveries: dict[int, float] = {}
+        self.chip_index = {f"st{q // k + 1}.sw{q % k}": q for q in range(p_n)}
+
+    def chip(self, s: Sample) -> int:
+        """The plane of the sample's `chip` label (st3.sw1); ValueError for any other."""
+        q = self.chip_index.get(s.labels.get("chip", ""))
         if q is None:
             raise ValueError(f"unknown chip '{s.labels.get('chip')}'")
         return q
 
+    def on_link_state(self, s: Sample) -> None:
+        """A link's up/down, as the GPU's driver sees it."""
+        g, p = self.loc.link(s)
+        self.state[g, p] = ACTIVE if s.value == 1 else INACTIVE
+
+    def on_recovery(self, s: Sample) -> None:
+        """A link's recovery counter (0 when the file has no number)."""
+        g, p = self.loc.link(s)
+        self.rec[g, p] = int(s.value) if math.isfinite(s.value) else 0
+        self.seen_counters = True
+
+    def on_ber(self, s: Sample) -> None:
+        """A link's effective BER."""
+        g, p = self.loc.link(s)
+        self.ber[g, p] = s.value
+        self.seen_counters = True
+
+    def on_lane(self, s: Sample) -> None:
+        """One lane's state or BER, as the switch port's PHY sees it."""
+        g, p = self.loc.link(s)
+        c_n = self.f.cables_per_link
+        lane = int(s.labels.get("lane", "-1"))
+        if not 0 <= lane < c_n:
+            raise ValueError(f"lane '{s.labels.get('lane')}' is not 0..{c_n - 1}")
+        if s.name == LANE_STATE:
+            self.lane_state[g, p, lane] = int(s.value)
+        else:
+            self.lane_ber[g, p, lane] = s.value
+        self.seen_lanes = True
+
+    def on_stale(self, s: Sample) -> None:
+        """Whether a chip's tray telemetry is stale."""
+        self.stale[self.chip(s)] = s.value == 1
+
+    def on_age(self, s: Sample) -> None:
+        """How old a chip's newest switch-side reading is."""
+        self.age[self.chip(s)] = s.value
+
+    def on_drained(self, s: Sample) -> None:
+        """Whether a chip is drained on purpose."""
+        self.planned[self.chip(s)] = s.value == 1
+
+    def on_clock(self, s: Sample) -> None:
+        """The twin's simulated time, when it is a time."""
+        if math.isfinite(s.value) and s.value >= 0:
+            self.t_s = s.value
+
+    def on_health(self, s: Sample) -> None:
+        """A GPU's fabric health mask or summary, when it is a number."""
+        if math.isfinite(s.value):
+            key = "mask" if s.name == HEALTH_MASK else "summary"
+            self.health[self.loc.gpu(s)][key] = int(s.value)
+
+    def on_gpu_recoveries(self, s: Sample) -> None:
+        """A GPU's recoveries summed over its links, when it is a number."""
+        if math.isfinite(s.value):
+            self.gpu_recoveries[self.loc.gpu(s)] = s.value
+
+
+# Each metric a scrape can carry -> the _Scrape method that reads its sample.
+_HANDLERS: Mapping[str, Callable[[_Scrape, Sample], None]] = MappingProxyType(
+    {
+        LINK_STATE: _Scrape.on_link_state,
+        RECOVERY: _Scrape.on_recovery,
+        BER: _Scrape.on_ber,
+        LANE_STATE: _Scrape.on_lane,
+        LANE_BER: _Scrape.on_lane,
+        STALE: _Scrape.on_stale,
+        AGE: _Scrape.on_age,
+        DRAINED: _Scrape.on_drained,
+        CLOCK: _Scrape.on_clock,
+        HEALTH_MASK: _Scrape.on_health,
+        HEALTH_SUMMARY: _Scrape.on_health,
+        GPU_TOTALS[RECOVERY]: _Scrape.on_gpu_recoveries,
+    }
+)
+_NO_LANES = (
+    f"no {LANE_STATE} (the switch tray's lane view): a down link cannot be narrowed to "
+    "a cable, nor a degrading one"
+)
+_NO_COUNTERS = (
+    f"no per-link counters ({RECOVERY}, {BER}): only link up/down is visible, as with "
+    "fine-grained link telemetry off"
+)
+
+
+def _take(r: _Scrape, samples: list[Sample]) -> list[str]:
+    """Every sample into r by its metric's handler (other metrics are not read); a message
+    for each sample that names no place in the rack, which is skipped."""
+    bad: list[str] = []
     for s in samples:
+        handler = _HANDLERS.get(s.name)
+        if handler is None:
+            continue
         try:
-            if s.name == LINK_STATE:
-                g, p = loc.link(s)
-                state[g, p] = ACTIVE if s.value == 1 else INACTIVE
-            elif s.name == RECOVERY:
-                g, p = loc.link(s)
-                rec[g, p] = int(s.value) if math.isfinite(s.value) else 0
-                seen_counters = True
-            elif s.name == BER:
-                g, p = loc.link(s)
-                ber[g, p] = s.value
-                seen_counters = True
-            elif s.name in (LANE_STATE, LANE_BER):
-                g, p = loc.link(s)
-                lane = int(s.labels.get("lane", "-1"))
-                if not 0 <= lane < c_n:
-                    raise ValueError(f"lane '{s.labels.get('lane')}' is not 0..{c_n - 1}")
-                if s.name == LANE_STATE:
-                    lane_state[g, p, lane] = int(s.value)
-                else:
-                    lane_ber[g, p, lane] = s.value
-                seen_lanes = True
-            elif s.name == STALE:
-                stale[chip(s)] = s.value == 1
-            elif s.name == AGE:
-                age[chip(s)] = s.value
-            elif s.name == DRAINED:
-                planned[chip(s)] = s.value == 1
-            elif s.name == CLOCK and math.isfinite(s.value) and s.value >= 0:
-                t_s = s.value
-            elif s.name in (HEALTH_MASK, HEALTH_SUMMARY) and math.isfinite(s.value):
-                key = "mask" if s.name == HEALTH_MASK else "summary"
-                health[loc.gpu(s)][key] = int(s.value)
-            elif s.name == recovery_total and math.isfinite(s.value):
-                gpu_recoveries[loc.gpu(s)] = s.value
+            handler(r, s)
         except (ValueError, IndexError, ScenarioError) as e:
             msg = e.message if isinstance(e, ScenarioError) else str(e)
             bad.append(f"line {s.line}: {s.name}: {msg}; the sample is skipped")
-    messages += bad
-    if not seen_counters:  # the per-GPU sums still say which GPUs have a recovering link
-        for g in sorted(x for x, v in gpu_recoveries.items() if v > 0):
-            messages.append(
-                f"gpu{g:02d}: {int(gpu_recoveries[g])} recoveries summed over its links "
-                f"({recovery_total}); which link, the per-link field {RECOVERY} would say"
+    return bad
+
+
+def _gpu_notes(r: _Scrape) -> list[str]:
+    """What the per-GPU sums and fabric health say that the per-link fields do not: the GPUs
+    with a recovering link (only without per-link counters) and those missing a link."""
+    out = []
+    if not r.seen_counters:  # the per-GPU sums still say which GPUs have a recovering link
+        for g in sorted(x for x, v in r.gpu_recoveries.items() if v > 0):
+            out.append(
+                f"gpu{g:02d}: {int(r.gpu_recoveries[g])} recoveries summed over its links "
+                f"({GPU_TOTALS[RECOVERY]}); which link, the per-link field {RECOVERY} would say"
             )
-    for g in sorted(health):
-        m = health[g].get("mask")
+    for g in sorted(r.health):
+        m = r.health[g].get("mask")
         if m is not None and m & 3 == 1:
-            messages.append(
-                f"gpu{g:02d}: fabric health mask {m:#x}: DEGRADED_BW (a link is missing)"
-            )
-    missing = state < 0
+            out.append(f"gpu{g:02d}: fabric health mask {m:#x}: DEGRADED_BW (a link is missing)")
+    return out
+
+
+def _fill_states(r: _Scrape) -> list[str]:
+    """Take a link with no state in the file as ACTIVE, and a lane with none as its link's
+    (every lane when the file has no lane view); the messages saying so."""
+    out = []
+    missing = r.state < 0
+    f = r.f
     if missing.any():
-        messages.append(
-            f"{int(missing.sum())} of {g_n * p_n} links have no {LINK_STATE} in the file: "
+        out.append(
+            f"{int(missing.sum())} of {f.gpus * f.planes} links have no {LINK_STATE} in the file: "
             "taken as ACTIVE"
         )
-        state[missing] = ACTIVE
-    if not seen_lanes:
-        messages.append(
-            f"no {LANE_STATE} (the switch tray's lane view): a down link cannot be narrowed to "
-            "a cable, nor a degrading one"
-        )
-        lane_state = np.repeat(state[:, :, None], c_n, axis=2)
+        r.state[missing] = ACTIVE
+    if not r.seen_lanes:
+        out.append(_NO_LANES)
+        r.lane_state = np.repeat(r.state[:, :, None], f.cables_per_link, axis=2)
     else:
-        fill = lane_state < 0
-        lane_state[fill] = np.repeat(state[:, :, None], c_n, axis=2)[fill]
-    if not seen_counters:
-        messages.append(
-            f"no per-link counters ({RECOVERY}, {BER}): only link up/down is visible, as with "
-            "fine-grained link telemetry off"
-        )
-    snap = Counters(
-        fabric=f,
+        fill = r.lane_state < 0
+        r.lane_state[fill] = np.repeat(r.state[:, :, None], f.cables_per_link, axis=2)[fill]
+    return out
+
+
+def _counters_of(r: _Scrape) -> Counters:
+    """The snapshot of what r holds: link up/down and drained chips always, the counters,
+    lane view and stale trays only when the file had per-link counters."""
+    seen = r.seen_counters
+    return Counters(
+        fabric=r.f,
         scenario_key="imported",
-        t_s=t_s,
+        t_s=r.t_s,
         onset_s=0.0,
-        telemetry=seen_counters,
-        state=state,
-        planned=planned,
-        link={RECOVERY: rec, BER: ber} if seen_counters else None,
-        cable={BER: lane_ber} if seen_counters else None,
-        cable_state=lane_state if seen_counters else None,
-        stale=stale if seen_counters else None,
-        last_seen_s=np.maximum(t_s - age, 0.0) if seen_counters else None,
+        telemetry=seen,
+        state=r.state,
+        planned=r.planned,
+        link={RECOVERY: r.rec, BER: r.ber} if seen else None,
+        cable={BER: r.lane_ber} if seen else None,
+        cable_state=r.lane_state if seen else None,
+        stale=r.stale if seen else None,
+        last_seen_s=np.maximum(r.t_s - r.age, 0.0) if seen else None,
     )
-    health_of = {g: dict(v) for g, v in health.items()}
-    return Reading(snap, messages, seen_lanes, health_of, not bool(missing.all()))
+
+
+def read(samples: list[Sample]) -> Reading:
+    """The snapshot a scrape describes; ScenarioError when no fabric can be told."""
+    messages: list[str] = []
+    r = _Scrape(_fabric(samples, messages), samples)
+    messages += _take(r, samples)
+    messages += _gpu_notes(r)
+    states_seen = not bool((r.state < 0).all())
+    messages += _fill_states(r)
+    if not r.seen_counters:
+        messages.append(_NO_COUNTERS)
+    health_of = {g: dict(v) for g, v in r.health.items()}
+    return Reading(_counters_of(r), messages, r.seen_lanes, health_of, states_seen)
