@@ -74,56 +74,79 @@ def _frozen(a: np.ndarray) -> np.ndarray:
     return a
 
 
-def build_state(s: Scenario) -> FabricState:
-    """Propagate the scenario's faults, updates and feature switches onto the masks."""
-    f = s.spec()
-    g, p, c, t = f.gpus, f.planes, f.cables_per_link, f.switch_trays
-    gpu_alive = np.ones(g, bool)
-    chip_failed = np.zeros(p, bool)
-    link_failed = np.zeros((g, p), bool)
-    cable_failed = np.zeros((g, p, c), bool)
-    mc_alive = np.ones(t, bool)
-    failed = tuple(parse_id(x, f) for x in s.fail)
+@dataclass(frozen=True)
+class _Faults:
+    """The masks the failed parts clear (writable while the state is built)."""
+
+    gpu_alive: np.ndarray  # bool[G]
+    chip_failed: np.ndarray  # bool[P]
+    link_failed: np.ndarray  # bool[G, P]
+    cable_failed: np.ndarray  # bool[G, P, C]
+    mc_alive: np.ndarray  # bool[T]
+
+
+def _faults(f: Fabric, failed: tuple[Component, ...]) -> _Faults:
+    """What each failed part takes down: a compute tray its GPUs, a switch tray its chips
+    and controller, a cable its link."""
+    g, p, c = f.gpus, f.planes, f.cables_per_link
+    x = _Faults(
+        np.ones(g, bool),
+        np.zeros(p, bool),
+        np.zeros((g, p), bool),
+        np.zeros((g, p, c), bool),
+        np.ones(f.switch_trays, bool),
+    )
     k = f.chips_per_tray
     for comp in failed:
         n = comp.nums
         if comp.kind == "compute-tray":
-            gpu_alive[(n[0] - 1) * f.gpus_per_tray : n[0] * f.gpus_per_tray] = False
+            x.gpu_alive[(n[0] - 1) * f.gpus_per_tray : n[0] * f.gpus_per_tray] = False
         elif comp.kind == "gpu":
-            gpu_alive[n[0]] = False
+            x.gpu_alive[n[0]] = False
         elif comp.kind == "switch-tray":
-            chip_failed[(n[0] - 1) * k : n[0] * k] = True
-            mc_alive[n[0] - 1] = False
+            x.chip_failed[(n[0] - 1) * k : n[0] * k] = True
+            x.mc_alive[n[0] - 1] = False
         elif comp.kind == "switch-chip":
-            chip_failed[plane_of(f, n[0], n[1])] = True
+            x.chip_failed[plane_of(f, n[0], n[1])] = True
         elif comp.kind == "controller":
-            mc_alive[n[0] - 1] = False
+            x.mc_alive[n[0] - 1] = False
         elif comp.kind == "link":
-            link_failed[n[0], plane_of(f, n[1], n[2])] = True
+            x.link_failed[n[0], plane_of(f, n[1], n[2])] = True
         elif comp.kind == "cable":
             pl = plane_of(f, n[1], n[2])
-            cable_failed[n[0], pl, n[3]] = True
-            link_failed[n[0], pl] = True
+            x.cable_failed[n[0], pl, n[3]] = True
+            x.link_failed[n[0], pl] = True
+    return x
 
-    flaky = np.zeros((g, p), bool)
-    flaky_cable = np.zeros((g, p, c), bool)
-    for comp in (parse_id(x, f) for x in s.flaky):
+
+def _flaky(f: Fabric, ids: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """bool[G, P] links degrading (themselves or a cable), bool[G, P, C] cables degrading."""
+    flaky = np.zeros((f.gpus, f.planes), bool)
+    flaky_cable = np.zeros((f.gpus, f.planes, f.cables_per_link), bool)
+    for comp in (parse_id(x, f) for x in ids):
         pl = plane_of(f, comp.nums[1], comp.nums[2])
         flaky[comp.nums[0], pl] = True
         if comp.kind == "cable":
             flaky_cable[comp.nums[0], pl, comp.nums[3]] = True
+    return flaky, flaky_cable
 
-    features = s.features
-    cp = control_plane(f, mc_alive, features)
 
-    chip_drained = np.zeros(p, bool)
+def _updates(
+    s: Scenario, f: Fabric, chip_failed: np.ndarray, cp: ControlPlane
+) -> tuple[np.ndarray, bool, list[int], list[int]]:
+    """A switch update: with in-service updates, the trays wanted (one at a time when
+    rolling) drained if their controller has authority, else blocked; without them, a
+    maintenance window for all wanted. Returns the drained chips, the window, the trays
+    updating and the trays blocked."""
+    t, k = f.switch_trays, f.chips_per_tray
+    chip_drained = np.zeros(f.planes, bool)
     maintenance = False
     updating: list[int] = []
     blocked: list[int] = []
     rolling = s.update == ("all",)
     if s.update:
         wanted = list(range(1, t + 1)) if rolling else [parse_id(x, f).nums[0] for x in s.update]
-        if "issu" not in features:
+        if "issu" not in s.features:
             maintenance = True
             updating = wanted
         else:
@@ -135,11 +158,30 @@ def build_state(s: Scenario) -> FabricState:
                 else:
                     blocked.append(tr)
         chip_drained &= ~chip_failed
+    return chip_drained, maintenance, updating, blocked
 
-    flaky &= ~link_failed
+
+def build_state(s: Scenario) -> FabricState:
+    """Propagate the scenario's faults, updates and feature switches onto the masks."""
+    f = s.spec()
+    failed = tuple(parse_id(x, f) for x in s.fail)
+    x = _faults(f, failed)
+    flaky, flaky_cable = _flaky(f, s.flaky)
+    features = s.features
+    cp = control_plane(f, x.mc_alive, features)
+    chip_drained, maintenance, updating, blocked = _updates(s, f, x.chip_failed, cp)
+    flaky &= ~x.link_failed
+    gpu_alive, chip_failed, link_failed, cable_failed, mc_alive = (
+        x.gpu_alive,
+        x.chip_failed,
+        x.link_failed,
+        x.cable_failed,
+        x.mc_alive,
+    )
     arrays = (gpu_alive, chip_failed, chip_drained, link_failed, cable_failed, flaky, flaky_cable)
     for a in (*arrays, mc_alive):
         _frozen(a)
+    rolling = s.update == ("all",)
     return FabricState(
         fabric=f,
         features=features,
