@@ -18,6 +18,7 @@ from typing import Any
 
 import pandas as pd
 from dash import Dash, Input, Output, State, dcc, html
+from dash.development.base_component import Component
 
 from dashboard import ids, state
 from dashboard.figures.base import empty_figure
@@ -53,90 +54,100 @@ def _number(label: str, cid: str, value: Any, **kw: Any) -> html.Label:
     )
 
 
-def layout() -> html.Section:
-    """The settings, the table, the best policy and the CSV button."""
-    return html.Section(
-        className="panel buys",
-        children=[
-            html.H2("What each feature buys: goodput, GPU-hours and money a year"),
-            html.P(
-                "Each of the seven NVLink 6 features turned off alone, and the two other "
-                "fabrics, against vr-nvl72 with all seven: closed form over a year "
-                "(docs/GOODPUT.md), at one rack, at 2,000 racks with spare racks, and at the "
-                "job size set here. Failure rates: FACTS.md §6 and [A] rows (assumptions "
-                "panel).",
-                className="note",
-            ),
-            html.Div(
-                className="control typed",
-                children=[
-                    _number(
-                        "job racks",
-                        ids.BUYS_RACKS,
-                        "128",
-                        type="text",
-                        inputMode="numeric",
-                        maxLength=7,
-                    ),
-                    dcc.Checklist(
-                        id=ids.BUYS_SPARES,
-                        options=[{"label": " spare racks", "value": "spares"}],
-                        value=["spares"],
-                        inline=True,
-                    ),
-                    html.Label(
-                        [
-                            "repair policy ",
-                            dcc.Dropdown(
-                                id=ids.BUYS_REPAIR,
-                                options=[
-                                    {
-                                        "label": "the scenario's (repair= in the URL)",
-                                        "value": SCENARIO_POLICY,
-                                    },
-                                    *(
-                                        {"label": goodput.policy_words(p), "value": p}
-                                        for p in POLICIES
-                                    ),
-                                ],
-                                value=SCENARIO_POLICY,
-                                clearable=False,
-                                style={"minWidth": "18em"},
-                            ),
-                        ]
-                    ),
-                    dcc.Checklist(
-                        id=ids.BUYS_ONSITE,
-                        options=[{"label": " spare parts on site", "value": ONSITE}],
-                        value=[],
-                        inline=True,
-                    ),
-                    _number(
-                        "checkpoint, min (blank: Daly's optimum)",
-                        ids.BUYS_CKPT,
-                        "",
-                        type="text",
-                        inputMode="decimal",
-                        maxLength=8,
-                        style={"width": "6em"},
-                    ),
-                    _number(
-                        "$ per GPU-hour",
-                        ids.BUYS_PRICE,
-                        f"{DEFAULT_RATES.price_per_gpu_h:g}",
-                        type="text",
-                        inputMode="decimal",
-                        maxLength=8,
-                    ),
-                    html.Button("Table as CSV", id=ids.BUYS_CSV, n_clicks=0),
+def _intro() -> list[Component]:
+    """The panel's heading and what the table compares, over what and at which scales."""
+    return [
+        html.H2("What each feature buys: goodput, GPU-hours and money a year"),
+        html.P(
+            "Each of the seven NVLink 6 features turned off alone, and the two other "
+            "fabrics, against vr-nvl72 with all seven: closed form over a year "
+            "(docs/GOODPUT.md), at one rack, at 2,000 racks with spare racks, and at the "
+            "job size set here. Failure rates: FACTS.md §6 and [A] rows (assumptions "
+            "panel).",
+            className="note",
+        ),
+    ]
+
+
+def _repair_menu() -> html.Label:
+    """The repair-policy menu: the scenario's own repair= first, then every policy."""
+    return html.Label(
+        [
+            "repair policy ",
+            dcc.Dropdown(
+                id=ids.BUYS_REPAIR,
+                options=[
+                    {
+                        "label": "the scenario's (repair= in the URL)",
+                        "value": SCENARIO_POLICY,
+                    },
+                    *({"label": goodput.policy_words(p), "value": p} for p in POLICIES),
                 ],
+                value=SCENARIO_POLICY,
+                clearable=False,
+                style={"minWidth": "18em"},
             ),
-            html.Div(id=ids.BUYS_POLICY, className="note"),
-            graph(ids.BUYS_TRADE, 320),
-            html.Div(id=ids.BUYS_TABLE),
-            dcc.Download(id=ids.BUYS_DOWNLOAD),
+        ]
+    )
+
+
+def _controls() -> html.Div:
+    """The panel's settings, typed in and checked by settings() (a bad one is refused by
+    name, not clamped), and the CSV button."""
+    return html.Div(
+        className="control typed",
+        children=[
+            _number(
+                "job racks", ids.BUYS_RACKS, "128", type="text", inputMode="numeric", maxLength=7
+            ),
+            dcc.Checklist(
+                id=ids.BUYS_SPARES,
+                options=[{"label": " spare racks", "value": "spares"}],
+                value=["spares"],
+                inline=True,
+            ),
+            _repair_menu(),
+            dcc.Checklist(
+                id=ids.BUYS_ONSITE,
+                options=[{"label": " spare parts on site", "value": ONSITE}],
+                value=[],
+                inline=True,
+            ),
+            _number(
+                "checkpoint, min (blank: Daly's optimum)",
+                ids.BUYS_CKPT,
+                "",
+                type="text",
+                inputMode="decimal",
+                maxLength=8,
+                style={"width": "6em"},
+            ),
+            _number(
+                "$ per GPU-hour",
+                ids.BUYS_PRICE,
+                f"{DEFAULT_RATES.price_per_gpu_h:g}",
+                type="text",
+                inputMode="decimal",
+                maxLength=8,
+            ),
+            html.Button("Table as CSV", id=ids.BUYS_CSV, n_clicks=0),
         ],
     )
+
+
+def _answer_slots() -> list[Component]:
+    """The places the callbacks fill: the best policy, its trade, the table, the CSV."""
+    return [
+        html.Div(id=ids.BUYS_POLICY, className="note"),
+        graph(ids.BUYS_TRADE, 320),
+        html.Div(id=ids.BUYS_TABLE),
+        dcc.Download(id=ids.BUYS_DOWNLOAD),
+    ]
+
+
+def layout() -> html.Section:
+    """The settings, the table, the best policy and the CSV button."""
+    return html.Section(className="panel buys", children=[*_intro(), _controls(), *_answer_slots()])
 
 
 def settings(

@@ -14,6 +14,7 @@ from model.assess import assess
 from model.events import events
 from model.fabric import metrics
 from model.fabric.features import FEATURES, defaults_for
+from model.fabric.presets import Fabric
 from model.fabric.state import FabricState
 from model.ids import link_id, parse_id
 from model.kinds import Feature
@@ -109,51 +110,96 @@ def scenario_block(s: Scenario) -> dict:
     }
 
 
+def _fabric_block(f: Fabric) -> dict:
+    """The fabric block: the rack's shape and its healthy rates, as built."""
+    return {
+        "key": f.key,
+        "name": f.name,
+        "technology": f.technology,
+        "gpu": f.gpu,
+        "compute_trays": f.compute_trays,
+        "switch_trays": f.switch_trays,
+        "chips_per_tray": f.chips_per_tray,
+        "links_per_gpu": f.planes,
+        "cables_per_link": f.cables_per_link,
+        "link_gbs_bidir": f.link_gbs_bidir,
+        "gpu_tbs_bidir": round(f.gpu_tbs_bidir, 4),
+        "rack_tbs_bidir": round(f.rack_tbs_bidir, 3),
+        "switch_tray_tbs_bidir": round(f.tray_tbs_bidir, 3),
+        "sharp_tflops": round(f.sharp_tflops, 3),
+    }
+
+
+def _counts_block(st: FabricState) -> dict:
+    """The counts block: each kind of part, how many there are and how many are up (a
+    drained chip that also failed counts as failed)."""
+    f = st.fabric
+    links_up = int(st.up.sum())
+    return {
+        "gpus": f.gpus,
+        "gpus_active": int(st.gpu_alive.sum()),
+        "switch_chips": f.chips,
+        "switch_chips_up": int(st.chip_in_service.sum()),
+        "switch_chips_failed": int(st.chip_failed.sum()),
+        "switch_chips_drained": int((st.chip_drained & ~st.chip_failed).sum()),
+        "links": f.links,
+        "links_up": links_up,
+        "links_flaky": int(st.flaky.sum()),
+        "cables": f.cables,
+        "cables_up": links_up * f.cables_per_link,
+        "cables_failed": int(st.cable_failed.sum()),
+        "controllers": f.switch_trays,
+        "controllers_up": int(st.mc_alive.sum()),
+    }
+
+
+def _control_plane_block(st: FabricState) -> dict:
+    """The control-plane block: its state, leader, controllers down and the trays whose
+    routing it can still change."""
+    c = st.control
+    return {
+        "state": c.state,
+        "leader": c.leader,
+        "controllers_down": list(c.controllers_down),
+        "routing_authority": [f"st{i + 1}" for i, ok in enumerate(c.authority) if ok],
+        "explanation": c.explanation,
+    }
+
+
+def _features_block(st: FabricState) -> dict:
+    """The features block: each feature on or off here, its default on this fabric and
+    why, and what it does in the state it is in."""
+    defaults = defaults_for(st.fabric.key)
+    return {
+        ft.key: {
+            "name": ft.name,
+            "on": ft.key in st.features,
+            "default": defaults[ft.key][0],
+            "why_default": defaults[ft.key][1],
+            "effect": ft.on if ft.key in st.features else ft.off,
+        }
+        for ft in FEATURES
+    }
+
+
+def _assumptions(f: Fabric) -> list[dict]:
+    """The assumptions block: the fabric's facts and the model's parameters, each tagged."""
+    return [
+        {"name": x.name, "value": x.value, "unit": x.unit, "tag": x.tag, "source": x.source}
+        for x in f.facts + PARAM_FACTS
+    ]
+
+
 def evaluate_result(s: Scenario) -> dict:
     """Every block of the result for one rack, from its assessment."""
     a = assess(s)
-    st, f, bw = a.state, a.fabric, a.bandwidth
+    st, f = a.state, a.fabric
     w = throughput.work(s)
-    up = st.up
-    chips_up = int(st.chip_in_service.sum())
-    links_up = int(up.sum())
-    cables_up = links_up * f.cables_per_link
-    defaults = defaults_for(f.key)
     return {
         "scenario": scenario_block(s),
-        "fabric": {
-            "key": f.key,
-            "name": f.name,
-            "technology": f.technology,
-            "gpu": f.gpu,
-            "compute_trays": f.compute_trays,
-            "switch_trays": f.switch_trays,
-            "chips_per_tray": f.chips_per_tray,
-            "links_per_gpu": f.planes,
-            "cables_per_link": f.cables_per_link,
-            "link_gbs_bidir": f.link_gbs_bidir,
-            "gpu_tbs_bidir": round(f.gpu_tbs_bidir, 4),
-            "rack_tbs_bidir": round(f.rack_tbs_bidir, 3),
-            "switch_tray_tbs_bidir": round(f.tray_tbs_bidir, 3),
-            "sharp_tflops": round(f.sharp_tflops, 3),
-        },
-        "counts": {
-            "gpus": f.gpus,
-            "gpus_active": int(st.gpu_alive.sum()),
-            "switch_chips": f.chips,
-            "switch_chips_up": chips_up,
-            "switch_chips_failed": int(st.chip_failed.sum()),
-            "switch_chips_drained": int((st.chip_drained & ~st.chip_failed).sum()),
-            "links": f.links,
-            "links_up": links_up,
-            "links_flaky": int(st.flaky.sum()),
-            "cables": f.cables,
-            "cables_up": cables_up,
-            "cables_failed": int(st.cable_failed.sum()),
-            "controllers": f.switch_trays,
-            "controllers_up": int(st.mc_alive.sum()),
-        },
-        "bandwidth": bw,
+        "fabric": _fabric_block(f),
+        "counts": _counts_block(st),
+        "bandwidth": a.bandwidth,
         "sharp_tflops": metrics.sharp_tflops(st),
         "sharp_healthy_tflops": round(f.sharp_tflops, 3),
         "latency_us": metrics.latency(st),
@@ -163,31 +209,13 @@ def evaluate_result(s: Scenario) -> dict:
         "gpus_in_service": a.gpus_in_service,
         "delivered_fraction": w.delivered,
         "repairs": [r.to_json() for r in a.repairs],
-        "control_plane": {
-            "state": st.control.state,
-            "leader": st.control.leader,
-            "controllers_down": list(st.control.controllers_down),
-            "routing_authority": [f"st{i + 1}" for i, ok in enumerate(st.control.authority) if ok],
-            "explanation": st.control.explanation,
-        },
-        "features": {
-            ft.key: {
-                "name": ft.name,
-                "on": ft.key in st.features,
-                "default": defaults[ft.key][0],
-                "why_default": defaults[ft.key][1],
-                "effect": ft.on if ft.key in st.features else ft.off,
-            }
-            for ft in FEATURES
-        },
+        "control_plane": _control_plane_block(st),
+        "features": _features_block(st),
         "decode": w.decode,
         "goodput": _goodput(s),
         "training": w.training,
         "telemetry": telemetry_block(s, st),
         "events": events(a),
         "not_modelled_yet": [],
-        "assumptions": [
-            {"name": x.name, "value": x.value, "unit": x.unit, "tag": x.tag, "source": x.source}
-            for x in f.facts + PARAM_FACTS
-        ],
+        "assumptions": _assumptions(f),
     }

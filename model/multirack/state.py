@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from typing import NamedTuple
 
 import numpy as np
 
@@ -177,32 +178,38 @@ def _by_rack(tokens: tuple[str, ...], d: Domain) -> tuple[dict[int, list[str]], 
     return local, rest
 
 
-def build_domain_state(s: Scenario) -> DomainState:
-    """Each rack through its own assessment, then the L2 tier, trunks and updates."""
-    d = DOMAINS[s.fabric]
-    f = d.rack
-    R, P, S = d.racks, d.planes, d.l2_per_plane
-    fail_local, fail_rest = _by_rack(s.fail, d)
-    flaky_local, flaky_rest = _by_rack(s.flaky, d)
-    features = s.features
-    issu = Feature.ISSU in features
-    rolling = s.update == ("all",)
-    upd_local: dict[int, list[str]] = {}
-    upd_l2: list[int] = []
-    gone = {p.rack for _, p in fail_rest if p.kind is DomainKind.RACK}
-    if rolling:
-        # one tray at a time over the whole domain: the first live rack's first tray now;
-        # without in-service updates every rack (and the L2 tier) is in the window at once
-        live = [r for r in range(R) if r not in gone]
-        for r in live if not issu else live[:1]:
-            upd_local[r] = ["all"]
-        if not issu:
-            upd_l2 = list(range(1, l2_trays(d) + 1))
-    else:
-        loc, rest = _by_rack(s.update, d)
-        upd_local = loc
-        upd_l2 = [p.l2_tray for _, p in rest]
+class _Updates(NamedTuple):
+    """The scenario's update= as planned: rack-local trays by rack, and L2 tray numbers."""
 
+    local: dict[int, list[str]]
+    l2: list[int]
+
+
+def _planned_updates(s: Scenario, d: Domain, racks_lost: np.ndarray, issu: bool) -> _Updates:
+    """Which trays update= puts in an update: named ones by rack and L2 tray, or for
+    update=all one tray at a time over the whole domain (the first live rack's first tray
+    now); without in-service updates every rack (and the L2 tier) is in the window at once."""
+    if s.update != ("all",):
+        local, rest = _by_rack(s.update, d)
+        return _Updates(local, [p.l2_tray for _, p in rest])
+    live = [r for r in range(d.racks) if not racks_lost[r]]
+    local = {r: ["all"] for r in (live if not issu else live[:1])}
+    return _Updates(local, [] if issu else list(range(1, l2_trays(d) + 1)))
+
+
+class _TierFaults(NamedTuple):
+    """What failed or is flaky above the racks: whole racks, L2 chips, trunk bundles."""
+
+    racks_lost: np.ndarray  # bool[R]
+    l2_failed: np.ndarray  # bool[P, S]
+    trunk_failed: np.ndarray  # bool[R, P, S]
+    trunk_flaky: np.ndarray  # bool[R, P, S]: flaky and not failed
+
+
+def _tier_faults(d: Domain, fail_rest: list, flaky_rest: list) -> _TierFaults:
+    """The domain-level fail= and flaky= parts (not rack-local) as masks: a failed L2 tray
+    fails its chips; a failed trunk bundle is not also flaky."""
+    R, P, S = d.racks, d.planes, d.l2_per_plane
     racks_lost = np.zeros(R, bool)
     l2_failed = np.zeros((P, S), bool)
     trunk_failed = np.zeros((R, P, S), bool)
@@ -221,75 +228,140 @@ def build_domain_state(s: Scenario) -> DomainState:
     for _tok, part in flaky_rest:
         trunk_flaky[part.trunk] = True
     trunk_flaky &= ~trunk_failed
+    return _TierFaults(racks_lost, l2_failed, trunk_failed, trunk_flaky)
 
+
+def _rack_assessments(
+    s: Scenario,
+    racks_lost: np.ndarray,
+    fail_local: dict[int, list[str]],
+    flaky_local: dict[int, list[str]],
+    upd_local: dict[int, list[str]],
+) -> tuple[Assessment | None, ...]:
+    """Each rack through its own single-rack assessment (None for a lost rack): healthy
+    racks share one Scenario, so one memoised assessment."""
     racks: list[Assessment | None] = []
-    for r in range(R):
+    for r in range(len(racks_lost)):
         if racks_lost[r]:
             racks.append(None)
             continue
         rs = rack_scenario(s, fail_local.get(r, ()), flaky_local.get(r, ()), upd_local.get(r, ()))
         racks.append(assess_rack(rs))
+    return tuple(racks)
 
-    control = domain_control(d, tuple(racks), features)
-    l2_drained = np.zeros((P, S), bool)
-    l2_maintenance = False
+
+def _rack_updates(racks: tuple[Assessment | None, ...]) -> tuple[list[str], list[str]]:
+    """The rack trays drained for an update now and those whose update cannot drain, as
+    rack-prefixed IDs (a rack in a maintenance window drains nothing: it is down)."""
     updating: list[str] = []
     blocked: list[str] = []
     for r, a in enumerate(racks):
         if a is not None and not a.state.maintenance:
             updating += [f"{rack_id(r)}.st{t}" for t in a.state.updating]
             blocked += [f"{rack_id(r)}.st{t}" for t in a.state.update_blocked]
-    if upd_l2 and not issu:
-        l2_maintenance = True
-    else:
-        for n in upd_l2:
-            chips = l2_tray_chips(d, n)
-            if all(l2_failed[c] for c in chips):
-                continue
-            if not control.l2_authority:
-                blocked.append(f"l2.t{n:02d}")
-                continue
-            for c in chips:
-                l2_drained[c] = not l2_failed[c]
-            updating.append(f"l2.t{n:02d}")
+    return updating, blocked
 
-    g = d.gpus
-    gpu_alive = np.zeros(g, bool)
-    up = np.zeros((g, P), bool)
-    eff = np.zeros((g, P))
-    reroute = np.zeros((g, P), bool)
-    l1 = np.zeros((R, P), bool)
+
+class _L2Updates(NamedTuple):
+    """The L2 tier's updates now: chips drained, a maintenance window, trays by outcome."""
+
+    drained: np.ndarray  # bool[P, S]
+    maintenance: bool
+    updating: list[str]
+    blocked: list[str]
+
+
+def _l2_updates(
+    d: Domain, trays: list[int], l2_failed: np.ndarray, issu: bool, control: DomainControl
+) -> _L2Updates:
+    """L2 tray updates: without in-service updates any one is a window (the domain down);
+    with them a tray drains its live chips if the domain has routing authority over L2, is
+    blocked if not, and a tray whose chips all failed has nothing to update."""
+    drained = np.zeros((d.planes, d.l2_per_plane), bool)
+    if trays and not issu:
+        return _L2Updates(drained, True, [], [])
+    updating: list[str] = []
+    blocked: list[str] = []
+    for n in trays:
+        chips = l2_tray_chips(d, n)
+        if all(l2_failed[c] for c in chips):
+            continue
+        if not control.l2_authority:
+            blocked.append(f"l2.t{n:02d}")
+            continue
+        for c in chips:
+            drained[c] = not l2_failed[c]
+        updating.append(f"l2.t{n:02d}")
+    return _L2Updates(drained, False, updating, blocked)
+
+
+class _Stacked(NamedTuple):
+    """The racks' own masks stacked over the domain (zero, i.e. down, for a lost rack)."""
+
+    gpu_alive: np.ndarray  # bool[G]
+    up: np.ndarray  # bool[G, P]
+    efficiency: np.ndarray  # float[G, P]
+    reroute: np.ndarray  # bool[G, P]
+    l1_in_service: np.ndarray  # bool[R, P]
+
+
+def _stacked(d: Domain, racks: tuple[Assessment | None, ...]) -> _Stacked:
+    """Rack r's GPU masks at GPUs r*72 .. r*72+71 and its chips' service at L1 row r."""
+    g, gpus, P = d.gpus, d.rack.gpus, d.planes
+    out = _Stacked(
+        np.zeros(g, bool),
+        np.zeros((g, P), bool),
+        np.zeros((g, P)),
+        np.zeros((g, P), bool),
+        np.zeros((d.racks, P), bool),
+    )
     for r, a in enumerate(racks):
         if a is None:
             continue
         st = a.state
-        sl = slice(r * f.gpus, (r + 1) * f.gpus)
-        gpu_alive[sl] = st.gpu_alive
-        up[sl] = st.up
-        eff[sl] = st.efficiency
-        reroute[sl] = st.needs_reroute
-        l1[r] = st.chip_in_service
-    for a in (gpu_alive, up, eff, reroute, l1, l2_failed, l2_drained, trunk_failed, trunk_flaky):
+        sl = slice(r * gpus, (r + 1) * gpus)
+        out.gpu_alive[sl] = st.gpu_alive
+        out.up[sl] = st.up
+        out.efficiency[sl] = st.efficiency
+        out.reroute[sl] = st.needs_reroute
+        out.l1_in_service[r] = st.chip_in_service
+    return out
+
+
+def build_domain_state(s: Scenario) -> DomainState:
+    """Each rack through its own assessment, then the L2 tier, trunks and updates."""
+    d = DOMAINS[s.fabric]
+    fail_local, fail_rest = _by_rack(s.fail, d)
+    flaky_local, flaky_rest = _by_rack(s.flaky, d)
+    features = s.features
+    issu = Feature.ISSU in features
+    tier = _tier_faults(d, fail_rest, flaky_rest)
+    upd = _planned_updates(s, d, tier.racks_lost, issu)
+    racks = _rack_assessments(s, tier.racks_lost, fail_local, flaky_local, upd.local)
+    control = domain_control(d, racks, features)
+    updating, blocked = _rack_updates(racks)
+    l2 = _l2_updates(d, upd.l2, tier.l2_failed, issu, control)
+    stacked = _stacked(d, racks)
+    for a in (*stacked, *tier, l2.drained):
         _frozen(a)
-    _frozen(racks_lost)
     return DomainState(
         domain=d,
         features=features,
-        racks=tuple(racks),
+        racks=racks,
         failed=tuple((tok, parse_part(tok, d)) for tok in s.fail),
-        gpu_alive=gpu_alive,
-        up=up,
-        efficiency=eff,
-        rack_reroute=reroute,
-        l1_in_service=l1,
-        l2_failed=l2_failed,
-        l2_drained=l2_drained,
-        trunk_failed=trunk_failed,
-        trunk_flaky=trunk_flaky,
-        racks_lost=racks_lost,
-        l2_maintenance=l2_maintenance,
-        updating=tuple(updating),
-        update_blocked=tuple(blocked),
-        rolling=rolling,
+        gpu_alive=stacked.gpu_alive,
+        up=stacked.up,
+        efficiency=stacked.efficiency,
+        rack_reroute=stacked.reroute,
+        l1_in_service=stacked.l1_in_service,
+        l2_failed=tier.l2_failed,
+        l2_drained=l2.drained,
+        trunk_failed=tier.trunk_failed,
+        trunk_flaky=tier.trunk_flaky,
+        racks_lost=tier.racks_lost,
+        l2_maintenance=l2.maintenance,
+        updating=tuple(updating + l2.updating),
+        update_blocked=tuple(blocked + l2.blocked),
+        rolling=s.update == ("all",),
         control=control,
     )
