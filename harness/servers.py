@@ -5,6 +5,7 @@ it is started (the Debian package, never a downloaded browser)."""
 from __future__ import annotations
 
 import os
+import random
 import re
 import signal
 import socket
@@ -29,11 +30,30 @@ CHROME_ARGS = [
 ]
 
 
+# Ports the harness gives its servers: below Linux's ephemeral range (32768 up), so no
+# connection's own port takes one, split into one band per pytest-xdist worker.
+PORT_BANDS = (10_000, 30_000)
+
+
 def free_port() -> int:
-    """A TCP port on loopback that nothing listens on now."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """A TCP port on loopback that nothing listens on now, and that no other pytest-xdist
+    worker can be given: a port is free between this bind and the server's own, so two
+    workers asking at once could be handed the same one, and the second server's readiness
+    check would be answered by the first's. Each worker draws from its own band."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    count = max(1, int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1") or 1))
+    index = int(worker.removeprefix("gw")) % count if worker.startswith("gw") else 0
+    lo, hi = PORT_BANDS
+    width = (hi - lo) // count
+    pick = random.SystemRandom()
+    while True:
+        port = pick.randrange(lo + index * width, lo + (index + 1) * width)
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:  # in use: another
+                continue
+        return port
 
 
 def procfile_command(kind: str = "web") -> str:

@@ -29,7 +29,9 @@ if [ "$fast" = 1 ]; then
   python -m pytest -n 2 -m "not browser and not server and not slow" "$@"
 else
   # The model, figure, panel and API tests on two workers; then the tests that drive a
-  # browser or start servers, one at a time (they time what a user waits for).
+  # browser or start servers (gunicorn, redis-server, Celery, nginx, Prometheus), on two
+  # workers too: each worker starts its own servers, on ports of its own band
+  # (harness/servers.py: free_port), and most of their time is waiting on those servers.
   python -m pytest -n 2 -m "not browser and not server" "$@"
-  python -m pytest -m "browser or server" "$@" || [ $? = 5 ]  # 5: the arguments chose none
+  python -m pytest -n 2 -m "browser or server" "$@" || [ $? = 5 ]  # 5: the arguments chose none
 fi

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import socket
 import subprocess
 import threading
 import time
@@ -25,6 +24,7 @@ import pytest
 import yaml
 from werkzeug.serving import make_server
 
+from harness.servers import free_port
 from model import telemetry
 from model.scenario import parse_query
 from monitoring import grafana_dashboard
@@ -63,12 +63,6 @@ EXPECT: dict[str, set[str]] = {
     "GPUFabricHealthDegraded": {"link_down", "update", "no_reroute"},
 }
 DEADLINE_S = 120.0
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _get(url: str) -> dict:
