@@ -29,6 +29,9 @@ def browser():
 HERE = Path(__file__).parent
 BROWSER_DIRS = ("e2e",)  # every test here drives Chromium against a served app
 SERVER_DIRS = ("e2e", "scaleout", "monitoring")  # ... and these start server processes
+# ... and these a whole deployment (redis-server, Celery workers, nginx, Prometheus), whose
+# studies and kills use every core: scripts/test.sh runs them one at a time
+DEPLOYMENT_DIRS = ("scaleout", "monitoring")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -40,3 +43,5 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.browser)
         if top in SERVER_DIRS:
             item.add_marker(pytest.mark.server)
+        if top in DEPLOYMENT_DIRS:
+            item.add_marker(pytest.mark.deployment)

@@ -35,12 +35,19 @@ ERROR = "#fleet-result .msg.error"
 RUNNING = "Running: the table appears when the study finishes."  # what a run shows until done
 
 
+def _cmdline(p: psutil.Process) -> str:
+    """A process's command line; '' for one that has exited (a zombie not yet reaped, or
+    gone): it serves nothing."""
+    try:
+        return " ".join(p.cmdline())
+    except (psutil.ZombieProcess, psutil.NoSuchProcess):
+        return ""
+
+
 def job_process(base: str, since: float) -> psutil.Process:
     """The study's job process: a child of one of the gunicorn workers serving `base`."""
     port = base.rsplit(":", 1)[1]
-    (master,) = [
-        p for p in psutil.Process().children() if f"0.0.0.0:{port}" in " ".join(p.cmdline())
-    ]
+    (master,) = [p for p in psutil.Process().children() if f"0.0.0.0:{port}" in _cmdline(p)]
     jobs = [
         j
         for w in master.children()

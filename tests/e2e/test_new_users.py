@@ -329,12 +329,11 @@ class TestRoundTripsAndDomains:
 
 def test_run_sh_serves_with_the_procfiles_gunicorn(tmp_path):
     import os
-    import signal
     import subprocess
     import time
     import urllib.request
 
-    from harness.servers import ROOT, free_port
+    from harness.servers import ROOT, free_port, stop_server
 
     port = free_port()
     log = open(tmp_path / "run.log", "w")  # noqa: SIM115 (closed below)
@@ -359,8 +358,9 @@ def test_run_sh_serves_with_the_procfiles_gunicorn(tmp_path):
         else:
             raise AssertionError("scripts/run.sh did not serve /healthz within 60 s")
     finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        proc.wait(timeout=30)
+        # TERM, then KILL: gunicorn's master given TERM while a worker is still booting
+        # waits its graceful timeout (30 s) for it; the harness's stop always reaps it
+        stop_server(proc)
         log.close()
     text = (tmp_path / "run.log").read_text()
     assert "Booting worker" in text and "gunicorn" in text.lower()
