@@ -28,11 +28,12 @@ lint-imports
 if [ "$fast" = 1 ]; then
   python -m pytest -n 2 -m "not browser and not server and not slow" "$@"
 else
-  # The model, figure, panel and API tests on two workers; then the browser tests on two
-  # workers too (each starts its own gunicorn and Chromium, on ports of its own band:
-  # harness/servers.py, free_port; most of their time is waiting on them); then the tests
-  # that start a whole deployment and run studies on every core, one at a time.
+  # The model, figure, panel and API tests on two workers; then the tests that drive a
+  # browser or start servers (gunicorn, redis-server, Celery, nginx, Prometheus) on two
+  # workers too: each worker starts its own servers, on ports of its own band
+  # (harness/servers.py: free_port). Browser tests are CPU-bound and gain little from a
+  # second worker on two cores; the deployment tests mostly wait on their servers (a
+  # worker's death, a watchdog's bound), and those waits overlap the browser tests.
   python -m pytest -n 2 -m "not browser and not server" "$@"
-  python -m pytest -n 2 -m "(browser or server) and not deployment" "$@" || [ $? = 5 ]
-  python -m pytest -m "deployment" "$@" || [ $? = 5 ]  # 5: the arguments chose none
+  python -m pytest -n 2 -m "browser or server" "$@" || [ $? = 5 ]  # 5: the arguments chose none
 fi
