@@ -10,11 +10,14 @@ from types import MappingProxyType
 from urllib.parse import parse_qsl, quote
 
 from model import telemetry
+from model.fabric.presets import VR_NVL72, Fabric
+from model.parts import default_link
 
 DEFAULTS: Mapping[str, str] = MappingProxyType(
     {
         "counter": telemetry.REPLAY,
-        "link": "gpu07-st3.sw2",
+        # the default fabric's; a fabric without it shows its own (link_for)
+        "link": default_link(VR_NVL72),
         "compare": "fabric=eth-x72",
         "mode": "fail",
         "rack": "r01",
@@ -33,6 +36,13 @@ _VALID: Mapping[str, Callable[[str], bool]] = MappingProxyType(
         "sel": lambda v: 0 < len(v) <= 40,  # drawn only if the fabric on show has it
     }
 )
+
+
+def link_for(f: Fabric, link: str | None) -> str:
+    """The link the charts follow on a rack of fabric f: the one chosen, or, when none is
+    (the default), f's own default link, which every fabric has."""
+    link = (link or "").strip()
+    return default_link(f) if link in ("", DEFAULTS["link"]) else link
 
 
 def parse(fragment: str | None) -> tuple[dict, list[str]]:

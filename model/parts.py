@@ -16,13 +16,23 @@ from types import MappingProxyType
 
 from model.fabric.islands import SCENARIO_ISLANDS, parse_island_part
 from model.fabric.presets import FABRICS, Fabric
-from model.ids import Component, chip_id, compute_tray_id, controller_id, gpu_id, parse_id, tray_id
+from model.ids import (
+    Component,
+    chip_id,
+    compute_tray_id,
+    controller_id,
+    gpu_id,
+    link_id,
+    parse_id,
+    plane_of,
+    tray_id,
+)
 from model.kinds import ComponentKind, DomainKind, FabricKind, IslandKind
 from model.multirack import domains as dm
 from model.multirack.domains import DOMAINS, parse_part, rack_id
 from model.scenario import Scenario, fabric_kind
 
-__all__ = ["Part", "every_id", "in_rack", "part", "rack_ids", "update_ids"]
+__all__ = ["Part", "default_link", "every_id", "in_rack", "part", "rack_ids", "update_ids"]
 
 
 @dataclass(frozen=True)
@@ -144,3 +154,14 @@ def update_ids(fabric: str) -> tuple[str, ...]:
     """The switch trays an update can name, each one: a rack's trays; a domain's, each
     rack's L1 trays (rNN.stK) and then its L2 trays (l2.tNN)."""
     return _UPDATES[fabric_kind(fabric)](fabric)
+
+
+# The link the telemetry charts follow until one is chosen: GPU 7's on switch tray 3, chip 2
+# (the project's example link, gpu07-st3.sw2), or the tray's last chip where it has fewer.
+DEFAULT_LINK_AT = (7, 3, 2)  # (GPU, switch tray, chip)
+
+
+def default_link(f: Fabric) -> str:
+    """The link the charts follow by default on one rack of fabric f: one it has."""
+    gpu, tray, chip = DEFAULT_LINK_AT
+    return link_id(f, gpu, plane_of(f, tray, min(chip, f.chips_per_tray - 1)))

@@ -12,6 +12,7 @@ from dash import Dash, Input, Output, State, ctx
 from dashboard import ids, state, view
 from dashboard.panels.common import changes, clicked_id, series_of
 from model.errors import ScenarioError
+from model.scenario import rack_fabric
 
 
 def _view_outputs() -> dict[str, Output]:
@@ -50,6 +51,8 @@ def on_view(
         v, problems = view.parse(hash_)
         msg = "; ".join(f"Dropped from the link: {p}" for p in problems)
         shown = {k: v[k] for k in view.DEFAULTS if k != "sel"}  # the selection is drawn, no control
+        # the default link is the fabric's own (GB200's trays have no sw2)
+        shown["link"] = view.link_for(rack_fabric(state.current(search).scenario), v["link"])
         return changes(VIEW_OUTPUTS, **shown, message=msg)
     sel = view.parse(hash_)[0]["sel"]
     if trig in (ids.FAIL_BTN, ids.ID_INPUT):  # Enter finds in every mode; the button inspects

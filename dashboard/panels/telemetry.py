@@ -14,7 +14,7 @@ from typing import Any
 from dash import Dash, Input, Output, State, dcc, html
 from dash.development.base_component import Component
 
-from dashboard import figures, ids, state
+from dashboard import figures, ids, state, view
 from dashboard.infra import results
 from dashboard.panels import clock
 from dashboard.panels.below import unseen
@@ -26,7 +26,7 @@ from model.kinds import ComponentKind
 from model.multirack.domains import rack_id
 from model.parts import part
 from model.registry import kind_of
-from model.scenario import Scenario, parse_query
+from model.scenario import Scenario, parse_query, rack_fabric
 from model.telemetry.importers import MAX_BYTES, ImportRefused, import_text
 
 # The public GB200 case (FACTS.md §3) as the forecast's worked example: a degrading link on a
@@ -78,7 +78,7 @@ def layout() -> list[html.Div]:
                 dcc.Input(
                     id=ids.LINK_INPUT,
                     type="text",
-                    value="gpu07-st3.sw2",
+                    value=view.DEFAULTS["link"],
                     maxLength=32,
                     debounce=True,
                     spellCheck=False,
@@ -212,7 +212,7 @@ def telemetry_charts(
     t = float(clock_s or clock.CLOCK_START_S) % telemetry.MAX_T_S
     if counter not in (*telemetry.METRICS, "state"):
         counter = telemetry.REPLAY
-    link = (link or "").strip()
+    link = view.link_for(rack_fabric(s), link)
     name = ""
     if kind_of(s).several_racks:  # the rack on show
         s, link, name, lost = _rack_on_show(s, rack, link)

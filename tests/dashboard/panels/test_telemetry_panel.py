@@ -2,12 +2,18 @@
 only, the model's numbers."""
 
 import base64
+import json
 from pathlib import Path
 
+import pytest
 from dash import dcc, html
 
+from dashboard import view
+from dashboard.panels import fragment
 from dashboard.panels import telemetry as panel
 from model import telemetry
+from model.parts import default_link
+from model.scenario import Scenario, rack_fabric
 
 SAMPLE = Path(__file__).resolve().parents[2] / "data" / "telemetry"
 SAMPLE = SAMPLE / "dcgm-exporter-gb200-two-trays.prom"
@@ -67,3 +73,37 @@ def test_nothing_is_drawn_until_the_page_below_is_seen():
         panel.telemetry_charts("?fail=st3", None, "gpu07-st3.sw2.c0", None, None, seen=None)
     drawn = panel.telemetry_charts("", None, "gpu07-st3.sw2.c0", None, None, seen=True)
     assert drawn["heatmap"]["data"] and drawn["series"]["data"]  # the healthy rack's: ''
+
+
+def _title(fig: dict) -> str:
+    return (fig.get("layout", {}).get("title") or {}).get("text", "")
+
+
+@pytest.mark.parametrize("fabric", ["vr-nvl72", "gb200-nvl72", "eth-x72", "vr-nvl576"])
+def test_every_fabric_opens_its_link_panel_on_a_link_it_has(fabric: str) -> None:
+    """Issue 28 (3): a GB200 page opened with 'No series: gpu07-st3.sw2: gb200-nvl72 has no
+    chip sw2'; the default link is now each fabric's own (view.link_for)."""
+    f = rack_fabric(Scenario(fabric=fabric))
+    out = panel.telemetry_charts(f"?fabric={fabric}", None, view.DEFAULTS["link"], 3600.0)
+    line = out["series"]
+    assert "No series" not in json.dumps(line)
+    assert default_link(f) in _title(line), _title(line)  # a domain's: "rack r01: <link>: ..."
+    # a link the user chose is kept, and one the fabric lacks is still named as such
+    chosen = panel.telemetry_charts(f"?fabric={fabric}", None, "gpu20-st5.sw1", 3600.0)
+    assert "gpu20-st5.sw1" in _title(chosen["series"])
+    if f.chips_per_tray < 3:
+        wrong = panel.telemetry_charts(f"?fabric={fabric}", None, "gpu20-st5.sw2", 3600.0)
+        assert "No series" in json.dumps(wrong["series"]) and "sw2" in json.dumps(wrong["series"])
+
+
+class _Opened:
+    triggered_id = None  # the page opening: no input has changed yet
+
+
+def test_the_fragment_shows_the_fabrics_own_default_link(monkeypatch) -> None:
+    monkeypatch.setattr(fragment, "ctx", _Opened())
+    out = fragment.on_view(None, None, "?fabric=gb200-nvl72", None, None, None, None, None)
+    assert out["link"] == "gpu07-st3.sw1"
+    out = fragment.on_view("#link=gpu20-st5.sw1", None, "?fabric=gb200-nvl72", *[None] * 5)
+    assert out["link"] == "gpu20-st5.sw1"
+    assert fragment.on_view(None, None, "", *[None] * 5)["link"] == "gpu07-st3.sw2"
