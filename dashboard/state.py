@@ -164,25 +164,40 @@ def _carry(s: Scenario, key: str) -> tuple[list[str], list[str], list[str]]:
     return fail, flaky, dropped
 
 
+def _switches(s: Scenario, key: str) -> tuple[tuple[str, ...], tuple[str, ...], list[str]]:
+    """The feature switches of s (off=, on=: what the user changed from its fabric's
+    defaults) as they carry to fabric `key`, and a word for each that cannot: turning off a
+    feature `key` has off anyway, or on one it has on anyway, changes nothing there."""
+    there = default_features(key)
+    off = tuple(k for k in s.off if k in there)
+    on = tuple(k for k in s.on if k not in there)
+    words = [f"off={k}: already off on {key}" for k in s.off if k not in there]
+    words += [f"on={k}: already on on {key}" for k in s.on if k in there]
+    return off, on, words
+
+
 def set_fabric(s: Scenario, key: str) -> tuple[Scenario, list[str]]:
-    """Move the scenario to another fabric or domain: features reset to its defaults; the
-    faults whose parts exist there are kept (a rack's as rack r01's of a domain, and back),
-    the others dropped, and named."""
+    """Move the scenario to another fabric or domain: the feature switches go with it (each
+    that means nothing there named), and the faults whose parts exist there (a rack's as
+    rack r01's of a domain, and back); the others are dropped, and named."""
     if key not in FABRICS and key not in DOMAINS:
         raise ScenarioError(f"unknown fabric '{key}'", key)
     fail, flaky, dropped = _carry(s, key)
+    off, on, unswitched = _switches(s, key)
     to_several = kind_named(key).several_racks
     moved = Scenario(
         fabric=key,
         fail=tuple(fail),
         flaky=tuple(flaky),
+        off=off,
+        on=on,
         workload=Scenario().workload if to_several else s.workload,
         # a rack's tray updates stay on racks: a domain's trays are named per rack
         update=() if to_several or kind_of(s).several_racks else s.update,
         repair=Scenario().repair if to_several else s.repair,  # the operator's policy
     )
     p = parse_query(to_query(moved, include_fabric=True), strict=False)
-    msgs = [*p.errors]
+    msgs = [*p.errors, *unswitched]
     if dropped:
         msgs.append(f"not on {key}, left behind: {', '.join(dropped)}")
     return p.scenario, msgs

@@ -45,7 +45,21 @@ def test_fabric_change_drops_what_the_new_fabric_lacks_and_says_so():
     a, msgs = state.set_fabric(s("fail=st3.sw3,gpu01&off=reroute"), "gb200-nvl72")
     assert a.fabric == "gb200-nvl72" and a.fail == ("gpu01",)
     assert any("st3.sw3" in m for m in msgs)
-    assert a.off == ()  # features reset to the new fabric's defaults
+    assert a.off == ()  # GB200 has no dynamic rerouting to turn off: said, not carried
+    assert "off=reroute: already off on gb200-nvl72" in msgs
+
+
+def test_feature_switches_survive_a_round_trip_through_another_fabric():
+    """Issue 28 (2): /?fail=st3&off=reroute -> eth-x72 -> back gave /?fail=st3, silently."""
+    there, msgs = state.set_fabric(s("fail=st3&off=reroute"), "eth-x72")
+    assert there.off == ("reroute",) and msgs == []
+    back, msgs = state.set_fabric(there, "vr-nvl72")
+    assert back == s("fail=st3&off=reroute") and msgs == []
+    domain, msgs = state.set_fabric(s("fail=st3&off=reroute,telemetry"), "vr-nvl576")
+    assert set(domain.off) == {"reroute", "telemetry"} and msgs == []
+    up, msgs = state.set_fabric(s("fabric=gb200-nvl72&on=reroute,telemetry"), "vr-nvl72")
+    assert up.on == () and up.features >= {"reroute", "telemetry"}  # on there anyway
+    assert msgs == ["on=reroute: already on on vr-nvl72", "on=telemetry: already on on vr-nvl72"]
 
 
 def test_features_and_update_and_presets():

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -23,4 +25,25 @@ def test_a_gb200_page_opens_its_link_panel_on_a_link_gb200_has(served, page):
     page.goto(served + "/?fail=st3")  # Vera Rubin keeps its own
     ready(page)
     expect(page.locator("#link-input")).to_have_value("gpu07-st3.sw2")
+    assert page.log.errors == []
+
+
+def _pick_fabric(page, label: str) -> None:
+    page.locator("#fabric").click()
+    page.get_by_role("option", name=label).click()
+
+
+def test_feature_switches_survive_a_round_trip_through_another_fabric(served, page):
+    """It dropped off= and on= silently: /?fail=st3&off=reroute -> eth-x72 -> back gave
+    /?fail=st3. Now they go with the scenario, and one that means nothing there is said."""
+    page.goto(served + "/?fail=st3&off=reroute")
+    ready(page)
+    _pick_fabric(page, "72 GPUs on off-the-shelf Ethernet scale-up")
+    expect(page).to_have_url(re.compile(r"fabric=eth-x72&fail=st3&off=reroute$"))
+    _pick_fabric(page, "Vera Rubin NVL72 (NVLink 6)")
+    expect(page).to_have_url(re.compile(r"/\?fail=st3&off=reroute$"))
+    expect(page.locator("#features input[value=reroute]")).not_to_be_checked()
+    _pick_fabric(page, "GB200 NVL72 (NVLink 5)")
+    expect(page).to_have_url(re.compile(r"fabric=gb200-nvl72&fail=st3$"))
+    expect(page.locator("#action-message")).to_contain_text("off=reroute: already off")
     assert page.log.errors == []
