@@ -44,23 +44,31 @@ def cards(r: dict) -> list[html.Div]:
     part = r["partition"]
     tone = {"running": "ok", "degraded": "warn"}.get(job["state"], "bad")
     lat_val = _latency_text(lat)
-    # the fabric's bandwidth is there, but a job that is not running gets none of it (issue 13:
-    # the bandwidth cards must not read as if all were well while the job card says aborted)
-    runs = JobState(job["state"]).runs
-    idle = "" if runs else f" The job is {job['state']}: it gets none of it."
+    value_min, value_agg, note = f"{pg['min']:g} TB/s", f"{bw['aggregate_tbs']:g} TB/s", ""
+    if not job["runs"]:
+        # the fabric's bandwidth is there, but a job that is not running gets none of it: the
+        # headline is the job's (issue 28), the fabric's is in the note
+        value_min = value_agg = "0 TB/s"
+        note = (
+            f" The job is {job['state']} and restarts {job['restart']}: until then it gets"
+            " none of the fabric's"
+        )
+    elif not JobState(job["state"]).runs:  # aborted, and restarted at once on what remains
+        note = f" The job restarts {job['restart']}: this is what it gets then."
+    idle = not job["runs"]
     return [
         card(
             "Worst GPU bandwidth",
-            f"{pg['min']:g} TB/s",
-            f"of {pg['healthy']:g} TB/s bidirectional; collectives run at the slowest GPU's pace"
-            + idle,
+            value_min,
+            f"of {pg['healthy']:g} TB/s bidirectional; collectives run at the slowest GPU's pace."
+            + (f"{note} {pg['min']:g} TB/s." if idle else note),
             "bad" if idle else "warn" if pg["min"] < pg["healthy"] else "ok",
         ),
         card(
             "Domain bandwidth" if r.get("domain") else "Rack bandwidth",
-            f"{bw['aggregate_tbs']:g} TB/s",
-            f"of {bw['aggregate_healthy_tbs']:g} TB/s; all-to-all {bw['all_to_all_tbs']:g} TB/s"
-            + idle,
+            value_agg,
+            f"of {bw['aggregate_healthy_tbs']:g} TB/s; all-to-all {bw['all_to_all_tbs']:g} TB/s."
+            + (f"{note} {bw['aggregate_tbs']:g} TB/s." if idle else note),
             "bad" if idle else "",
         ),
         card(

@@ -88,6 +88,7 @@ class Job:
             "cause": self.cause,
             "restart": words.restart(self.restart, self.usable_gpus),
             "restart_kind": self.restart,
+            "runs": self.runs,  # now, or restarted at once on what remains: what it gets
             "stall_s": self.stall_s,
             "checkpoint_restart": self.checkpoint_restart,
         }

@@ -14,10 +14,28 @@ def _note(c) -> str:
     return c.children[2].children
 
 
+def _value(c) -> str:
+    return c.children[1].children
+
+
 def test_an_aborted_job_gets_none_of_the_bandwidth():
-    for c in _bandwidth_cards("fail=st3&off=reroute"):  # rerouting off: the job aborts
-        assert _note(c).endswith("The job is aborted: it gets none of it.")
+    worst, rack = _bandwidth_cards("fail=st3&off=reroute")  # rerouting off: the job aborts
+    for c in (worst, rack):
+        assert _value(c) == "0 TB/s"  # the job's, not the fabric's (issue 28, problem 5)
+        assert "The job is aborted and restarts after repair: until then it gets none" in _note(c)
+        assert _note(c).endswith(" TB/s.") and ". The" in _note(c)  # sentences, punctuated
         assert "bad" in c.className.split()
+    assert "none of the fabric's 3.2 TB/s." in _note(worst)
+
+
+def test_a_job_restarted_at_once_gets_what_remains_and_the_cards_say_so():
+    """Issue 28 (1): /?fail=gpu08,st3 said "aborted" and "it gets none of it" beside decode's
+    98% and 227 TB/s of all-to-all: the job restarts at once on the 71 GPUs that remain."""
+    for c in _bandwidth_cards("fail=gpu08,st3"):
+        assert "gets none" not in _note(c) and _value(c) != "0 TB/s"
+        assert _note(c).endswith(
+            "The job restarts at once on the 71 GPUs that remain: this is what it gets then."
+        )
 
 
 def test_a_running_job_s_cards_say_nothing_of_it():
