@@ -167,17 +167,24 @@ def test_the_rules_file_is_valid():
     assert sorted(names) == sorted(EXPECT)
 
 
-def test_each_alert_fires_where_it_should_and_only_there(prom: str):
-    """Wait for the rules to settle (every alert's expected jobs firing), then three more
-    evaluations, and compare the whole picture: nothing fires for the healthy rack, the silent
-    controller or anywhere it should not."""
+@pytest.fixture(scope="module")
+def settled(prom: str) -> str:
+    """Prometheus once its rules have settled: every alert's expected jobs firing (each test
+    that reads alerts waits for it itself: under pytest-xdist the test that used to wait
+    first may run on another worker, against another Prometheus), then three evaluations."""
     end = time.monotonic() + DEADLINE_S
     got = _firing(prom)
     while time.monotonic() < end and any(not want <= got[k] for k, want in EXPECT.items()):
         time.sleep(0.5)
         got = _firing(prom)
     time.sleep(3.0)
-    got = _firing(prom)
+    return prom
+
+
+def test_each_alert_fires_where_it_should_and_only_there(settled: str):
+    """The whole picture once settled: nothing fires for the healthy rack, the silent
+    controller or anywhere it should not."""
+    got = _firing(settled)
     assert got == EXPECT
     for name, jobs in got.items():
         assert "healthy" not in jobs and "controller" not in jobs, name
@@ -235,9 +242,10 @@ def test_the_windowed_rule_in_promql(tmp_path: Path):
     assert r.returncode == 0, r.stdout + r.stderr
 
 
-def test_the_alerts_name_what_is_wrong(prom: str):
+def test_the_alerts_name_what_is_wrong(settled: str):
     """The link-down alert names the link; the recovery alert the degrading link."""
-    alerts = [a for a in _get(f"{prom}/api/v1/alerts")["data"]["alerts"] if a["state"] == "firing"]
+    firing = _get(f"{settled}/api/v1/alerts")["data"]["alerts"]
+    alerts = [a for a in firing if a["state"] == "firing"]
     down = {
         (a["labels"]["job"], a["labels"]["link"])
         for a in alerts
@@ -254,9 +262,11 @@ def test_the_dashboard_file_is_what_the_builder_builds():
     assert DASHBOARD.read_text() == grafana_dashboard.text()
 
 
-def test_every_dashboard_panel_query_returns_data(prom: str):
+def test_every_dashboard_panel_query_returns_data(settled: str):
     """Each panel's PromQL, run by this Prometheus, returns at least one series, with a number
-    for every sample (rate() needs two scrapes inside its window: they are there)."""
+    for every sample (rate() needs two scrapes inside its window: once the rules have settled
+    they are there)."""
+    prom = settled
     board = json.loads(DASHBOARD.read_text())
     exprs = [t["expr"] for p in board["panels"] for t in p["targets"]]
     assert len(exprs) == len(grafana_dashboard.PANELS) >= 8
