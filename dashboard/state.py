@@ -153,9 +153,10 @@ def _carry(s: Scenario, key: str) -> tuple[list[str], list[str], list[str]]:
             there = p.local if p.rack == 0 else None
         elif to_several and not from_several:
             there = in_rack(0, cid)
+        if there is None:  # another rack's part, or the L2 tier's
+            dropped.append(cid)
+            continue
         try:
-            if there is None:
-                raise ScenarioError(f"no place for '{cid}' on {key}", cid)
             part(there_s, there)
         except ScenarioError:
             dropped.append(cid)
