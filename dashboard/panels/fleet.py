@@ -217,6 +217,15 @@ def racks_shown(racks: object) -> dict[str, str]:
     return {"racks": f"{r:,}"}
 
 
+RUNNING = "Running: the table appears when the study finishes."
+# Run clears the old table in the browser, at the click: no request, so however busy the
+# server, the last run's table is never on screen as if it answered this one.
+CLEAR_ON_RUN = (
+    "function(n) { return [{namespace: 'dash_html_components', type: 'P', props: "
+    f"{{children: {RUNNING!r}, className: 'note'}}}}, 'starting…']; }}"
+)
+
+
 def register(app: Dash, manager: Any) -> None:
     """The study as a background callback on `manager`, the racks box's format, and its
     watchdog. With a Celery manager the study's chunks go to its app's workers."""
@@ -230,6 +239,13 @@ def register(app: Dash, manager: Any) -> None:
         inputs={"racks": Input(ids.FLEET_RACKS, "value")},
         prevent_initial_call=True,
     )(racks_shown)
+    app.clientside_callback(
+        CLEAR_ON_RUN,
+        Output(ids.FLEET_RESULT, "children", allow_duplicate=True),
+        Output(ids.FLEET_PROGRESS_TEXT, "children", allow_duplicate=True),
+        Input(ids.FLEET_RUN, "n_clicks"),
+        prevent_initial_call=True,
+    )
     app.callback(
         output={
             "result": Output(ids.FLEET_RESULT, "children"),

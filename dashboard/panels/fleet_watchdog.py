@@ -235,14 +235,9 @@ def watch(
             "misses": 0,
             "closed": None,
         }
-        # a new run: the old table goes at once (never shown as if it answered this run)
-        return changes(
-            WATCH_OUTPUTS,
-            state=armed,
-            idle=False,
-            result=html.P("Running: the table appears when the study finishes.", className="note"),
-            progress="starting…",
-        )
+        # the old table went at the click, in the browser (fleet.CLEAR_ON_RUN): written here,
+        # a slow answer to this arm could land after a quick study's own table and hide it
+        return changes(WATCH_OUTPUTS, state=armed, idle=False)
     if not state or state.get("run") != run_clicks:
         return changes(WATCH_OUTPUTS, state=None, idle=True)
     state, verdict = _tick(state, cancels, beat, done, live, time.time())
