@@ -14,7 +14,8 @@ def body(app, output_id: str, values: dict[str, object], changed: str) -> dict:
         return cb["output"] if isinstance(cb["output"], list) else [cb["output"]]
 
     def matches(cb: dict) -> bool:
-        return outs_of(cb)[0].component_id == output_id
+        # a clientside callback sits in the map too, with no server function to call
+        return "callback" in cb and outs_of(cb)[0].component_id == output_id
 
     found = [(n, cb) for n, cb in app.callback_map.items() if matches(cb)]
     if not found:

@@ -165,15 +165,25 @@ def run_in_thread(plan, capp):
     return t, out
 
 
-def claim_by(url: str, pids: list[int], timeout: float = 60.0) -> tuple[str, int]:
-    """The first chunk claim held by one of these processes: (its key, the pid)."""
+def frozen_mid_chunk(url: str, pids: list[int], timeout: float = 60.0) -> tuple[str, int]:
+    """A chunk claimed by one of these processes, caught mid-chunk: its process SIGSTOPped
+    before it stored its answer, so a kill that follows cannot race the chunk's end however
+    slow this machine is. Returns (the claim's key, the pid). A chunk found already answered
+    (the process ran on between the look and the stop) is let go, and the next one taken."""
     r = redis.Redis.from_url(url)
+    passed: set[str] = set()
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         for k in r.scan_iter("fabric-twin:study:*:claim:*"):
-            v = r.get(k)
-            if v and int(v.decode().rsplit(":", 1)[1]) in pids:
-                return k.decode(), int(v.decode().rsplit(":", 1)[1])
+            key, v = k.decode(), r.get(k)
+            if key in passed or not v or int(v.decode().rsplit(":", 1)[1]) not in pids:
+                continue
+            pid = int(v.decode().rsplit(":", 1)[1])
+            os.kill(pid, signal.SIGSTOP)
+            if r.get(key.replace(":claim:", ":result:")) is None:
+                return key, pid
+            os.kill(pid, signal.SIGCONT)
+            passed.add(key)
         time.sleep(0.01)
     raise AssertionError("no worker claimed a chunk")
 
@@ -182,7 +192,7 @@ def test_a_chunks_pool_process_sigkilled_is_retried(capp, workers, reference, ow
     workers.ensure("a", "b")
     plan = chunks.fleet_study_plan(RACKS, YEARS)
     t, out = run_in_thread(plan, capp)
-    key, pid = claim_by(own_redis.url, workers.pool("a") + workers.pool("b"))
+    key, pid = frozen_mid_chunk(own_redis.url, workers.pool("a") + workers.pool("b"))
     os.kill(pid, signal.SIGKILL)  # mid-chunk: its answer is not stored yet
     r = redis.Redis.from_url(own_redis.url)
     assert r.get(key.replace(":claim:", ":result:")) is None
@@ -199,8 +209,10 @@ def test_a_whole_worker_sigkilled_mid_chunk_its_chunk_goes_to_another(
     workers.ensure("a", "b")
     plan = chunks.fleet_study_plan(RACKS, YEARS)
     t, out = run_in_thread(plan, capp)
-    _, pid = claim_by(own_redis.url, workers.pool("a"))
+    key, pid = frozen_mid_chunk(own_redis.url, workers.pool("a"))
     workers.kill("a")  # main process and pool: its message stays unacknowledged
+    r = redis.Redis.from_url(own_redis.url)
+    assert r.get(key.replace(":claim:", ":result:")) is None  # killed before its answer
     with pytest.raises(psutil.NoSuchProcess):  # the chunk's process is gone too
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
