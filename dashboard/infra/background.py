@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import os
 
-import diskcache
 from dash.background_callback.managers import BaseBackgroundCallbackManager
 
 from config import Settings
 from dashboard.infra import tasks
 from dashboard.infra.jobs import (
     BACKGROUND_EXTENSION,
+    ForkSafeCache,
     OwnRunDiskcacheManager,
     RevokingCeleryManager,
     celery_app_of,
@@ -64,5 +64,5 @@ def background_manager(s: Settings) -> BaseBackgroundCallbackManager:
         )
         tasks.register(capp)
         return RevokingCeleryManager(capp, expire=JOB_EXPIRE_S)
-    cache = diskcache.Cache(os.path.join(s.cache_dir, "background"))
+    cache = ForkSafeCache(os.path.join(s.cache_dir, "background"))
     return OwnRunDiskcacheManager(cache, expire=JOB_EXPIRE_S)

@@ -5,9 +5,16 @@ infrastructure that the fleet study (dashboard/panels/fleet.py) and the chunk ru
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import os
 import secrets
+import threading
+import weakref
+from collections.abc import Iterator
+from typing import Any
 
+import diskcache
 from dash import CeleryManager, DiskcacheManager
 from dash.background_callback.managers import BaseBackgroundCallbackManager
 
@@ -34,8 +41,68 @@ class OwnRunKey:
         return f"{key}-{secrets.token_hex(8)}"
 
 
+class ForkSafeCache(diskcache.Cache):
+    """The embedded manager's diskcache, safe to fork a job process from a threaded worker.
+
+    Dash forks each job process from the gunicorn worker that took the request, and that
+    worker runs four threads (the Procfile's --threads). Forked while another of them was
+    inside SQLite (reading a tab's progress, storing a result), the child inherits SQLite's
+    process-wide lock held by a thread it does not have, and its first cache call blocks for
+    ever: the study never reports, and its tab reads "Running" until the watchdog gives up.
+    Seen with two identical studies started at once (tests/scaleout/test_same_study.py);
+    py-spy showed the job blocked in Cache._con. Every call of this cache that Dash makes
+    holds one lock, and the manager forks only while holding it (OwnRunDiskcacheManager.
+    call_job_fn), so no thread is inside SQLite at a fork; the child starts with a new lock.
+    """
+
+    def __init__(self, *args: Any, **settings: Any) -> None:
+        super().__init__(*args, **settings)
+        self.fork_lock = threading.RLock()
+        me = weakref.ref(self)
+
+        def fresh_lock() -> None:  # in the child: the forking thread's hold is not its own
+            cache = me()
+            if cache is not None:
+                cache.fork_lock = threading.RLock()
+
+        os.register_at_fork(after_in_child=fresh_lock)
+
+    def get(self, *args: Any, **kw: Any) -> Any:
+        with self.fork_lock:
+            return super().get(*args, **kw)
+
+    def set(self, *args: Any, **kw: Any) -> Any:
+        with self.fork_lock:
+            return super().set(*args, **kw)
+
+    def add(self, *args: Any, **kw: Any) -> Any:
+        with self.fork_lock:
+            return super().add(*args, **kw)
+
+    def delete(self, *args: Any, **kw: Any) -> Any:
+        with self.fork_lock:
+            return super().delete(*args, **kw)
+
+    def touch(self, *args: Any, **kw: Any) -> Any:
+        with self.fork_lock:
+            return super().touch(*args, **kw)
+
+    @contextlib.contextmanager
+    def transact(self, retry: bool = False) -> Iterator[None]:
+        with self.fork_lock, super().transact(retry):
+            yield
+
+
 class OwnRunDiskcacheManager(OwnRunKey, DiskcacheManager):
-    """Dash's DiskcacheManager (embedded mode) with a result key for every run (OwnRunKey)."""
+    """Dash's DiskcacheManager (embedded mode) with a result key for every run (OwnRunKey),
+    forking its job processes only while no thread is inside its cache (ForkSafeCache)."""
+
+    def call_job_fn(self, key: str, job_fn: Any, args: Any, context: Any) -> Any:
+        """Dash's fork of the job process, while this worker's other threads are out of
+        SQLite (ForkSafeCache)."""
+        lock = getattr(self.handle, "fork_lock", None)
+        with lock if lock is not None else contextlib.nullcontext():
+            return super().call_job_fn(key, job_fn, args, context)
 
 
 class RevokingCeleryManager(OwnRunKey, CeleryManager):
