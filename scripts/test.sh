@@ -29,8 +29,10 @@ if [ "$fast" = 1 ]; then
   python -m pytest -n 2 -m "not browser and not server and not slow" "$@"
 else
   # The model, figure, panel and API tests on two workers; then the tests that drive a
-  # browser or start servers, one at a time: on two workers their studies and page loads
-  # contend for the two cores and time-bound checks failed (bench/README.md).
+  # browser or start servers (gunicorn, redis-server, Celery, nginx, Prometheus), on two
+  # workers too: each worker starts its own servers on ports of its own band
+  # (harness/servers.py: free_port). The deployment tests mostly wait on their servers (a
+  # worker's death, a watchdog's bound), and those waits overlap the browser tests.
   python -m pytest -n 2 -m "not browser and not server" "$@"
-  python -m pytest -m "browser or server" "$@" || [ $? = 5 ]  # 5: the arguments chose none
+  python -m pytest -n 2 -m "browser or server" "$@" || [ $? = 5 ]  # 5: the arguments chose none
 fi
