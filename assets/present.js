@@ -47,8 +47,8 @@ click does in the click mode. */
       window.Plotly.Fx.hover(gd, Object.assign({ target: gd }, place), subplot);
     });
   }
-  function press(curve, point) {  // one at a time, as a click's (assets/rack_press.js)
-    window.rackPress({ points: [{ curveNumber: curve, pointNumber: point }], at: performance.now() });
+  function press(curve, point) {  // as a click does (assets/rack_press.js)
+    window.rackPress(curve, point);
   }
 
   /* The drawing's front-view parts as rows top to bottom, each left to right:

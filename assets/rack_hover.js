@@ -54,6 +54,48 @@ hoverdistance. Elsewhere (the front view) plotly's own hover is untouched. */
     return best === null ? null : { curve: h.curve, point: best };
   }
 
+  /* The front-view part nearest the pointer (page coordinates) among the traces `curves`,
+  within the layout's hoverdistance of its marker's edge, or null: what plotly's own hover
+  finds there, for a click plotly emitted no event for (its hover was deferred by its 50 ms
+  throttle, or cleared by a redraw, as the click came). */
+  function partAt(gd, clientX, clientY, curves) {
+    const l = gd && gd._fullLayout;
+    if (!l || !gd._fullData) return null;
+    const r = gd.getBoundingClientRect();
+    const reach = l.hoverdistance >= 0 ? l.hoverdistance + 0.5 : Infinity;
+    let best = null;
+    let dBest = reach;
+    curves.forEach(function (c) {
+      const t = gd._fullData[c];
+      if (!t || !t.x || !t.y) return;
+      const xa = l[t.xaxis === "x" ? "xaxis" : "xaxis" + t.xaxis.slice(1)];
+      const ya = l[t.yaxis === "y" ? "yaxis" : "yaxis" + t.yaxis.slice(1)];
+      const radius = t.marker && t.mode !== "none" ? (+t.marker.size || 0) / 2 : 0;
+      const px = clientX - r.left - xa._offset;
+      const py = clientY - r.top - ya._offset;
+      for (let k = 0; k < t.x.length; k++) {
+        const d = Math.max(0, Math.hypot(xa.l2p(t.x[k]) - px, ya.l2p(t.y[k]) - py) - radius);
+        if (d < dBest) {
+          dBest = d;
+          best = { curve: c, point: k };
+        }
+      }
+    });
+    return best;
+  }
+
+  /* The cable map's cell under the pointer (page coordinates): {row, col}, or null. */
+  function cellAt(gd, clientX, clientY) {
+    const l = gd && gd._fullLayout;
+    const t = gd && gd._fullData && gd._fullData[0];
+    if (!l || !t || !t.z) return null;
+    const r = gd.getBoundingClientRect();
+    const row = Math.round(l.yaxis.p2l(clientY - r.top - l.yaxis._offset));
+    const col = Math.round(l.xaxis.p2l(clientX - r.left - l.xaxis._offset));
+    const ok = row >= 0 && row < t.z.length && col >= 0 && col < t.z[0].length;
+    return ok ? { row: row, col: col } : null;
+  }
+
   function hovered(gd, p) {
     const d = gd._hoverdata;
     return !!(d && d.length === 1 && d[0].curveNumber === p.curve && d[0].pointNumber === p.point);
@@ -121,6 +163,8 @@ hoverdistance. Elsewhere (the front view) plotly's own hover is untouched. */
   }
   window.rackHover = {
     nearest: nearest,
+    partAt: partAt,
+    cellAt: cellAt,
     hoverPoint: hoverPoint,
     /* Bound once a plot (rack_press.js's link, once the rack is drawn). */
     bind: bind,

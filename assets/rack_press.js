@@ -1,144 +1,111 @@
-/* The rack's hover labels (rack.compose, at the end), and a press on the rack, told apart from a double-click (plotly's reset-zoom gesture).
-
-A click on the rack is a press at once (the store rack-press, which the server's callbacks
-read), so the cards follow in the time the server takes. If it turns out to be the first
-click of a double-click (a second mousedown the browser counts as one: its detail is 2 or
-more, by the system's double-click interval and distance), the press is taken back: once its
-new scenario has landed in the URL, the URL's query returns to what it was before the press.
-A double-click so quick that its second mousedown comes before the press is handled sends no
-press at all. The second click itself is never a press (it could land on another cable once
-the first has redrawn the rack). */
+/* A press on the rack or the cable map is an edit of the URL's query, made here on the query
+as it is now: this part toggled in `fail=` (or in `flaky=` in the flaky mode). The server only
+reads the URL, so quick presses compose however slow its answers, and none can be lost;
+undo and redo are the URL's history. A double-click is two presses (plotly's doubleClick is
+off: nothing is taken back). The press store says what was pressed, for the message and the
+#fragment (the server's). The inspect mode, and flaky on a part that is no link or cable,
+edit nothing: the server says why. */
 (function () {
-  let down = -Infinity;  // the last first mousedown on the rack
-  let downAt = null;  // where it was, on the drawing: {x, y} (page), or null on the map
-  let doubled = -Infinity;  // the last second (or later) one
-  let last = null;  // the last press sent: {at, before: the URL's query before it}
+  const ORDER = ["fabric", "fail", "flaky"];  // model/scenario.py to_query's first keys
 
-  /* Take a press back: wait for the server's answer to it (rack-pressed holds its `at`: the
-  response that set its URL), then put the query back as it was before it, if it changed.
-  A URL changed by anything else (a later press) is never mistaken for this press's. Later
-  presses wait until the query is back (answered(), below). */
-  let undoing = null;  // the press being taken back
-  function undo(press) {
-    const until = performance.now() + 5000;
-    undoing = press;
-    const timer = setInterval(function () {
-      const el = document.getElementById("rack-pressed");
-      const landed = el && el.textContent === String(press.at);
-      if (!landed && performance.now() <= until) return;
-      clearInterval(timer);
-      if (!landed || window.location.search === press.before) {
-        undoing = null;  // never answered in time, or it changed no query (an inspect)
-        return;
+  /* `search` with `id` toggled in `key` and taken out of `other`, every other key as it was. */
+  function edit(search, id, key, other) {
+    const pairs = (search || "").replace(/^\?/, "").split("&").filter(Boolean)
+      .map(function (kv) {
+        const i = kv.indexOf("=");
+        return i < 0 ? [kv, ""] : [kv.slice(0, i), kv.slice(i + 1)];
+      });
+    const same = (a) => decodeURIComponent(a).toLowerCase() === id.toLowerCase();
+    const list = function (k) {
+      const p = pairs.find((kv) => kv[0] === k);
+      return p ? p[1].split(",").filter(Boolean) : [];
+    };
+    const had = list(key);
+    const on = had.some(same) ? had.filter((a) => !same(a)) : had.concat([id]);
+    const put = function (k, vals) {
+      const i = pairs.findIndex((kv) => kv[0] === k);
+      if (!vals.length) {
+        if (i >= 0) pairs.splice(i, 1);
+      } else if (i >= 0) {
+        pairs[i][1] = vals.join(",");
+      } else {  // after the keys before it in the canonical order
+        let at = 0;
+        pairs.forEach(function (kv, j) {
+          if (ORDER.indexOf(kv[0]) >= 0 && ORDER.indexOf(kv[0]) < ORDER.indexOf(k)) at = j + 1;
+        });
+        pairs.splice(at, 0, [k, vals.join(",")]);
       }
-      window.dash_clientside.set_props("url", { search: press.before });
-      const back = setInterval(function () {
-        if (window.location.search === press.before || performance.now() > until + 5000) {
-          clearInterval(back);
-          undoing = null;
-        }
-      }, 20);
-    }, 20);
+    };
+    put(key, on);
+    put(other, list(other).filter((a) => !same(a)));
+    const q = pairs.map((kv) => kv[0] + "=" + kv[1]).join("&");
+    return q ? "?" + q : "";
   }
 
-  document.addEventListener(
-    "mousedown",
-    function (e) {
-      if (!(e.target.closest && e.target.closest("#rack, #cable-map"))) return;
-      if (e.detail >= 2) {
-        // the browser counted this click as the second of a double-click (its own interval
-        // and distance): the press its first click made, if any, is taken back, however long
-        // the first click's press took to go out
-        doubled = e.timeStamp;
-        const waiting = queue.findIndex(function (q) { return q.at === down; });
-        if (waiting >= 0) {
-          queue.splice(waiting, 1);  // not sent yet: dropped
-        } else if (last && !last.undone && last.at === down) {
-          last.undone = true;
-          undo(last);
-        }
-      } else {
-        down = e.timeStamp;
-        downAt = e.target.closest("#rack") ? { x: e.clientX, y: e.clientY } : null;
-      }
-    },
-    true
-  );
-  /* Presses go to the server one at a time. The server computes a press from the URL's
-  scenario as the request carries it; a second press sent while the first is in flight would
-  start from the scenario before the first, and its answer replace the first's (a press lost,
-  seen under load). So a press waits until the server has answered the one before it (it says
-  so by name: rack-pressed holds that press's `at`, set by the response that set its URL), or
-  5 s at most; presses made meanwhile are kept in order and sent then. */
-  const WAIT_MS = 5000;
-  let inFlight = null;  // the press sent and not yet answered: {at, since}
-  const queue = [];
-  function answered() {
-    if (undoing) return false;  // a press being taken back: the next starts from its query
-    const el = document.getElementById("rack-pressed");
-    return !inFlight || (el && el.textContent === String(inFlight.at)) ||
-      performance.now() - inFlight.since > WAIT_MS;
+  /* The part a point of the drawing names (its trace's customdata), with the domain's rack
+  on show before it; null for a point that names none. */
+  function partOf(rack, curve, point) {
+    const t = rack.data[curve];
+    const c = t && t.customdata && t.customdata[point];
+    const id = Array.isArray(c) ? c[0] : c;
+    return typeof id === "string" && id ? (rack.layout.meta.prefix || "") + id : null;
   }
-  function pump() {
-    if (!answered()) return setTimeout(pump, 15);
-    inFlight = null;
-    const next = queue.shift();
-    if (!next) return;
-    send(next);
-    if (queue.length) setTimeout(pump, 15);
+
+  /* Press the rack's point (curve, point) in the click mode the drawing was drawn for (its
+  layout.meta, as its hover labels say): the URL's query edited now, on the query as it is
+  now, and the press told to the server for its message and the #fragment. Called at each
+  plotly_click itself (a Dash input set twice before its callback runs is read once: a
+  double-click's second press was lost that way), and by the keyboard (assets/present.js). */
+  function press(curve, point) {
+    const rack = document.querySelector("#rack .js-plotly-plot");
+    const meta = rack && rack.layout && rack.layout.meta;
+    const id = meta && partOf(rack, curve, point);
+    if (!id) return;
+    const mode = meta.mode || "fail";
+    const search = window.location.search;
+    const set = window.dash_clientside.set_props;
+    set("rack-press", { data: { id: id, mode: mode, before: search, at: performance.now() } });
+    // the inspect mode fails nothing, and only a cable can be flaky: the server says so
+    if (mode === "inspect" || (mode === "flaky" && curve !== meta.hits)) return;
+    const after = mode === "flaky" ? edit(search, id, "flaky", "fail") : edit(search, id, "fail", "flaky");
+    // the address bar now, not once dcc.Location has rendered (the next press, made before
+    // that, read the query before this one); Location, told the same address, pushes no more
+    const loc = window.location;
+    window.history.pushState(window.history.state, "", loc.pathname + after + loc.hash);
+    set("url", { search: after, href: window.location.href });
   }
-  function send(data) {
-    inFlight = { at: data.at, since: performance.now() };
-    last = { at: data.at, before: window.location.search, undone: false };
-    window.dash_clientside.set_props("rack-press", { data: data });
-    setTimeout(pump, 15);
-  }
-  /* A press (from the drawing, the map or the keyboard): sent now if none is in flight, else
-  queued; `data` is {points: [{curveNumber, pointNumber}], at}. Returns true if sent now. */
-  function enqueue(data) {
-    if (answered() && !queue.length) {
-      inFlight = { at: data.at, since: performance.now() };
-      last = { at: data.at, before: window.location.search, undone: false };
-      setTimeout(pump, 15);
-      return true;
+  window.rackPress = press;
+
+  /* A click (a mouse-down and up within a few pixels: a drag zooms) on a view presses the
+  part under the pointer where it went down, found as plotly's hover finds it (the nearest
+  within hoverdistance: assets/rack_hover.js): on the spine the nearest cable, in the front
+  view the nearest part, on the map its cell's cable. Not plotly's click event: it names the
+  point plotly last hovered, and its hover is throttled (50 ms) and cleared by a redraw, so
+  a quick click named the part before or nothing (seen under load). Once a mouse-down. */
+  const SLOP_PX = 4;
+  let downAt = null;
+  document.addEventListener("mousedown", function (e) {
+    const on = e.target.closest && e.target.closest("#rack, #cable-map");
+    downAt = on ? { x: e.clientX, y: e.clientY, on: on.id } : null;
+  }, true);
+  document.addEventListener("click", function (e) {
+    const at = downAt;
+    downAt = null;
+    const g = graphs();
+    if (!at || !g || Math.hypot(e.clientX - at.x, e.clientY - at.y) > SLOP_PX) return;
+    const meta = g.rack.layout.meta;
+    if (at.on === "rack") {
+      const k = window.rackHover.nearest(g.rack, at.x, at.y) ||
+        window.rackHover.partAt(g.rack, at.x, at.y, meta.clickable.filter((c) => c !== meta.hits));
+      if (k) press(k.curve, k.point);
+    } else {
+      const c = window.rackHover.cellAt(g.map, at.x, at.y);
+      if (c) press(meta.hits, c.row * g.meta.cols + c.col);
     }
-    queue.push(data);
-    setTimeout(pump, 15);
-    return false;
-  }
-  window.rackPress = function (data) {  // the keyboard's presses (assets/present.js)
-    if (enqueue(data)) window.dash_clientside.set_props("rack-press", { data: data });
-  };
-
-  /* A press of one point (the drawing's or the map's), as the one output of a clientside
-  callback (a list): sent if none is in flight, queued otherwise, nothing if it is the first
-  click of a double-click already seen. */
-  function pressed(point) {
-    const none = window.dash_clientside.no_update;
-    const start = Number.isFinite(down) ? down : performance.now();
-    if (doubled >= start) return [none];  // a double-click already: no press
-    const data = { points: [point], at: start };
-    return [enqueue(data) ? data : none];
-  }
+  }, true);
 
   window.dash_clientside = window.dash_clientside || {};
   window.dash_clientside.rack = {
-    /* A click on the drawing. On the spine, the cable pressed is the one nearest where the
-    mouse went down (assets/rack_hover.js, the search its hover made), whatever plotly
-    reports: the hover named that cable. */
-    press: function (click) {
-      const none = window.dash_clientside.no_update;
-      if (!click || !click.points || !click.points.length) return [none];
-      const p = click.points[0];
-      const gd = document.querySelector("#rack .js-plotly-plot");
-      const meta = gd && gd._fullLayout && gd._fullLayout.meta;
-      if (meta && p.curveNumber === meta.hits) {
-        const k = downAt && window.rackHover.nearest(gd, downAt.x, downAt.y);
-        if (!k) return [none];  // the mouse went down on no cable
-        return pressed({ curveNumber: k.curve, pointNumber: k.point });
-      }
-      return pressed({ curveNumber: p.curveNumber, pointNumber: p.pointNumber });
-    },
     /* The rack and the cable map as drawn: the figures the server sent (rack-base,
     map-base: a whole figure, or the rack's Patch applied there), with the hover labels
     spelled out from the server's compact codes (label_data in
@@ -172,19 +139,6 @@ the first has redrawn the rack). */
       }
       link();
       return [Object.assign({}, fig, { data: data }), mapFigure(d, out, map)];
-    },
-    /* A press on the cable map is a press on the drawing's marker of the same cable, so
-    the server reads one kind of press (and a double-click on either is told apart alike). */
-    pressMap: function (click, map) {
-      const none = window.dash_clientside.no_update;
-      const meta = map && map.layout && map.layout.meta;
-      if (!meta || !click || !click.points || !click.points.length) return [none];
-      // Dash's clickData keeps a heatmap point's x and y (the names), not its [row, column]
-      const p = click.points[0];
-      const t = map.data && map.data[0];
-      const k = t ? cell({ pointNumber: [t.y.indexOf(p.y), t.x.indexOf(p.x)] }, meta) : null;
-      if (k === null) return [none];
-      return pressed({ curveNumber: meta.hits, pointNumber: k });
     },
   };
 
@@ -288,22 +242,23 @@ the first has redrawn the rack). */
     window.Plotly.Fx.unhover(g.rack);
     window.rackHover.hoverPoint(g.rack, p, null);
   }
+  const linked = new WeakSet();  // the plots whose events are bound
   function link() {
     setTimeout(function () {
       const rack = document.querySelector("#rack .js-plotly-plot");
       if (rack && rack.on) window.rackHover.bind(rack);  // the spine's exact hover
       const g = graphs();
       if (!g) return setTimeout(link, 200);  // not drawn yet
-      if (!g.rack._linkedHover && g.rack.on) {
+      if (!linked.has(g.rack) && g.rack.on) {
         g.rack.on("plotly_hover", onRackHover);
         g.rack.on("plotly_unhover", onUnhover("map"));
         g.rack.on("plotly_afterplot", relabel);
-        g.rack._linkedHover = true;
+        linked.add(g.rack);
       }
-      if (!g.map._linkedHover && g.map.on) {
+      if (!linked.has(g.map) && g.map.on) {
         g.map.on("plotly_hover", onMapHover);
         g.map.on("plotly_unhover", onUnhover("rack"));
-        g.map._linkedHover = true;
+        linked.add(g.map);
       }
     }, 0);
   }

@@ -73,8 +73,7 @@ MAP_BASE = "map-base"
 CABLE_MAP = "cable-map"  # every cable a cell, beside the drawing (figures/rack/cablemap.py)
 RACK_KEYS = "rack-keys"  # the drawing, focusable: the arrow keys walk its parts
 MAP_KEYS = "map-keys"  # the cable map, focusable: the arrow keys walk its cells
-RACK_PRESS = "rack-press"  # a single press on the rack (assets/rack_press.js), never a double
-RACK_PRESSED = "rack-pressed"  # the last press the server answered (its `at`): the next may go
+RACK_PRESS = "rack-press"  # the last press on the rack or map: {id, mode, before} (rack_press.js)
 L2 = "l2-chart"
 HOVER = "hover-details"
 

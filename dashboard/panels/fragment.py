@@ -10,7 +10,7 @@ from typing import Any
 from dash import Dash, Input, Output, State, ctx
 
 from dashboard import ids, state, view
-from dashboard.panels.common import changes, clicked_id, series_of
+from dashboard.panels.common import changes, series_of
 from model.errors import ScenarioError
 from model.scenario import rack_fabric
 
@@ -66,7 +66,10 @@ def on_view(
         rack = state.rack_of(s, sel) or rack  # on a domain, its rack is put on show
     elif trig == ids.RACK_PRESS:
         s = state.current(search).scenario
-        cid = clicked_id(s, click, rack)
+        try:  # the browser's press names a part: the model reads it
+            cid = state.find(s, click["id"]) if isinstance(click, dict) else None
+        except (KeyError, TypeError, ScenarioError):
+            cid = None
         if mode == "inspect" and cid:
             sel = cid
         elif series_of(s, cid) is None:

@@ -88,8 +88,6 @@ def layout(find: Component | None = None) -> html.Div:
             ),
             _views(),
             dcc.Store(id=ids.RACK_PRESS),
-            # the last press answered, read by assets/rack_press.js (presses go one at a time)
-            html.Span(id=ids.RACK_PRESSED, hidden=True),
             dcc.Store(id=ids.RACK_LABELS),
             dcc.Store(id=ids.RACK_BASE),
             dcc.Store(id=ids.MAP_BASE),
@@ -133,17 +131,22 @@ def rack(
     s = state.current(search).scenario
     v = view.parse(hash_)[0]
     selected, mode = v["sel"] or None, v["mode"]
+    # what a press does (the click mode) and what it puts before a part's own ID (a
+    # domain's rack on show), in the figure's meta for assets/rack_press.js
+    prefix = ""
     if kind_of(s).several_racks:
         shown = _rack_number(s, rack_shown)
         selected = _in_rack(s, selected, shown)  # a part of the rack on show, as its own ID
         s = state.rack_scenario(s, shown)
         mode = "fail" if mode == "flaky" else mode  # a domain has no flaky links yet
-    drawn = f"{s.fabric}|{s.key()}|{selected or ''}|{mode}"
+        prefix = f"{rack_id(shown - 1)}."
+    drawn = f"{mode}|{prefix}|{s.fabric}|{s.key()}|{selected or ''}"
     if drawn_fabric == s.fabric and drawn_view == drawn:
         raise PreventUpdate
     labels = rack_figure.label_data(s, mode)
     if drawn_fabric != s.fabric:
         figure = rack_figure.full_figure(s, selected)
+        figure["layout"]["meta"] = {**figure["layout"]["meta"], "mode": mode, "prefix": prefix}
         return changes(
             RACK_OUTPUTS,
             figure=figure,
@@ -152,9 +155,13 @@ def rack(
             view=drawn,
             labels=labels,
         )
+    patch = rack_figure.overlay_patch(s, selected)
+    if (drawn_view or "").split("|")[:2] != [mode, prefix]:  # a layout change redraws it all
+        patch["layout"]["meta"]["mode"] = mode
+        patch["layout"]["meta"]["prefix"] = prefix
     return changes(
         RACK_OUTPUTS,
-        figure=rack_figure.overlay_patch(s, selected),
+        figure=patch,
         map=cablemap.selection_patch(s.fabric, selected),
         view=drawn,
         labels=labels,
@@ -310,24 +317,6 @@ def register(app: Dash) -> None:
         Input(ids.RACK_BASE, "data"),
         Input(ids.MAP_BASE, "data"),
         Input(ids.RACK_LABELS, "data"),
-        prevent_initial_call=True,
-    )
-    # a press on the cable map is a press on the drawing's marker of that cable
-    app.clientside_callback(
-        ClientsideFunction(namespace="rack", function_name="pressMap"),
-        [Output(ids.RACK_PRESS, "data", allow_duplicate=True)],
-        Input(ids.CABLE_MAP, "clickData"),
-        State(ids.CABLE_MAP, "figure"),
-        prevent_initial_call=True,
-    )
-    # a press is a click the double-click window closed on (assets/rack_press.js). Not
-    # called as the page opens: its input is the drawing's (a dcc.Graph, ready once plotly.js
-    # has loaded), and everything that follows the URL would wait behind it (the cards and
-    # the rack's requests held ~1 s on the first page: issue 13's bench)
-    app.clientside_callback(
-        ClientsideFunction(namespace="rack", function_name="press"),
-        [Output(ids.RACK_PRESS, "data")],  # a list: Dash takes no dict for a clientside one
-        Input(ids.RACK, "clickData"),
         prevent_initial_call=True,
     )
     app.callback(

@@ -16,7 +16,7 @@ from plotly.utils import PlotlyJSONEncoder
 
 from dashboard import ids, state
 from dashboard.figures import l2_click_to_id
-from dashboard.panels.common import changes, clicked_id
+from dashboard.panels.common import changes
 from model.errors import ScenarioError
 from model.fabric.features import FEATURES, defaults_for
 from model.fabric.presets import DEFAULT_FABRIC, FABRICS, Fabric
@@ -247,7 +247,6 @@ def _change_outputs() -> dict[str, Output]:
         "preset": Output(ids.PRESET, "value"),
         "message": Output(ids.ACTION, "children"),
         "typed": Output(ids.ID_INPUT, "value"),
-        "pressed": Output(ids.RACK_PRESSED, "children"),
     }
 
 
@@ -294,17 +293,33 @@ def _same(a: Any, b: Any) -> bool:
     return json.dumps(a, cls=PlotlyJSONEncoder) == json.dumps(b, cls=PlotlyJSONEncoder)
 
 
+PRESS_MODES = ("fail", "flaky", "inspect")
+
+
 def on_change(search: str | None = None, **kw: Any) -> dict[str, Any]:
     """Apply whatever changed to the scenario; the URL and the controls follow. A press on
-    the rack is answered by name (`pressed`, its `at`), in the same response as its URL: the
-    browser sends the next press only then (assets/rack_press.js), so a press made while the
-    last was in flight starts from the scenario that one made, never from the one before it
-    (the lost press under load: both computed from the same URL, the later one won)."""
-    out = _on_change(search, **kw)
-    click = kw.get("click")
-    if ctx.triggered_id == ids.RACK_PRESS and isinstance(click, dict) and "at" in click:
-        out["pressed"] = str(click["at"])
-    return out
+    the rack or the map has edited the URL in the browser already (assets/rack_press.js):
+    it is answered with its message alone, whatever else the URL holds by now."""
+    if f"{ids.RACK_PRESS}.data" in (ctx.triggered_prop_ids or {}):
+        return changes(CHANGE_OUTPUTS, message=press_message(kw.get("click")))
+    return _on_change(search, **kw)
+
+
+def press_message(press: Any) -> str:
+    """What a press did, in words, from the query it was made on: failed, repaired (or
+    hot-swapped), marked flaky; selected in the inspect mode; or what was wrong with it. The
+    browser's press is never trusted: its ID is the model's to read."""
+    if not isinstance(press, dict) or not isinstance(press.get("id"), str):
+        return ""
+    cid, mode = press["id"], press.get("mode")
+    mode = mode if mode in PRESS_MODES else "fail"
+    before = state.current(str(press.get("before") or "")).scenario
+    try:
+        if mode == "inspect":
+            return f"{state.find(before, cid)} selected: inspecting fails nothing"
+        return state.toggle(before, cid, mode)[1]
+    except ScenarioError as e:
+        return e.message
 
 
 def _on_change(
@@ -327,11 +342,8 @@ def _on_change(
     trig = ctx.triggered_id
     msg = ""
     try:
-        if trig in (ids.RACK_PRESS, ids.L2) and (click or l2_click):
-            if trig == ids.RACK_PRESS:
-                cid = clicked_id(s, click, rack)
-            else:
-                cid = l2_click_to_id(s.fabric, l2_click)
+        if trig == ids.L2 and l2_click:
+            cid = l2_click_to_id(s.fabric, l2_click)
             if cid is None:
                 return changes(CHANGE_OUTPUTS)
             if mode == "inspect":  # selects it (on_view writes the #fragment); fails nothing
@@ -373,7 +385,7 @@ def _on_change(
         return changes(CHANGE_OUTPUTS, preset=None, message=e.message)
     typed_out = "" if trig == ids.FAIL_BTN else no_update
     controls = _controls_of(s)
-    if trig in (ids.RACK_PRESS, ids.L2, ids.FAIL_BTN):
+    if trig in (ids.L2, ids.FAIL_BTN):
         # a press changes the faults (or a switch update): the controls that show the same
         # as before are not sent again (each one sent re-renders it: issue 13's press budget)
         shown = _controls_of(before)

@@ -12,6 +12,7 @@ from dashboard.figures.rack.front import annotations, front_traces, shapes
 from dashboard.figures.rack.geometry import (
     BASE_LINE_WIDTH,
     CABLE_UP,
+    CLICKABLE,
     FONT_FAMILY,
     HOVER_DISTANCE,
     PAGE_BG,
@@ -72,7 +73,8 @@ def _layout(f: Fabric, geo: Geometry) -> dict:
             "anchor": "x",
         },
         # the hit points' trace, for the browser's exact nearest search (assets/rack_hover.js)
-        "meta": {"hits": TRACES["cable_hits"]},
+        # and the traces a press can name, for a press plotly's hover missed (rack_hover.js)
+        "meta": {"hits": TRACES["cable_hits"], "clickable": [TRACES[n] for n in CLICKABLE]},
         "hovermode": "closest",
         "hoverdistance": HOVER_DISTANCE,
         "clickmode": "event",
@@ -135,10 +137,10 @@ def graph_config() -> dict:
         "displaylogo": False,
         "responsive": True,
         "scrollZoom": False,
-        "doubleClick": "reset",
-        # two clicks this close are a double-click (reset zoom), never two presses: a press
-        # waits this long for a second click (assets/rack_press.js). plotly.js 7: 500 ms.
-        "doubleClickDelay": 300,
+        # no double-click gesture: two clicks are two presses (a part failed and repaired),
+        # never one taken back; zoom is reset by the mode bar's own button, always shown
+        "doubleClick": False,
+        "displayModeBar": True,
         "modeBarButtonsToRemove": [
             "select2d",
             "lasso2d",

@@ -6,13 +6,14 @@ import pytest
 from dash import no_update
 
 from dashboard import ids, view
-from dashboard.figures import rack as rack_figure
 from dashboard.panels import fragment, scenario
 
 
 class Ctx:
     def __init__(self, triggered_id: str | None) -> None:
         self.triggered_id = triggered_id
+        prop = "data" if triggered_id == ids.RACK_PRESS else "value"
+        self.triggered_prop_ids = {f"{triggered_id}.{prop}": triggered_id} if triggered_id else {}
 
 
 def on_change(monkeypatch, trig: str | None, search: str = "", **kw) -> dict:
@@ -82,64 +83,62 @@ class TestScenario:
         domain = [o.value for o in near]
         assert domain == ["r03.gpu07-st3.sw2.c0", "r03.gpu07-st3.sw2.c1"]
 
-    def test_a_click_on_a_cable_toggles_it(self, monkeypatch):
-        table = rack_figure.point_ids("vr-nvl72")[rack_figure.TRACES["cable_hits"]]
-        n = table.index("gpu07-st3.sw2.c0")
-        click = {"points": [{"curveNumber": rack_figure.TRACES["cable_hits"], "pointNumber": n}]}
-        out = on_change(monkeypatch, ids.RACK_PRESS, "", click=click, mode="fail")
-        assert out["search"] == "?fail=gpu07-st3.sw2.c0"
-        again = on_change(monkeypatch, ids.RACK_PRESS, out["search"], click=click, mode="fail")
-        assert again["search"] == "" and again["message"] == "gpu07-st3.sw2.c0 repaired"
+    def test_a_press_is_answered_with_what_it_did_and_never_writes_the_url(self, monkeypatch):
+        """The browser edited the URL (assets/rack_press.js); the server says what the press
+        did, from the query it was made on, and sends nothing else: no control re-rendered,
+        no URL that could overtake a later press."""
+        cases = [
+            ({"id": "gpu07-st3.sw2.c0", "mode": "fail", "before": ""}, "gpu07-st3.sw2.c0 failed"),
+            (
+                {"id": "gpu07-st3.sw2.c0", "mode": "fail", "before": "?fail=gpu07-st3.sw2.c0"},
+                "gpu07-st3.sw2.c0 repaired",
+            ),
+            ({"id": "st3", "mode": "fail", "before": "?fail=st3"}, "st3 hot-swapped"),
+            (
+                {"id": "st3", "mode": "fail", "before": "?fail=st3&off=hot-swap"},
+                "st3 repaired",
+            ),
+            (
+                {"id": "gpu07-st3.sw2.c0", "mode": "flaky", "before": ""},
+                "gpu07-st3.sw2.c0 marked flaky",
+            ),
+        ]
+        for press, said in cases:
+            out = on_change(monkeypatch, ids.RACK_PRESS, "?fail=gpu01", click=press)
+            assert out["message"] == said
+            assert all(v is no_update for k, v in out.items() if k != "message"), press
 
-    def test_a_press_is_answered_by_name_so_the_next_may_go(self, monkeypatch):
-        table = rack_figure.point_ids("vr-nvl72")[rack_figure.TRACES["cable_hits"]]
-        click = {
-            "points": [{"curveNumber": rack_figure.TRACES["cable_hits"], "pointNumber": 5}],
-            "at": 1234.5,
-        }
-        out = on_change(monkeypatch, ids.RACK_PRESS, "", click=click, mode="fail")
-        assert out["pressed"] == "1234.5" and out["search"] == f"?fail={table[5]}"
-        nothing = on_change(monkeypatch, ids.RACK_PRESS, "", click={"points": [{}], "at": 7})
-        assert nothing["pressed"] == "7"  # answered, even when it changes nothing
-        assert on_change(monkeypatch, ids.REPAIR_ALL, "?fail=st3")["pressed"] is no_update
+    def test_a_press_the_model_refuses_is_named(self, monkeypatch):
+        out = on_change(
+            monkeypatch, ids.RACK_PRESS, "", click={"id": "gpu07", "mode": "flaky", "before": ""}
+        )
+        assert "only links and cables can be flaky" in out["message"] and "gpu07" in out["message"]
+        out = on_change(monkeypatch, ids.RACK_PRESS, "", click={"id": "st10", "mode": "fail"})
+        assert "st10" in out["message"] and out["search"] is no_update
+        out = on_change(
+            monkeypatch, ids.RACK_PRESS, "", click={"id": "st3", "mode": "inspect", "before": ""}
+        )
+        assert out["message"] == "st3 selected: inspecting fails nothing"
 
-    def test_a_press_sends_only_what_it_changes(self, monkeypatch):
-        """A press changes the faults: the controls that show the same as before are not
-        sent again (each one sent re-renders it); a change of fabric sends them all."""
-        click = {
-            "points": [{"curveNumber": rack_figure.TRACES["cable_hits"], "pointNumber": 9}],
-            "at": 5.0,
-        }
-        out = on_change(monkeypatch, ids.RACK_PRESS, "?fail=st3", click=click, mode="fail")
-        assert out["search"].startswith("?fail=st3,")
-        for k in ("fabric", "workload", "features", "feature_options", "update_options"):
-            assert out[k] is no_update, k
-        moved = on_change(monkeypatch, ids.FABRIC, "?fail=st3", fabric="gb200-nvl72")
-        assert moved["fabric"] == "gb200-nvl72" and moved["feature_options"] is not no_update
+    def test_a_garbage_press_changes_nothing(self, monkeypatch):
+        for press in (None, {}, {"points": [{}]}, {"id": 7}, "st3", {"id": "st3", "mode": "x"}):
+            out = on_change(monkeypatch, ids.RACK_PRESS, "?fail=st5", click=press)
+            assert all(v is no_update for k, v in out.items() if k != "message")
+            assert isinstance(out["message"], str)
+        bad_mode = on_change(monkeypatch, ids.RACK_PRESS, "", click={"id": "st3", "mode": "x"})
+        assert bad_mode["message"] == "st3 failed"  # an unknown mode is a click's
 
-    def test_a_click_on_nothing_changes_nothing(self, monkeypatch):
-        out = on_change(monkeypatch, ids.RACK_PRESS, "?fail=st3", click={"points": [{}]})
-        assert all(v is no_update for v in out.values())  # (no `at`: not a press to answer)
-
-    def test_a_cable_click_selects_its_series_in_the_fragment(self, monkeypatch):
+    def test_a_cable_press_selects_its_series_in_the_fragment(self, monkeypatch):
         monkeypatch.setattr(fragment, "ctx", Ctx(ids.RACK_PRESS))
-        table = rack_figure.point_ids("vr-nvl72")[rack_figure.TRACES["cable_hits"]]
-        click = {
-            "points": [
-                {
-                    "curveNumber": rack_figure.TRACES["cable_hits"],
-                    "pointNumber": table.index("gpu01-st2.sw3.c1"),
-                }
-            ]
-        }
         v = dict(view.DEFAULTS)
-        out = fragment.on_view("", click, "", v["counter"], v["link"], v["compare"], "fail", "r01")
+        press = {"id": "gpu01-st2.sw3.c1", "mode": "fail"}
+        out = fragment.on_view("", press, "", v["counter"], v["link"], v["compare"], "fail", "r01")
         assert tuple(out) == fragment.VIEW_OUTPUTS
         assert out["link"] == "gpu01-st2.sw3.c1" and out["hash"] == "#link=gpu01-st2.sw3.c1"
-        tray = rack_figure.point_ids("vr-nvl72")[rack_figure.TRACES["trays"]].index("st3")
-        click = {"points": [{"curveNumber": rack_figure.TRACES["trays"], "pointNumber": tray}]}
-        out = fragment.on_view("", click, "", v["counter"], v["link"], v["compare"], "fail", "r01")
-        assert all(x is no_update for x in out.values())  # a tray has no series
+        for press in ({"id": "st3"}, {"id": "st10"}, {"points": []}, None):
+            args = (v["counter"], v["link"], v["compare"], "fail", "r01")
+            out = fragment.on_view("", press, "", *args)
+            assert all(x is no_update for x in out.values())  # a tray has no series
 
     def test_the_fragment_sets_the_view_and_names_what_it_dropped(self, monkeypatch):
         monkeypatch.setattr(fragment, "ctx", Ctx(ids.URL))
@@ -147,14 +146,12 @@ class TestScenario:
         assert out["counter"] == "state" and out["hash"] is no_update
         assert "bogus" in out["message"]
 
-    def test_an_inspect_click_selects_the_part_and_fails_nothing(self, monkeypatch):
-        tray = rack_figure.point_ids("vr-nvl72")[rack_figure.TRACES["trays"]].index("st3")
-        click = {"points": [{"curveNumber": rack_figure.TRACES["trays"], "pointNumber": tray}]}
-        out = on_change(monkeypatch, ids.RACK_PRESS, "?fail=st5", click=click, mode="inspect")
-        assert out["search"] is no_update and "st3 selected" in out["message"]
+    def test_an_inspect_press_selects_the_part_and_fails_nothing(self, monkeypatch):
+        press = {"id": "st3", "mode": "inspect", "before": "?fail=st5"}
+        monkeypatch.setattr(fragment, "ctx", Ctx(ids.RACK_PRESS))
         v = dict(view.DEFAULTS)
         args = ("?fail=st5", v["counter"], v["link"], v["compare"], "inspect", "r01")
-        out = fragment.on_view("#mode=inspect", click, *args)
+        out = fragment.on_view("#mode=inspect", press, *args)
         assert out["hash"] == "#mode=inspect&sel=st3"
 
 
