@@ -56,7 +56,7 @@ click does in the click mode. */
   const FRONT = ["trays", "gpus", "chips", "controllers"];
   function rows(gd) {
     const byY = new Map();
-    gd._fullData.forEach(function (t, curve) {
+    gd.data.forEach(function (t, curve) {
       if (FRONT.indexOf(t.name) < 0) return;
       for (let i = 0; i < t.x.length; i++) {
         const y = t.y[i];
@@ -73,7 +73,7 @@ click does in the click mode. */
 
   function onRackKey(e) {
     const gd = plot("rack");
-    if (!gd || !gd._fullData || !window.Plotly) return;
+    if (!gd || !gd.data || !window.Plotly) return;
     const r = rows(gd);
     if (!r.length) return;
     const c = cursor.rack || { row: 0, col: 0 };
@@ -92,9 +92,9 @@ click does in the click mode. */
 
   function onMapKey(e) {
     const map = plot("cable-map");
-    const meta = map && map._fullLayout && map._fullLayout.meta;
+    const meta = map && map.layout && map.layout.meta;
     if (!meta || !window.Plotly) return;
-    const rowsN = map._fullData[0].y.length;
+    const rowsN = map.data[0].y.length;
     const c = cursor.map || { row: 0, col: 0 };
     if (STEP[e.key]) {
       cursor.map = {

@@ -1,4 +1,9 @@
-/* The spine's exact hover: the pointer names the truly nearest cable.
+/* The one file that reads plotly.js's private fields (the axes' pixel mapping, the full
+layout and data, the hover data): written against plotly.js 4.1.1, the version Dash serves
+(the plotly package's package_data/plotly.min.js). tests/test_assets.py fails when that
+version changes, or when another file of assets/ reads a private field.
+
+The spine's exact hover: the pointer names the truly nearest cable.
 
 The spine's 5,184 hit points (one a cable, part-way along it) are an SVG scatter drawn with
 nothing visible (mode "none", dashboard/figures/rack/spine.py). They used to be WebGL, whose
@@ -162,7 +167,12 @@ hoverdistance. Elsewhere (the front view) plotly's own hover is untouched. */
     }
   }
   window.rackHover = {
+    PLOTLY_JS: "4.1.1",
     nearest: nearest,
+    /* The points plotly hovers on gd now (its hover data), or null. */
+    hoverData: function (gd) {
+      return gd._hoverdata || null;
+    },
     partAt: partAt,
     cellAt: cellAt,
     hoverPoint: hoverPoint,

@@ -185,7 +185,7 @@ edit nothing: the server says why. */
   function graphs() {
     const rack = document.querySelector("#rack .js-plotly-plot");
     const map = document.querySelector("#cable-map .js-plotly-plot");
-    const meta = map && map._fullLayout && map._fullLayout.meta;
+    const meta = map && map.layout && map.layout.meta;
     return rack && map && meta && window.Plotly ? { rack, map, meta } : null;
   }
   function mirror(to, place, subplot) {
@@ -236,7 +236,7 @@ edit nothing: the server says why. */
   with this same hover. */
   function relabel() {
     const g = graphs();
-    const d = g && g.rack._hoverdata;
+    const d = g && window.rackHover.hoverData(g.rack);
     if (!d || d.length !== 1 || d[0].curveNumber !== g.meta.hits) return;
     const p = { curve: g.meta.hits, point: d[0].pointNumber };
     window.Plotly.Fx.unhover(g.rack);
