@@ -126,6 +126,10 @@ def _fabric_block(f: Fabric) -> dict:
         "gpu_tbs_bidir": round(f.gpu_tbs_bidir, 4),
         "rack_tbs_bidir": round(f.rack_tbs_bidir, 3),
         "switch_tray_tbs_bidir": round(f.tray_tbs_bidir, 3),
+        "controller_runs": f.controller_runs,
+        "fabric_manager": f.fabric_manager,
+        "in_network": f.in_network,
+        "link_counters": f.link_counters,
         "sharp_tflops": round(f.sharp_tflops, 3),
     }
 

@@ -118,3 +118,22 @@ def defaults_for(fabric_key: str) -> dict[str, tuple[bool, str]]:
 def default_features(fabric_key: str) -> frozenset[str]:
     """The features a fabric has on when the scenario says nothing."""
     return frozenset(k for k, (on, _why) in defaults_for(fabric_key).items() if on)
+
+
+def fabric_row(fabric_key: str) -> str:
+    """Where a fabric stands in the features table, which prices vr-nvl72's seven NVLink 6
+    features (issue 28: on a GB200 or Ethernet page the table is not that fabric's own)."""
+    if fabric_key == "vr-nvl72":
+        return "vr-nvl72 ships all seven: its rows are this page's fabric, a feature less"
+    if fabric_key not in DEFAULTS:
+        return f"this page's fabric, {fabric_key}, is no row: the table prices one rack's"
+    ships = [f.name for f in FEATURES if defaults_for(fabric_key)[f.key][0]]
+    if fabric_key == "eth-x72":
+        return (
+            "this page's fabric is the row 'eth-x72, defaults': Ethernet has none of NVLink's "
+            "features; its switches route for themselves (BGP/ECMP) in their place [A]"
+        )
+    return (
+        f"this page's fabric is the row '{fabric_key}, defaults': it ships {len(ships)} of the "
+        f"seven ({', '.join(ships)}); the rest are NVLink 6's"
+    )

@@ -274,7 +274,7 @@ def empty_distribution() -> dict:
     """latency_distribution()'s keys with nothing in them (what a fabric whose latency is
     None, or whose queue is unstable, answers); fresh lists each call."""
     return {
-        "unit": "us, one way",
+        "unit": "µs, one way",
         "latency_us": [],
         "cdf": [],
         "no_wait_share": None,

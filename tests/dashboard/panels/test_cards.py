@@ -96,7 +96,7 @@ def test_the_latency_card_says_when_a_queue_never_clears():
     links = ",".join(f"gpu07-st{t}.sw{c}" for t in range(1, 6) for c in range(4))
     card = cards(evaluate(parse_query(f"fail={links}").scenario))[3]
     title, value, note = (c.children for c in card.children)
-    assert title == "Latency p50 / p99" and value.endswith("/ unbounded us")
+    assert title == "Latency p50 / p99" and value.endswith("/ unbounded µs")
     assert note.startswith("queue unstable") and "bad" in card.className
     calm = cards(evaluate(parse_query("").scenario))[3]
     assert "unbounded" not in calm.children[1].children and "bad" not in calm.className
