@@ -13,7 +13,7 @@ from model import telemetry
 from model.assess import assess
 from model.events import events
 from model.fabric import metrics
-from model.fabric.features import FEATURES, defaults_for
+from model.fabric.features import FEATURES, defaults_for, lacks
 from model.fabric.presets import Fabric
 from model.fabric.state import FabricState
 from model.ids import link_id, parse_id
@@ -173,14 +173,15 @@ def _control_plane_block(st: FabricState) -> dict:
 def _features_block(st: FabricState) -> dict:
     """The features block: each feature on or off here, its default on this fabric and
     why, and what it does in the state it is in."""
-    defaults = defaults_for(st.fabric.key)
+    defaults, missing = defaults_for(st.fabric.key), lacks(st.fabric.key)
     return {
         ft.key: {
             "name": ft.name,
+            "lacks": missing.get(ft.key),  # why the fabric has no such switch; None: it has
             "on": ft.key in st.features,
             "default": defaults[ft.key][0],
             "why_default": defaults[ft.key][1],
-            "effect": ft.on if ft.key in st.features else ft.off,
+            "effect": missing.get(ft.key) or (ft.on if ft.key in st.features else ft.off),
         }
         for ft in FEATURES
     }

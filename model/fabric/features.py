@@ -110,6 +110,24 @@ DEFAULTS: dict[str, dict[str, tuple[bool, str]]] = {
 }
 
 
+# Features a fabric lacks: a switch that means nothing there, and the one line why (issue 28).
+# Ethernet has no central fabric manager (presets: fabric_manager=False), so there is no
+# controller to hand over or to fall back from; the model never reads these two there.
+LACKS: dict[str, dict[F, str]] = {
+    "eth-x72": {
+        F.CP_RESILIENCE: "no central controller to hand over: every switch routes for itself [A]",
+        F.SDR_FALLBACK: (
+            "no central controller to fall back from: every switch routes for itself (BGP/ECMP) [A]"
+        ),
+    },
+}
+
+
+def lacks(fabric_key: str) -> dict[F, str]:
+    """The features the fabric lacks, each with why: nothing to switch there."""
+    return LACKS.get(fabric_key, {})
+
+
 def defaults_for(fabric_key: str) -> dict[str, tuple[bool, str]]:
     """The fabric's default table (on, why) per feature; vr-nvl72's for any other key."""
     return DEFAULTS.get(fabric_key, DEFAULTS["vr-nvl72"])

@@ -3,6 +3,8 @@ and tables now say what that fabric has, in the model's words (model/words.py, t
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -92,4 +94,20 @@ def test_one_rack_does_not_explain_trunk_states(served, page):
     expect(part).to_contain_text("adaptive-bandwidth mode; links missing on 1 GPU: every GPU")
     expect(part).not_to_contain_text("trunk")
     expect(part).not_to_contain_text("BANDWIDTH is")
+    assert page.log.errors == []
+
+
+def test_a_feature_ethernet_lacks_says_so_on_screen(served, page):
+    """All seven NVLink feature boxes stayed on Ethernet with no word of what they mean there:
+    unticking one Ethernet lacks now says, on the page, that it means nothing there and why."""
+    page.goto(served + "/?fabric=eth-x72&fail=st1.mc")
+    ready(page)
+    page.locator("#features input[value=cp-resilience]").uncheck()
+    expect(page).to_have_url(re.compile(r"off=cp-resilience"), timeout=15000)
+    expect(page.locator("#messages")).to_contain_text(
+        "off: 'cp-resilience' means nothing on eth-x72: no central controller to hand over: "
+        "every switch routes for itself [A]"
+    )
+    expect(_card(page, "Control plane").locator(".card-value")).to_have_text("distributed")
+    expect(_card(page, "Job").locator(".card-value")).to_have_text("running")
     assert page.log.errors == []

@@ -159,3 +159,27 @@ def test_the_features_table_says_where_this_fabric_stands():
     assert "control-plane resilience" in gb and "dynamic traffic rerouting" not in gb
     assert "none of NVLink's features" in fabric_row("eth-x72")
     assert "all seven" in fabric_row("vr-nvl72")
+
+
+def test_a_feature_ethernet_lacks_is_said_to_mean_nothing_there():
+    """All seven NVLink feature switches stayed on Ethernet with no word of what they mean
+    there; the two about a central controller mean nothing on a fabric without one."""
+    p = parse_query("fabric=eth-x72&fail=st1.mc&off=cp-resilience,sdr-fallback,reroute")
+    cp = (
+        "off: 'cp-resilience' means nothing on eth-x72: no central controller to hand over: "
+        "every switch routes for itself [A]"
+    )
+    sdr = (
+        "off: 'sdr-fallback' means nothing on eth-x72: no central controller to fall back "
+        "from: every switch routes for itself (BGP/ECMP) [A]"
+    )
+    assert p.notices == [cp, sdr]
+    feats = evaluate(p.scenario)["features"]
+    assert feats["cp-resilience"]["lacks"] == feats["cp-resilience"]["effect"]
+    assert feats["reroute"]["lacks"] is None  # ECMP reconvergence is Ethernet's own
+    assert all(v["lacks"] is None for v in _r("fabric=gb200-nvl72")["features"].values())
+    # and the model never reads them there: the same answer with them on or off
+    on = evaluate(parse_query("fabric=eth-x72&fail=st1.mc,st3").scenario)
+    off = evaluate(parse_query("fabric=eth-x72&fail=st1.mc,st3&off=cp-resilience").scenario)
+    assert on["job"] == off["job"] and on["control_plane"] == off["control_plane"]
+    assert on["goodput"]["fraction"] == off["goodput"]["fraction"]
