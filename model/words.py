@@ -216,6 +216,11 @@ def duration(seconds: float) -> str:
     return f"about {seconds:g} s"
 
 
+def reroutes(how: str, stall_s: float) -> str:
+    """How a fabric routes around a dead link: 'NVLink 6 dynamic rerouting in about 1 ms'."""
+    return f"{how} in {duration(stall_s)}"
+
+
 def degraded_cause(
     reroute_how: str | None,
     stall_s: float,

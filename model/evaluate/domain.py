@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from model import words
 from model.evaluate.rack import TELEMETRY_READ_S, scenario_block
 from model.evaluate.rack import telemetry_block as rack_telemetry
 from model.fabric.assess import assess_rack
@@ -78,6 +79,7 @@ def _fabric(a: DomainAssessment) -> dict:
         "fabric_manager": f.fabric_manager,
         "in_network": f.in_network,
         "link_counters": f.link_counters,
+        "reroutes": words.reroutes(f.reroute_how, f.reroute_stall_s),
         "sharp_tflops": round(d.l1_chips * f.sharp_tflops_per_chip, 3),
     }
 

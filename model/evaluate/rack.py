@@ -9,7 +9,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from model import telemetry
+from model import telemetry, words
 from model.assess import assess
 from model.events import events
 from model.fabric import metrics
@@ -130,6 +130,7 @@ def _fabric_block(f: Fabric) -> dict:
         "fabric_manager": f.fabric_manager,
         "in_network": f.in_network,
         "link_counters": f.link_counters,
+        "reroutes": words.reroutes(f.reroute_how, f.reroute_stall_s),
         "sharp_tflops": round(f.sharp_tflops, 3),
     }
 

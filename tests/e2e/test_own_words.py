@@ -43,6 +43,11 @@ def test_ethernet_says_what_ethernet_has(served, page):
     expect(_card(page, "Control plane").locator(".card-value")).to_have_text("distributed")
     expect(page.locator("#events")).not_to_contain_text("leader")
     expect(page.locator("#events")).to_contain_text("(ECMP: no NMX partition on Ethernet)")
+    questions = page.locator("#questions")
+    expect(questions).to_contain_text("routed around by ECMP reconvergence in about 3 s")
+    expect(questions).to_contain_text("not the Ethernet scale-up fabric")
+    expect(questions).to_contain_text("no in-switch reduction (off-the-shelf Ethernet switches")
+    expect(questions).not_to_contain_text("NVLink fabric")
     key = _key_text(page)
     assert "cable up" in key and "leader" not in key, key
     hover_part(page, "st3.mc", "eth-x72")
@@ -63,6 +68,10 @@ def test_nvlink_keeps_its_fabric_manager(served, page):
     )
     expect(_card(page, "In-network compute")).to_contain_text(
         "of 64.8 TFLOPS; SHARP on the switch chips in service"
+    )
+    # the article's 1.8 TB/s is GB200's: said once ("GB200 ... (GB200 is the 1.8 TB/s one)")
+    expect(page.locator("#questions")).to_contain_text(
+        "GB200 NVL72 (NVLink 5) gives 1.8 TB/s per GPU (bidirectional; that is the 1.8 TB/s)"
     )
     assert page.log.errors == []
 
