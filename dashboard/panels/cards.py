@@ -255,11 +255,21 @@ def layout() -> html.Div:
     )
 
 
+def feature_notes(r: dict) -> list[html.Div]:
+    """What each feature switch means on this fabric, in the model's line (features' "here"):
+    nothing on the features' own fabric, whose switches mean what their names say."""
+    lines = [html.Div(f"{v['name']}: {v['here']}") for v in r["features"].values() if v.get("here")]
+    head = html.B(f"The feature switches above, on {r['fabric']['name']}:")
+    return [head, *lines] if lines else []
+
+
 def side() -> html.Div:
-    """Beside the rack: what happened, the readers' questions, the counts."""
+    """Beside the rack: what the feature switches mean here, what happened, the readers'
+    questions, the counts."""
     return html.Div(
         className="panel side",
         children=[
+            html.Div(id=ids.FEATURE_NOTES, className="feature-notes note"),
             html.H2("What happened"),
             html.Ol(id=ids.EVENTS, className="events"),
             html.H2("Readers' questions, for this scenario"),
@@ -272,6 +282,7 @@ def side() -> html.Div:
 
 # summary()'s parts the browser writes itself (assets/summary.js), by the element they fill
 STATIC = {
+    "feature_notes": ids.FEATURE_NOTES,
     "cards": ids.CARDS,
     "counts": ids.COUNTS,
     "events": ids.EVENTS,
@@ -308,6 +319,7 @@ def summary(search: str | None) -> dict[str, Any]:
             OUTPUTS,
             messages=msgs,
             scenario=f"{r['fabric']['name']} · scenario: {r['scenario']['query']}",
+            feature_notes=feature_notes(r),
             cards=against_healthy(
                 domain_cards(r), healthy and domain_cards(healthy), "healthy domain"
             ),
@@ -327,6 +339,7 @@ def summary(search: str | None) -> dict[str, Any]:
         OUTPUTS,
         messages=msgs,
         scenario=f"{r['fabric']['name']} · scenario: {q}",
+        feature_notes=feature_notes(r),
         cards=against_healthy(cards(r), healthy and cards(healthy)),
         counts=counts_table(r),
         events=[html.Li(e) for e in r["events"]],

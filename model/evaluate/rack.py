@@ -13,7 +13,7 @@ from model import telemetry, words
 from model.assess import assess
 from model.events import events
 from model.fabric import metrics
-from model.fabric.features import FEATURES, defaults_for, lacks
+from model.fabric.features import FEATURES, defaults_for, lacks, meaning
 from model.fabric.presets import Fabric
 from model.fabric.state import FabricState
 from model.ids import link_id, parse_id
@@ -179,6 +179,7 @@ def _features_block(st: FabricState) -> dict:
         ft.key: {
             "name": ft.name,
             "lacks": missing.get(ft.key),  # why the fabric has no such switch; None: it has
+            "here": meaning(st.fabric.key, ft.key),  # what it means on this fabric, in a line
             "on": ft.key in st.features,
             "default": defaults[ft.key][0],
             "why_default": defaults[ft.key][1],

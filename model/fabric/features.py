@@ -138,6 +138,21 @@ def default_features(fabric_key: str) -> frozenset[str]:
     return frozenset(k for k, (on, _why) in defaults_for(fabric_key).items() if on)
 
 
+OWN = "vr-nvl72"  # the fabric whose seven features these are: each means what its name says
+
+
+def meaning(fabric_key: str, key: F) -> str | None:
+    """What the switch means on this fabric, in one line: that it lacks it and why, or what
+    its default there stands for; None on the features' own fabric (issue 28: the boxes said
+    nothing of what they mean on Ethernet and GB200)."""
+    if fabric_key == OWN or fabric_key not in DEFAULTS:
+        return None
+    if key in lacks(fabric_key):
+        return f"{fabric_key} has none: {lacks(fabric_key)[key]}"
+    on, why = defaults_for(fabric_key)[key]
+    return f"{fabric_key} has it: {why}" if on else f"off on {fabric_key} by default: {why}"
+
+
 def fabric_row(fabric_key: str) -> str:
     """Where a fabric stands in the features table, which prices vr-nvl72's seven NVLink 6
     features (issue 28: on a GB200 or Ethernet page the table is not that fabric's own)."""

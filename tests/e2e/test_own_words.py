@@ -120,3 +120,26 @@ def test_a_feature_ethernet_lacks_says_so_on_screen(served, page):
     expect(_card(page, "Control plane").locator(".card-value")).to_have_text("distributed")
     expect(_card(page, "Job").locator(".card-value")).to_have_text("running")
     assert page.log.errors == []
+
+
+def test_each_feature_switch_says_what_it_means_on_this_fabric(served, page):
+    """The seven boxes stayed as on Vera Rubin, with no word on screen of what they mean on
+    Ethernet or GB200; now a line each under them, from the model, and none on vr-nvl72."""
+    page.goto(served + "/?fabric=gb200-nvl72&fail=st3")
+    ready(page)
+    notes = page.locator("#feature-notes")
+    expect(notes).to_contain_text("The feature switches above, on GB200 NVL72 (NVLink 5):")
+    expect(notes).to_contain_text(
+        "dynamic traffic rerouting: off on gb200-nvl72 by default: full-bandwidth mode"
+    )
+    page.goto(served + "/?fabric=eth-x72&fail=st3")
+    ready(page)
+    expect(notes).to_contain_text(
+        "control-plane resilience: eth-x72 has none: no central controller to hand over"
+    )
+    expect(notes).to_contain_text("dynamic traffic rerouting: eth-x72 has it: ECMP reconvergence")
+    page.goto(served + "/?fail=st3")
+    ready(page)
+    expect(page.locator("#cards .card").first).to_contain_text("3.2 TB/s")
+    expect(notes).to_be_empty()
+    assert page.log.errors == []

@@ -183,3 +183,17 @@ def test_a_feature_ethernet_lacks_is_said_to_mean_nothing_there():
     off = evaluate(parse_query("fabric=eth-x72&fail=st1.mc,st3&off=cp-resilience").scenario)
     assert on["job"] == off["job"] and on["control_plane"] == off["control_plane"]
     assert on["goodput"]["fraction"] == off["goodput"]["fraction"]
+
+
+def test_each_switch_says_what_it_means_on_this_fabric():
+    from model.fabric.features import meaning
+    from model.kinds import Feature as F
+
+    assert meaning("vr-nvl72", F.REROUTE) is None  # the features' own fabric
+    assert meaning("eth-x72", F.SDR_FALLBACK).startswith("eth-x72 has none: no central")
+    assert meaning("eth-x72", F.REROUTE) == (
+        "eth-x72 has it: ECMP reconvergence, in seconds rather than milliseconds [A]"
+    )
+    assert meaning("gb200-nvl72", F.HOT_SWAP).startswith("off on gb200-nvl72 by default: loss")
+    here = {k: v["here"] for k, v in _r("fabric=gb200-nvl72")["features"].items()}
+    assert all(here.values()) and not any(_r("")["features"][k]["here"] for k in here)

@@ -140,7 +140,9 @@ def test_the_static_summary_is_the_summary_as_data(q):
     assert static["search"] == q
     for key, box in cards.STATIC.items():
         got = static["html"][box]
-        assert len(got) == len(whole[key]) > 0, key
+        assert len(got) == len(whole[key]), key
+        # every part holds something; the feature notes only off the features' own fabric
+        assert got or (key == "feature_notes" and "eth-x72" not in q), key
         for comp, node in zip(whole[key], got, strict=True):
             _same(comp, node)
     first = static["html"][cards.ids.CARDS][0]
