@@ -8,9 +8,7 @@ chips and trays and its trunk bundles.
 
 from __future__ import annotations
 
-from model.fabric.presets import FABRICS
-from model.multirack.domains import DOMAINS
-from model.parts import every_id, rack_ids
+from model.parts import every_id, matching, rack_ids
 
 __all__ = ["MAX_SUGGESTIONS", "every_id", "rack_ids", "suggest"]
 
@@ -19,13 +17,6 @@ MAX_SUGGESTIONS = 20
 
 def suggest(fabric_key: str, typed: str | None, n: int = MAX_SUGGESTIONS) -> list[str]:
     """Up to n IDs for what was typed (any case): those starting with it first, in the
-    model's order, then those containing it; nothing for an empty box."""
-    tok = (typed or "").strip().lower()
-    if not tok or fabric_key not in FABRICS and fabric_key not in DOMAINS:
-        return []
-    ids = every_id(fabric_key)
-    first = [i for i in ids if i.startswith(tok)][:n]
-    if len(first) < n:
-        seen = set(first)
-        first += [i for i in ids if tok in i and i not in seen][: n - len(first)]
-    return first
+    model's order, then those containing it, then the parts of a kind it names ("trunk");
+    nothing for an empty box. The model's matches (model/parts.py), the same an error names."""
+    return matching(fabric_key, typed, n)

@@ -54,6 +54,7 @@ HISTORY = "scenario-history"  # this tab's scenarios, for undo and redo
 CARDS = "cards"
 COUNTS = "counts"
 EVENTS = "events"
+FEATURE_NOTES = "feature-notes"  # what each feature switch means on the fabric shown
 SCENARIO = "scenario-text"
 QUESTIONS = "questions"
 SUMMARY = "summary-html"  # the four above as data the browser writes (assets/summary.js)

@@ -6,6 +6,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from model import words
 from model.fabric.assess import Assessment
 from model.fabric.presets import Fabric
 from model.fabric.state import FabricState
@@ -15,7 +16,7 @@ from model.kinds import ControlState, Feature, JobState
 
 
 def _tbs(x: float) -> str:
-    return f"{x:.4g} TB/s"
+    return f"{words.decimal(x)} TB/s"
 
 
 def fault_sentence(st: FabricState, c: Component, alone: str) -> str:
@@ -73,7 +74,8 @@ def events(a: Assessment) -> list[str]:
         )
     for tr in st.update_blocked:
         out.append(f"st{tr} update deferred: no routing authority can drain its planes")
-    if st.control.state is not ControlState.HEALTHY or st.control.controllers_down:
+    quiet = (ControlState.HEALTHY, ControlState.DISTRIBUTED)
+    if st.control.state not in quiet or st.control.controllers_down:
         out.append(f"control plane {st.control.state}: {st.control.explanation}")
     flaky_links = [link_id(f, int(g), int(p)) for g, p in zip(*np.nonzero(st.flaky), strict=True)]
     for lk in flaky_links:
@@ -95,6 +97,6 @@ def events(a: Assessment) -> list[str]:
     active = int(st.gpu_alive.sum())
     out.append(
         f"now: {active} GPUs active, worst GPU {_tbs(gated)} of {_tbs(f.gpu_tbs_bidir)}, "
-        f"rack {_tbs(bw['aggregate_tbs'])}; partition {part.state} ({part.mode} mode)"
+        f"rack {_tbs(bw['aggregate_tbs'])}; partition {part.state} ({words.mode_name(part.mode)})"
     )
     return out

@@ -89,6 +89,7 @@ class PartitionMode(StrEnum):
 
     ADAPTIVE = "adaptive-bandwidth"
     FULL = "full-bandwidth"
+    ECMP = "ECMP"  # no NMX partition: a fabric with no fabric manager (Ethernet) routes by ECMP
 
 
 class ControlState(StrEnum):
@@ -99,6 +100,7 @@ class ControlState(StrEnum):
     TRAYS_LOST = "trays-lost"  # the leader runs, but some trays' own control plane is gone
     LOCAL_FALLBACK = "local-fallback"
     FROZEN = "frozen"
+    DISTRIBUTED = "distributed"  # no central fabric manager: every switch routes for itself
 
     @property
     def routes_stuck(self) -> bool:

@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from model.errors import ScenarioError
 from model.fabric.islands import SCENARIO_ISLANDS, parse_island_part
 from model.fabric.presets import FABRICS, Fabric
 from model.ids import (
@@ -32,7 +33,17 @@ from model.multirack import domains as dm
 from model.multirack.domains import DOMAINS, parse_part, rack_id
 from model.scenario import Scenario, fabric_kind
 
-__all__ = ["Part", "default_link", "every_id", "in_rack", "part", "rack_ids", "update_ids"]
+__all__ = [
+    "Part",
+    "default_link",
+    "every_id",
+    "ids_by_kind",
+    "in_rack",
+    "matching",
+    "part",
+    "rack_ids",
+    "update_ids",
+]
 
 
 @dataclass(frozen=True)
@@ -76,8 +87,26 @@ _PARTS: Mapping[FabricKind, Callable[[Scenario, str], Part]] = MappingProxyType(
 
 
 def part(s: Scenario, cid: str) -> Part:
-    """The part `cid` names on the scenario's fabric; ScenarioError if it has none."""
-    return _PARTS[s.kind](s, cid)
+    """The part `cid` names on the scenario's fabric; ScenarioError if it has none, naming
+    the parts it could mean (a partial ID's matches: issue 28's dead ends)."""
+    try:
+        return _PARTS[s.kind](s, cid)
+    except ScenarioError as e:
+        near = matching(s.fabric, cid, NEAR + 1) if cid else []
+        if not near:
+            raise
+        raise ScenarioError(f"{e.message}; {_near_words(near)}", e.token) from e
+
+
+NEAR = 5  # the matches an error names
+
+
+def _near_words(near: list[str]) -> str:
+    """'the one match: gpu07-st3.sw2.c0' or 'it matches gpu07, gpu70, ... (type one)'."""
+    if len(near) == 1:
+        return f"the one match: {near[0]}"
+    more = ", ..." if len(near) > NEAR else ""
+    return f"it matches {', '.join(near[:NEAR])}{more} (type one in full)"
 
 
 def in_rack(rack: int, local: str) -> str:
@@ -131,6 +160,44 @@ _EVERY_ID: Mapping[FabricKind, Callable[[str], tuple[str, ...]]] = MappingProxyT
 def every_id(fabric: str) -> tuple[str, ...]:
     """Every ID the fabric (or the multi-rack domain) `fabric` has, in the model's order."""
     return _EVERY_ID[fabric_kind(fabric)](fabric)
+
+
+# The words people call each kind of part by, so a word finds them ("trunk" lists a domain's
+# trunk bundles, whose IDs, r03.st1.sw0-l2.s0, never say so).
+KIND_WORDS: Mapping[str, str] = MappingProxyType(
+    {str(k): str(k).replace("-", " ") for k in (*ComponentKind, *DomainKind, *IslandKind)}
+)
+
+
+@functools.lru_cache(maxsize=len(FABRICS) + len(DOMAINS) + len(SCENARIO_ISLANDS))
+def ids_by_kind(fabric: str) -> Mapping[str, tuple[str, ...]]:
+    """Every ID of the fabric, by the kind of part it names, in the model's order."""
+    s = Scenario(fabric=fabric)
+    out: dict[str, list[str]] = {}
+    for cid in every_id(fabric):
+        out.setdefault(str(_PARTS[s.kind](s, cid).kind), []).append(cid)
+    return MappingProxyType({k: tuple(v) for k, v in out.items()})
+
+
+def matching(fabric: str, typed: str | None, n: int) -> list[str]:
+    """Up to n IDs for what was typed (any case): those starting with it first, in the
+    model's order, then those containing it, then the parts of a kind it names ("trunk",
+    "cable", "switch chip"); nothing for an empty box or a fabric with no IDs to find."""
+    tok = (typed or "").strip().lower()
+    if not tok or fabric not in FABRICS and fabric not in DOMAINS:
+        return []
+    ids = every_id(fabric)
+    out = [i for i in ids if i.startswith(tok)][:n]
+    seen = set(out)
+    if len(out) < n:
+        out += [i for i in ids if tok in i and i not in seen][: n - len(out)]
+    word = tok.replace("-", " ").replace("_", " ").removesuffix("s")  # "trunks": a trunk
+    if len(out) < n and len(word) >= 3:
+        kinds = ids_by_kind(fabric)
+        for kind, said in KIND_WORDS.items():
+            if kind in kinds and said.startswith(word):
+                out += list(kinds[kind][: n - len(out)])
+    return out
 
 
 def _domain_updates(fabric: str) -> tuple[str, ...]:

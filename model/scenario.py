@@ -15,7 +15,7 @@ from typing import Any
 from urllib.parse import parse_qsl
 
 from model.errors import ScenarioError
-from model.fabric.features import FEATURE_KEYS, default_features
+from model.fabric.features import FEATURE_KEYS, default_features, lacks
 from model.fabric.islands import SCENARIO_ISLANDS, IslandFabric, IslandPart, parse_island_part
 from model.fabric.presets import DEFAULT_FABRIC, ETH_X72, FABRICS, Fabric, eth_with_bandwidth
 from model.ids import Component, parse_id
@@ -218,6 +218,10 @@ def _features(r: _Reader, raw: dict[str, str], fabric_key: str) -> tuple[dict, f
         r.notices.append(f"off: '{tok}' is already off on {fabric_key}")
     for tok in sorted(feats["on"] & defaults):
         r.notices.append(f"on: '{tok}' is already on on {fabric_key}")
+    missing = lacks(fabric_key)
+    for key in ("off", "on"):
+        for tok in sorted(feats[key] & set(missing)):
+            r.notices.append(f"{key}: '{tok}' means nothing on {fabric_key}: {missing[tok]}")
     return feats, defaults
 
 

@@ -6,8 +6,63 @@ the JSON's human-readable fields (explanation, cause, restart, action, event).
 
 from __future__ import annotations
 
-from model.kinds import ControlState, RepairAction, Restart
+import math
+
+from model.kinds import ControlState, PartitionMode, RepairAction, Restart
 from model.params import MAINTENANCE_WINDOW_H
+
+# --- numbers for people: the one formatter ------------------------------------------------
+MICRO = "µs"  # the unit every latency is written in, on cards, charts and tables alike
+
+
+def plural(n: float, noun: str) -> str:
+    """'1 GPU', '4 GPUs', '1 recovery', '505 recoveries': a count and its noun, agreeing."""
+    if n == 1:
+        return f"1 {noun}"
+    if noun.endswith("y") and noun[-2:-1] not in "aeiou":
+        many = noun[:-1] + "ies"
+    elif noun.endswith(("s", "x", "ch", "sh")):
+        many = noun + "es"
+    else:
+        many = noun + "s"
+    return f"{count(n)} {many}"
+
+
+def count(n: float) -> str:
+    """A whole count with thousands separators: '5,184'."""
+    return f"{round(n):,}"
+
+
+def sig(x: float, figures: int = 3) -> str:
+    """x to `figures` significant figures, trailing zeros kept so numbers side by side read
+    alike ('0.750', '2.00', '0.394', '1.86'); whole numbers of more digits stay whole
+    ('237', '3,456'), never in exponent form."""
+    if x == 0 or not math.isfinite(x):
+        return "0" if x == 0 else str(x)
+    digits = math.floor(math.log10(abs(x))) + 1
+    decimals = max(0, figures - digits)
+    return f"{round(x, decimals):,.{decimals}f}"
+
+
+def decimal(x: float, most: int = 2, least: int = 1) -> str:
+    """x to at most `most` decimals and at least `least` (zero is '0', exact): '3.0', '3.2',
+    '3.59', '237.0' beside '237.1', never '3' beside '3.59' nor '237 (was 237.1)'."""
+    if x == 0:
+        return "0"
+    whole, _, frac = f"{x:.{most}f}".partition(".")
+    frac = frac.rstrip("0").ljust(least, "0")
+    return f"{whole}.{frac}" if frac else whole
+
+
+def quantity(x: float, unit: str, figures: int = 3) -> str:
+    """A number and its unit, to `figures` significant figures: '3.20 TB/s', '0.394 µs'."""
+    return f"{sig(x, figures)} {unit}"
+
+
+def pair(a: float, b: float, unit: str, figures: int = 3) -> str:
+    """Two numbers of one unit, each to `figures` significant figures: '0.750 / 2.00 µs'."""
+    return f"{sig(a, figures)} / {sig(b, figures)} {unit}"
+
 
 # --- partition ---------------------------------------------------------------------------
 MAINTENANCE_PARTITION = "maintenance window: the switch update takes the fabric down"
@@ -18,39 +73,74 @@ UNREACHABLE = "some GPU pairs share no plane that is up: they cannot reach"
 
 def partition_missing_gpus(n: int) -> str:
     return (
-        f"{n} GPU(s) missing and partial-rack operation is off: "
+        f"{plural(n, 'GPU')} missing and partial-rack operation is off: "
         "the partition cannot form without every compute tray"
     )
 
 
 def partition_chips_out(n: int) -> str:
-    return (
-        f"{n} switch chip(s) out in full-bandwidth mode: NMX calls the loss of a switch UNHEALTHY"
-    )
+    """Said after the mode ('full-bandwidth mode: ...'), so it does not name it again."""
+    return f"{plural(n, 'switch chip')} out: NMX calls the loss of a switch UNHEALTHY"
 
 
 def partition_parked(n_out: int, gpus: int) -> str:
     return (
-        f"{n_out} GPU(s) parked or missing (NO_NVLINK); the other "
+        f"{plural(n_out, 'GPU')} parked or missing (NO_NVLINK); the other "
         f"{gpus - n_out} keep full bandwidth"
     )
 
 
 def partition_links_missing(short: int) -> str:
+    """One rack short of links: it has no trunk links, so nothing of NMX's BANDWIDTH state."""
     return (
-        f"links missing on {short} GPU(s): every GPU still reaches every other, those at reduced "
-        "bandwidth (each reports DEGRADED_BW in its fabric health); BANDWIDTH is NMX's state "
-        "for missing trunk links between racks, and one rack has none"
+        f"links missing on {plural(short, 'GPU')}: every GPU still reaches every other, those "
+        "at reduced bandwidth (each reports DEGRADED_BW in its fabric health)"
     )
 
 
 def partition_shrunk(lost: int, gpus: int, short: int = 0) -> str:
     rest = (
-        f"; {short} GPU(s) short of links (DEGRADED_BW in their fabric health)"
+        f"; {plural(short, 'GPU')} short of links (DEGRADED_BW in their fabric health)"
         if short
         else ", all at full bandwidth"
     )
-    return f"{lost} GPU(s) out; the domain shrinks to {gpus - lost} GPUs{rest}"
+    return f"{plural(lost, 'GPU')} out; the domain shrinks to {gpus - lost} GPUs{rest}"
+
+
+# Ethernet has no NMX partition: the job's GPUs reach each other by ECMP over the ports up.
+ECMP_ALL_PORTS = "every GPU has all its ports up"
+
+
+def ecmp_ports_missing(short: int) -> str:
+    return (
+        f"ports down on {plural(short, 'GPU')}: ECMP spreads their traffic over the ports "
+        "left, at reduced bandwidth"
+    )
+
+
+def ecmp_static(short: int) -> str:
+    return (
+        f"ports down on {plural(short, 'GPU')} and ECMP reconvergence is off: routes still "
+        "send traffic to the dead ports until they are repaired"
+    )
+
+
+def ecmp_shrunk(lost: int, gpus: int) -> str:
+    return f"{plural(lost, 'GPU')} out; the job's other {gpus - lost} GPUs reach each other"
+
+
+def mode_name(mode: PartitionMode) -> str:
+    """The partition's mode in the fabric's words: NMX's two, or Ethernet's none."""
+    return {
+        PartitionMode.ADAPTIVE: "adaptive-bandwidth mode",
+        PartitionMode.FULL: "full-bandwidth mode",
+        PartitionMode.ECMP: "ECMP: no NMX partition on Ethernet",
+    }[mode]
+
+
+def partition_note(mode: PartitionMode, explanation: str) -> str:
+    """The partition card's note: the mode it runs in, then why it is in its state."""
+    return f"{mode_name(mode)}; {explanation}"
 
 
 # --- control plane ---------------------------------------------------------------------------
@@ -59,13 +149,22 @@ NO_CONTROLLER_LEFT = "no healthy controller is left"
 
 
 def control_healthy(leader: str, down: int) -> str:
-    extra = f"; {down} tray controller(s) down, data plane untouched" if down else ""
+    extra = f"; {plural(down, 'tray controller')} down, data plane untouched" if down else ""
     return f"leader on {leader}{extra}"
+
+
+def control_distributed(down: tuple[str, ...]) -> str:
+    """Ethernet's control plane: no leader to lose; a management controller down costs its
+    switches' management, never a route."""
+    note = "no central controller: every switch runs its own routing (BGP/ECMP) [A]"
+    if down:
+        note += f"; management of {', '.join(down)} down, the data plane routes on"
+    return note
 
 
 def control_trays_lost(leader: str, down: int, trays: str) -> str:
     return (
-        f"leader on {leader}; {down} tray controller(s) down and control-plane resilience is "
+        f"leader on {leader}; {plural(down, 'tray controller')} down and control-plane resilience is "
         f"off: the control plane of {trays} is gone until repaired (a new fault on its chips "
         "cannot be rerouted); data plane untouched"
     )
@@ -98,7 +197,7 @@ FULL_BANDWIDTH = "full bandwidth"
 
 
 def gpus_lost(n: int) -> str:
-    return f"{n} GPU(s) lost: their ranks are gone"
+    return f"{plural(n, 'GPU')} lost: {'its rank is' if n == 1 else 'their ranks are'} gone"
 
 
 def routes_stuck(control: ControlState) -> str:
@@ -115,6 +214,11 @@ def duration(seconds: float) -> str:
     if seconds < 1:
         return f"about {seconds * 1e3:g} ms"
     return f"about {seconds:g} s"
+
+
+def reroutes(how: str, stall_s: float) -> str:
+    """How a fabric routes around a dead link: 'NVLink 6 dynamic rerouting in about 1 ms'."""
+    return f"{how} in {duration(stall_s)}"
 
 
 def degraded_cause(
@@ -159,7 +263,12 @@ def repair_action(action: RepairAction, subject: str) -> str:
         ),
         RepairAction.REPLACE_COMPUTE_TRAY: f"replace compute tray {subject}",
         RepairAction.MAINTENANCE_UPDATE: "switch firmware update of every tray",
-        RepairAction.IN_SERVICE_UPDATE: f"in-service update, {subject} tray(s) one at a time",
+        RepairAction.IN_SERVICE_UPDATE: f"in-service update, {_trays(subject)} one at a time",
         RepairAction.RESTORE_RACK: f"restore rack {subject} (power, cooling, its trays)",
         RepairAction.REPLACE_TRUNK: f"replace the trunk cables {subject}",
     }[action]
+
+
+def _trays(subject: str) -> str:
+    """'1 tray', '9 trays': the number of trays an update names (a count, as a string)."""
+    return plural(int(subject), "tray") if subject.isdigit() else f"{subject} trays"

@@ -179,7 +179,7 @@ def wrap(text: str, width: int = 56) -> str:
 
 
 def fmt_s(seconds: float) -> str:
-    """A duration in the unit an operator reads it in: us, ms, s, min, h, d."""
+    """A duration in the unit an operator reads it in: µs, ms, s, min, h, d."""
     a = abs(seconds)
     sign = "−" if seconds < 0 else ""
     if a == 0:
@@ -195,15 +195,6 @@ def fmt_s(seconds: float) -> str:
     if a < 2 * 86400:
         return f"{sign}{a / 3600:.3g} h"
     return f"{sign}{a / 86400:.3g} d"
-
-
-def fmt_step(seconds: float) -> str:
-    """A round duration for a tick label: 30 min, 1 h, 1.5 h, 2 d."""
-    if seconds < 3600:
-        return f"{seconds / 60:g} min"
-    if seconds < 86400:
-        return f"{seconds / 3600:g} h"
-    return f"{seconds / 86400:g} d"
 
 
 def empty_figure(message: str, text: str = "") -> dict:

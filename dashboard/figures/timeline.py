@@ -16,7 +16,6 @@ from dashboard.figures.base import (
     empty_figure,
     figure,
     fmt_s,
-    fmt_step,
     vline,
     vrect,
     wrap,
@@ -96,15 +95,25 @@ class TimeAxis:
                 vals.append(math.log10(s))
                 text.append(name)
         if math.isfinite(self.knee):
+            # after the knee every label is a time since the fault in one unit, the decade
+            # at the knee too: "1 d" followed by "+1 h" read as an hour, not 25 h (issue 28)
+            at = self._linear_label
             if vals[-1] < math.log10(self.knee) - 0.5:
                 vals.append(math.log10(self.knee))
-                text.append(fmt_s(self.knee))
+                text.append(at(self.knee))
+            else:
+                text[-1] = at(10.0 ** vals[-1])
             span = self.end - self.knee
             step = next((v for v in _LINEAR_STEPS_S if span / v <= 2), span)
             for d in np.arange(step, span + 1e-6, step).tolist():
                 vals.append(float(self(self.knee + d)))
-                text.append("+" + fmt_step(d))
+                text.append(at(self.knee + d))
         return vals, text
+
+    def _linear_label(self, t: float) -> str:
+        """A time since the fault on the linear part: hours up to four days, days beyond."""
+        unit, name = (3600.0, "h") if self.end < 4 * 86400.0 else (86400.0, "d")
+        return f"{round(t / unit, 2):g} {name}"
 
     def decades(self) -> list[float]:
         """Positions of the decades on the log part (for minor grid lines)."""

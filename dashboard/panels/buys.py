@@ -27,6 +27,7 @@ from dashboard.panels.below import unseen
 from dashboard.panels.common import graph
 from dashboard.panels.tables import html_table
 from model.errors import ScenarioError
+from model.fabric import features
 from model.registry import kind_of
 from model.reliability import compare, goodput
 from model.reliability.accounting import MAX_JOB_RACKS, TAU_MAX_S
@@ -59,8 +60,9 @@ def _intro() -> list[Component]:
     return [
         html.H2("What each feature buys: goodput, GPU-hours and money a year"),
         html.P(
-            "Each of the seven NVLink 6 features turned off alone, and the two other "
-            "fabrics, against vr-nvl72 with all seven: closed form over a year "
+            "Each of Vera Rubin's seven NVLink 6 features (vr-nvl72) turned off alone, and "
+            "gb200-nvl72 and eth-x72 as they ship, against vr-nvl72 with all seven: closed "
+            "form over a year "
             "(docs/GOODPUT.md), at one rack, at 2,000 racks with spare racks, and at the "
             "job size set here. Failure rates: FACTS.md §6 and [A] rows (assumptions "
             "panel).",
@@ -349,7 +351,11 @@ def table(
         + f"; money at ${st['price']:g} per GPU-hour ({values['price_source']}). A value is "
         f"{kind.reliability.features_fabric(s)} with all seven features less the row: "
         "what the feature (or the fabric) buys"
-        + (f"; a job's racks here are {s.fabric} domains." if kind.several_racks else "."),
+        + (
+            f"; a job's racks here are {s.fabric} domains."
+            if kind.several_racks
+            else f"; {features.fabric_row(s.fabric)}."
+        ),
         className="note",
     )
     return {

@@ -18,6 +18,7 @@ from dashboard.infra import results
 from dashboard.panels import faults
 from dashboard.panels.common import changes, static_html
 from dashboard.panels.questions import answers
+from model import words
 from model.kinds import JobState
 from model.registry import kind_of
 
@@ -43,8 +44,8 @@ def cards(r: dict) -> list[html.Div]:
     job = r["job"]
     part = r["partition"]
     tone = {"running": "ok", "degraded": "warn"}.get(job["state"], "bad")
-    lat_val = _latency_text(lat)
-    value_min, value_agg, note = f"{pg['min']:g} TB/s", f"{bw['aggregate_tbs']:g} TB/s", ""
+    tbs = words.decimal
+    value_min, value_agg, note = f"{tbs(pg['min'])} TB/s", f"{tbs(bw['aggregate_tbs'])} TB/s", ""
     if not job["runs"]:
         # the fabric's bandwidth is there, but a job that is not running gets none of it: the
         # headline is the job's (issue 28), the fabric's is in the note
@@ -60,33 +61,30 @@ def cards(r: dict) -> list[html.Div]:
         card(
             "Worst GPU bandwidth",
             value_min,
-            f"of {pg['healthy']:g} TB/s bidirectional; collectives run at the slowest GPU's pace."
-            + (f"{note} {pg['min']:g} TB/s." if idle else note),
+            f"of {tbs(pg['healthy'])} TB/s bidirectional; collectives run at the slowest GPU's"
+            " pace." + (f"{note} {tbs(pg['min'])} TB/s." if idle else note),
             "bad" if idle else "warn" if pg["min"] < pg["healthy"] else "ok",
         ),
         card(
             "Domain bandwidth" if r.get("domain") else "Rack bandwidth",
             value_agg,
-            f"of {bw['aggregate_healthy_tbs']:g} TB/s; all-to-all {bw['all_to_all_tbs']:g} TB/s."
-            + (f"{note} {bw['aggregate_tbs']:g} TB/s." if idle else note),
+            f"of {tbs(bw['aggregate_healthy_tbs'])} TB/s; all-to-all "
+            f"{tbs(bw['all_to_all_tbs'])} TB/s."
+            + (f"{note} {tbs(bw['aggregate_tbs'])} TB/s." if idle else note),
             "bad" if idle else "",
         ),
-        card(
-            "In-network compute",
-            f"{r['sharp_tflops']:g} TFLOPS",
-            f"of {r['sharp_healthy_tflops']:g}; SHARP on switch chips in service",
-        ),
+        sharp_card(r),
         card(
             "Latency p50 / p99",
-            lat_val,
+            _latency_text(lat),
             lat.get("unstable")
-            or f"one way, {lat['message_bytes']} B message at {lat['offered_load']:.0%} load [A]",
+            or f"one way, {lat['message_bytes']:,} B message at {lat['offered_load']:.0%} load [A]",
             "bad" if lat.get("unstable_share") else "",
         ),
         card(
             "Partition",
             part["state"],
-            f"{part['mode']} mode: {part['explanation']}",
+            part["note"],
             {"HEALTHY": "ok", "UNHEALTHY": "bad"}.get(part["state"], "warn"),
         ),
         card("Job", job["state"], f"{job['cause']}; restart: {job['restart']}", tone),
@@ -100,21 +98,26 @@ def cards(r: dict) -> list[html.Div]:
     ]
 
 
-ETHERNET = "Ethernet"  # the technology (model/fabric/presets.py) with no central controller
+def sharp_card(r: dict) -> html.Div:
+    """In-network compute in the fabric's words: SHARP's TFLOPS on NVLink, none on Ethernet
+    (the model's fabric block says what its switches reduce)."""
+    if not r["sharp_healthy_tflops"]:
+        return card("In-network compute", "none", r["fabric"]["in_network"])
+    return card(
+        "In-network compute",
+        f"{words.decimal(r['sharp_tflops'])} TFLOPS",
+        f"of {words.decimal(r['sharp_healthy_tflops'])} TFLOPS; {r['fabric']['in_network']}",
+    )
 
 
 def control_card(r: dict) -> html.Div:
-    """The control plane in the fabric's own words: NVLink's fabric manager has a leader;
+    """The control plane as the model words it: NVLink's fabric manager has a leader;
     Ethernet has none, every switch routing for itself (FACTS.md §2, [A])."""
     cp = r["control_plane"]
-    if r["fabric"]["technology"] != ETHERNET:
-        tone = "ok" if cp["state"] == "healthy" else "warn"
-        return card("Control plane", cp["state"], cp["explanation"], tone)
-    down = cp["controllers_down"]
-    note = "no central controller: every switch runs its own routing (BGP/ECMP) [A]"
-    if down:
-        note += f"; management of {', '.join(down)} down, the data plane routes on"
-    return card("Control plane", "distributed", note, "warn" if down else "ok")
+    quiet = cp["state"] == "healthy" or (
+        cp["state"] == "distributed" and not cp["controllers_down"]
+    )
+    return card("Control plane", cp["state"], cp["explanation"], "ok" if quiet else "warn")
 
 
 def decode_card(d: dict, fabric: dict) -> html.Div:
@@ -137,12 +140,13 @@ def training_card(t: dict) -> html.Div:
     """A training step's time for this scenario against the healthy rack."""
     if t["step_time_s"] is None:
         return card("Training step", "down", t["note"], "bad")
+    # the healthy rack's step is said once, under the value (against_healthy), not again here
     note = (
-        f"healthy {t['healthy_step_time_s']:.3g} s; {t['vs_healthy']:.1%} of its tokens/s; "
-        f"gradient all-reduce by {t['all_reduce_algorithm']} [A: DeepSeek-V3 shape]"
+        f"{t['vs_healthy']:.1%} of the healthy rack's tokens/s; gradient all-reduce by "
+        f"{t['all_reduce_algorithm']} [A: DeepSeek-V3 shape]"
     )
     ok = "ok" if t["vs_healthy"] >= 0.999 else "warn"
-    return card("Training step", f"{t['step_time_s']:.3g} s", note, ok)
+    return card("Training step", words.quantity(t["step_time_s"], "s"), note, ok)
 
 
 def goodput_card(g: dict) -> html.Div:
@@ -162,11 +166,7 @@ def attribution_card(t: dict, fabric: dict) -> html.Div:
     if not t["attribution_possible"]:
         return card("Fault attribution", "not possible", t["reason"], "warn")
     names = ", ".join(t["attribution"]) or "nothing wrong"
-    if fabric["technology"] == ETHERNET:
-        source = "the switch ports' FEC/CRC error counters"
-    else:
-        source = f"the DCGM {fabric['technology']} link counters"
-    return card("Fault attribution", names, f"named from {source} alone")
+    return card("Fault attribution", names, f"named from {fabric['link_counters']} alone")
 
 
 def against_healthy(
@@ -209,15 +209,16 @@ def counts_table(r: dict, rows: tuple = COUNT_ROWS) -> list[html.Tr]:
 
 
 def _latency_text(lat: dict) -> str:
-    """'0.35 / 1.63 us'; 'unbounded' for a quantile among pairs whose queue never clears;
-    n/a when nothing flows (a maintenance window, or fewer than two GPUs)."""
+    """'0.350 / 1.63 µs' (words.sig: three significant figures each); 'unbounded' for a
+    quantile among pairs whose queue never clears; n/a when nothing flows (a maintenance
+    window, or fewer than two GPUs)."""
     if lat["p50"] is None and not lat.get("unstable_share"):
         return "n/a"
 
     def one(x: float | None) -> str:
-        return "unbounded" if x is None else f"{x:.3g}"
+        return "unbounded" if x is None else words.sig(x)
 
-    return f"{one(lat['p50'])} / {one(lat['p99'])} us"
+    return f"{one(lat['p50'])} / {one(lat['p99'])} {words.MICRO}"
 
 
 def domain_cards(r: dict) -> list[html.Div]:
@@ -254,11 +255,21 @@ def layout() -> html.Div:
     )
 
 
+def feature_notes(r: dict) -> list[html.Div]:
+    """What each feature switch means on this fabric, in the model's line (features' "here"):
+    nothing on the features' own fabric, whose switches mean what their names say."""
+    lines = [html.Div(f"{v['name']}: {v['here']}") for v in r["features"].values() if v.get("here")]
+    head = html.B(f"The feature switches above, on {r['fabric']['name']}:")
+    return [head, *lines] if lines else []
+
+
 def side() -> html.Div:
-    """Beside the rack: what happened, the readers' questions, the counts."""
+    """Beside the rack: what the feature switches mean here, what happened, the readers'
+    questions, the counts."""
     return html.Div(
         className="panel side",
         children=[
+            html.Div(id=ids.FEATURE_NOTES, className="feature-notes note"),
             html.H2("What happened"),
             html.Ol(id=ids.EVENTS, className="events"),
             html.H2("Readers' questions, for this scenario"),
@@ -271,6 +282,7 @@ def side() -> html.Div:
 
 # summary()'s parts the browser writes itself (assets/summary.js), by the element they fill
 STATIC = {
+    "feature_notes": ids.FEATURE_NOTES,
     "cards": ids.CARDS,
     "counts": ids.COUNTS,
     "events": ids.EVENTS,
@@ -307,6 +319,7 @@ def summary(search: str | None) -> dict[str, Any]:
             OUTPUTS,
             messages=msgs,
             scenario=f"{r['fabric']['name']} · scenario: {r['scenario']['query']}",
+            feature_notes=feature_notes(r),
             cards=against_healthy(
                 domain_cards(r), healthy and domain_cards(healthy), "healthy domain"
             ),
@@ -326,6 +339,7 @@ def summary(search: str | None) -> dict[str, Any]:
         OUTPUTS,
         messages=msgs,
         scenario=f"{r['fabric']['name']} · scenario: {q}",
+        feature_notes=feature_notes(r),
         cards=against_healthy(cards(r), healthy and cards(healthy)),
         counts=counts_table(r),
         events=[html.Li(e) for e in r["events"]],

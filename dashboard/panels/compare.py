@@ -13,6 +13,7 @@ from dashboard import ids, state
 from dashboard.infra import results
 from dashboard.panels.below import unseen
 from dashboard.panels.tables import html_table
+from model import words
 from model.errors import ScenarioError
 from model.scenario import parse_query
 
@@ -23,6 +24,11 @@ DIFFERS = "differs"
 def _num(v: float | None, fmt: str) -> str:
     """A number for people, or the dash when there is none."""
     return DASH if v is None else format(v, fmt)
+
+
+def _sig(v: float | None) -> str:
+    """Three significant figures, trailing zeros kept (the cards' formatter), or the dash."""
+    return DASH if v is None else words.sig(v)
 
 
 def _sharp(r: dict) -> str:
@@ -48,8 +54,8 @@ ROWS: tuple[tuple[str, Callable[[dict], str]], ...] = (
     ("rack, TB/s", lambda r: _num(r["bandwidth"]["aggregate_tbs"], ",.4g")),
     ("in-network compute, TFLOPS", _sharp),
     (
-        "latency p50 / p99, us",
-        lambda r: f"{_num(r['latency_us']['p50'], '.3g')} / {_num(r['latency_us']['p99'], '.3g')}",
+        f"latency p50 / p99, {words.MICRO}",
+        lambda r: f"{_sig(r['latency_us']['p50'])} / {_sig(r['latency_us']['p99'])}",
     ),
     ("decode, tokens/s per GPU", _decode),
     ("training step, s", _step),

@@ -89,9 +89,9 @@ def versus(d: dict) -> str:
             out.append(
                 f"The ratio never reaches NVIDIA's 'up to {VENDOR_DECODE_RATIO:g}x' (FACTS.md "
                 "§4): at the same per-GPU bandwidth Ethernet pays only its wire latency (3x of "
-                "~0.35 us a hop, 2 hops a dispatch and 3 a combine) and its packet rate (a "
+                "~0.35 µs a hop, 2 hops a dispatch and 3 a combine) and its packet rate (a "
                 "tenth, for flags and each token's metadata), while the GPU-side floor of about "
-                "18 + 30 us a layer is the same on both, and two micro-batches hide most of "
+                "18 + 30 µs a layer is the same on both, and two micro-batches hide most of "
                 f"the rest behind compute.{why}"
             )
     here, healthy, kept = d.get("breakdown"), d.get("healthy_breakdown"), d.get("held")

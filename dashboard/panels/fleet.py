@@ -24,6 +24,7 @@ from dashboard.infra.jobs import RevokingCeleryManager
 from dashboard.infra.tasks import run_chunks
 from dashboard.panels.fleet_watchdog import (
     BEAT_S,
+    CANCELLED,
     PICKUP_S,
     STALL_S,
     WATCH_MS,
@@ -226,6 +227,15 @@ CLEAR_ON_RUN = (
 )
 
 
+# Cancel says so in the browser, at the click, in the watchdog's words: the background job's
+# end reaches the page a poll or more later (seconds on a busy machine), and "Running" stayed
+# on screen till then (issue 28).
+SAY_CANCELLED = (
+    "function(n) { return [{namespace: 'dash_html_components', type: 'Div', props: "
+    f"{{children: {CANCELLED!r}, className: 'msg notice'}}}}, 'cancelled']; }}"
+)
+
+
 def register(app: Dash, manager: Any) -> None:
     """The study as a background callback on `manager`, the racks box's format, and its
     watchdog. With a Celery manager the study's chunks go to its app's workers."""
@@ -244,6 +254,13 @@ def register(app: Dash, manager: Any) -> None:
         Output(ids.FLEET_RESULT, "children", allow_duplicate=True),
         Output(ids.FLEET_PROGRESS_TEXT, "children", allow_duplicate=True),
         Input(ids.FLEET_RUN, "n_clicks"),
+        prevent_initial_call=True,
+    )
+    app.clientside_callback(
+        SAY_CANCELLED,
+        Output(ids.FLEET_RESULT, "children", allow_duplicate=True),
+        Output(ids.FLEET_PROGRESS_TEXT, "children", allow_duplicate=True),
+        Input(ids.FLEET_CANCEL, "n_clicks"),
         prevent_initial_call=True,
     )
     app.callback(

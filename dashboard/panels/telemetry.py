@@ -19,7 +19,7 @@ from dashboard.infra import results
 from dashboard.panels import clock
 from dashboard.panels.below import unseen
 from dashboard.panels.common import changes, graph, place
-from model import telemetry
+from model import telemetry, words
 from model.assess import assess
 from model.errors import ScenarioError
 from model.kinds import ComponentKind
@@ -146,7 +146,7 @@ def _worked_example() -> str:
     when = "no trend to extrapolate" if ttf is None else f"failure expected in {ttf:.0f} h"
     return (
         f"Worked example, the public GB200 case (FACTS.md §3): a degrading link ({GB200_LINK} "
-        f"on a GB200 NVL72), read a day before it fails: {f['recoveries']} recoveries so far, "
+        f"on a GB200 NVL72), read a day before it fails: {words.plural(f['recoveries'], 'recovery')} so far, "
         f"{f['recovery_rate_per_21_min']:.1f} per 21 minutes now, {f['flagged_windows']} of "
         f"the last 30 one-minute windows flagged: {f['action']} ({when}; it fails in 24 h). "
         "The case itself was found when it failed, as a link-down that faulted the rack's job."
@@ -176,9 +176,10 @@ def _forecast_text(f: dict) -> list:
         html.Span(f" ({f['why']}; {when})."),
         html.Br(),
         html.Span(
-            f"{f['recoveries']} recoveries since the counters were cleared, "
-            f"{f['recovery_rate_per_21_min']:.2f} per 21 minutes now, {f['replays_last_hour']} "
-            f"replays in the last hour, {f['flagged_windows']} of the last 30 windows flagged."
+            f"{words.plural(f['recoveries'], 'recovery')} since the counters were cleared, "
+            f"{f['recovery_rate_per_21_min']:.2f} per 21 minutes now, "
+            f"{words.plural(f['replays_last_hour'], 'replay')} in the last hour, "
+            f"{f['flagged_windows']} of the last 30 windows flagged."
         ),
         html.Br(),
         html.Small(f"Rule: {f['rule']}. Source: {f['source']}."),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from model import words
 from model.evaluate.rack import TELEMETRY_READ_S, scenario_block
 from model.evaluate.rack import telemetry_block as rack_telemetry
 from model.fabric.assess import assess_rack
@@ -74,6 +75,11 @@ def _fabric(a: DomainAssessment) -> dict:
         "link_gbs_bidir": f.link_gbs_bidir,
         "gpu_tbs_bidir": round(f.gpu_tbs_bidir, 4),
         "domain_tbs_bidir": round(d.gpus * f.gpu_tbs_bidir, 3),
+        "controller_runs": f.controller_runs,
+        "fabric_manager": f.fabric_manager,
+        "in_network": f.in_network,
+        "link_counters": f.link_counters,
+        "reroutes": words.reroutes(f.reroute_how, f.reroute_stall_s),
         "sharp_tflops": round(d.l1_chips * f.sharp_tflops_per_chip, 3),
     }
 
@@ -207,7 +213,7 @@ def _assumptions(a: DomainAssessment) -> list[dict]:
         ("trunks per L1 chip", TRUNKS_PER_L1, "ports", "A", "non-blocking: as many as GPU ports"),
         ("L2 chips per plane", d.l2_per_plane, "144-port chips", "D", "racks x 72 / 144 ports"),
         ("L2 chips per L2 tray", L2_CHIPS_PER_TRAY, "chips", "A", "the rack's switch tray"),
-        ("extra hop latency", tiers.EXTRA_HOP_US, "us one way", "A", "L1 -> L2 -> L1"),
+        ("extra hop latency", tiers.EXTRA_HOP_US, "µs one way", "A", "L1 -> L2 -> L1"),
         ("rack restore", REPAIR_NODE_H, "h", "A", "a whole rack back: a node's repair (FACTS §6)"),
         (
             "trunk bundle replacement",

@@ -9,11 +9,11 @@ from functools import lru_cache
 
 import numpy as np
 
-from model import telemetry
+from model import telemetry, words
 from model.assess import assess
 from model.events import events
 from model.fabric import metrics
-from model.fabric.features import FEATURES, defaults_for
+from model.fabric.features import FEATURES, defaults_for, lacks, meaning
 from model.fabric.presets import Fabric
 from model.fabric.state import FabricState
 from model.ids import link_id, parse_id
@@ -126,6 +126,11 @@ def _fabric_block(f: Fabric) -> dict:
         "gpu_tbs_bidir": round(f.gpu_tbs_bidir, 4),
         "rack_tbs_bidir": round(f.rack_tbs_bidir, 3),
         "switch_tray_tbs_bidir": round(f.tray_tbs_bidir, 3),
+        "controller_runs": f.controller_runs,
+        "fabric_manager": f.fabric_manager,
+        "in_network": f.in_network,
+        "link_counters": f.link_counters,
+        "reroutes": words.reroutes(f.reroute_how, f.reroute_stall_s),
         "sharp_tflops": round(f.sharp_tflops, 3),
     }
 
@@ -169,14 +174,16 @@ def _control_plane_block(st: FabricState) -> dict:
 def _features_block(st: FabricState) -> dict:
     """The features block: each feature on or off here, its default on this fabric and
     why, and what it does in the state it is in."""
-    defaults = defaults_for(st.fabric.key)
+    defaults, missing = defaults_for(st.fabric.key), lacks(st.fabric.key)
     return {
         ft.key: {
             "name": ft.name,
+            "lacks": missing.get(ft.key),  # why the fabric has no such switch; None: it has
+            "here": meaning(st.fabric.key, ft.key),  # what it means on this fabric, in a line
             "on": ft.key in st.features,
             "default": defaults[ft.key][0],
             "why_default": defaults[ft.key][1],
-            "effect": ft.on if ft.key in st.features else ft.off,
+            "effect": missing.get(ft.key) or (ft.on if ft.key in st.features else ft.off),
         }
         for ft in FEATURES
     }

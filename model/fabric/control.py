@@ -31,9 +31,15 @@ class ControlPlane:
 
 
 def control_plane(f: Fabric, mc_alive: np.ndarray, features: frozenset[str]) -> ControlPlane:
-    """Resolve the leader and the routing authority per switch tray."""
+    """Resolve the leader and the routing authority per switch tray. A fabric with no central
+    fabric manager (Ethernet) has no leader: every switch routes for itself, so a lost
+    management controller costs its management and never a route."""
     t = f.switch_trays
     down = tuple(controller_id(i + 1) for i in range(t) if not mc_alive[i])
+    if not f.fabric_manager:
+        return ControlPlane(
+            ControlState.DISTRIBUTED, None, np.ones(t, bool), down, words.control_distributed(down)
+        )
     home = controller_id(LEADER_HOME_TRAY)
     resilient = Feature.CP_RESILIENCE in features
     if mc_alive[LEADER_HOME_TRAY - 1]:

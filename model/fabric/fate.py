@@ -60,6 +60,7 @@ class Partition:
             "parked_gpus": [gpu_id(g) for g in self.parked],
             "state": self.state,
             "explanation": self.explanation,
+            "note": words.partition_note(self.mode, self.explanation),
         }
 
 
@@ -150,9 +151,34 @@ def _unreachable_pairs(st: FabricState) -> bool:
     return bool((common == 0).any())
 
 
+def _ecmp_partition(st: FabricState) -> Partition:
+    """A fabric with no fabric manager (Ethernet): no NMX partition and nothing parked; the
+    job's GPUs reach each other by ECMP over the ports up, or some pairs cannot."""
+    lost = tuple(int(i) for i in np.flatnonzero(~st.gpu_alive))
+    short = np.flatnonzero((st.gpu_alive[:, None] & ~st.up).any(axis=1))
+
+    def res(state: PS, why: str) -> Partition:
+        return Partition(state, Mode.ECMP, lost, (), why)
+
+    if st.maintenance:
+        return res(PS.UNHEALTHY, words.MAINTENANCE_PARTITION)
+    if _unreachable_pairs(st):
+        return res(PS.UNHEALTHY, words.UNREACHABLE)
+    if len(short) and Feature.REROUTE not in st.features:
+        return res(PS.UNHEALTHY, words.ecmp_static(len(short)))
+    if lost:
+        return res(PS.DEGRADED, words.ecmp_shrunk(len(lost), st.fabric.gpus))
+    if len(short):
+        return res(PS.HEALTHY, words.ecmp_ports_missing(len(short)))
+    return res(PS.HEALTHY, words.ECMP_ALL_PORTS + (words.FLAKY_ACTIVE if st.flaky.any() else ""))
+
+
 def partition(st: FabricState) -> Partition:
-    """NMX-style partition health, with the GPUs parked or absent and why."""
+    """NMX-style partition health, with the GPUs parked or absent and why (a fabric with no
+    fabric manager: _ecmp_partition)."""
     f = st.fabric
+    if not f.fabric_manager:
+        return _ecmp_partition(st)
     adaptive = Feature.REROUTE in st.features
     mode = Mode.ADAPTIVE if adaptive else Mode.FULL
     lost = tuple(int(i) for i in np.flatnonzero(~st.gpu_alive))
@@ -180,9 +206,9 @@ def partition(st: FabricState) -> Partition:
         why = words.partition_shrunk(len(lost), f.gpus, len(short))
         return res(PS.DEGRADED, why)
     if missing_links.any():
-        # NMX-Manager defines adaptive-bandwidth mode's BANDWIDTH state by missing trunk links
-        # between racks (docs/TELEMETRY.md); one rack has none. Its GPUs short of links stay
-        # in the partition and report DEGRADED_BW in their own fabric health.
+        # NMX-Manager's BANDWIDTH state is for missing trunk links between racks
+        # (docs/TELEMETRY.md), which one rack has none of, so its words do not name it. Its
+        # GPUs short of links stay in the partition and report DEGRADED_BW in their health.
         return res(PS.HEALTHY, words.partition_links_missing(len(short)))
     return res(PS.HEALTHY, words.ALL_LINKS + (words.FLAKY_ACTIVE if st.flaky.any() else ""))
 

@@ -110,6 +110,24 @@ DEFAULTS: dict[str, dict[str, tuple[bool, str]]] = {
 }
 
 
+# Features a fabric lacks: a switch that means nothing there, and the one line why (issue 28).
+# Ethernet has no central fabric manager (presets: fabric_manager=False), so there is no
+# controller to hand over or to fall back from; the model never reads these two there.
+LACKS: dict[str, dict[F, str]] = {
+    "eth-x72": {
+        F.CP_RESILIENCE: "no central controller to hand over: every switch routes for itself [A]",
+        F.SDR_FALLBACK: (
+            "no central controller to fall back from: every switch routes for itself (BGP/ECMP) [A]"
+        ),
+    },
+}
+
+
+def lacks(fabric_key: str) -> dict[F, str]:
+    """The features the fabric lacks, each with why: nothing to switch there."""
+    return LACKS.get(fabric_key, {})
+
+
 def defaults_for(fabric_key: str) -> dict[str, tuple[bool, str]]:
     """The fabric's default table (on, why) per feature; vr-nvl72's for any other key."""
     return DEFAULTS.get(fabric_key, DEFAULTS["vr-nvl72"])
@@ -118,3 +136,37 @@ def defaults_for(fabric_key: str) -> dict[str, tuple[bool, str]]:
 def default_features(fabric_key: str) -> frozenset[str]:
     """The features a fabric has on when the scenario says nothing."""
     return frozenset(k for k, (on, _why) in defaults_for(fabric_key).items() if on)
+
+
+OWN = "vr-nvl72"  # the fabric whose seven features these are: each means what its name says
+
+
+def meaning(fabric_key: str, key: F) -> str | None:
+    """What the switch means on this fabric, in one line: that it lacks it and why, or what
+    its default there stands for; None on the features' own fabric (issue 28: the boxes said
+    nothing of what they mean on Ethernet and GB200)."""
+    if fabric_key == OWN or fabric_key not in DEFAULTS:
+        return None
+    if key in lacks(fabric_key):
+        return f"{fabric_key} has none: {lacks(fabric_key)[key]}"
+    on, why = defaults_for(fabric_key)[key]
+    return f"{fabric_key} has it: {why}" if on else f"off on {fabric_key} by default: {why}"
+
+
+def fabric_row(fabric_key: str) -> str:
+    """Where a fabric stands in the features table, which prices vr-nvl72's seven NVLink 6
+    features (issue 28: on a GB200 or Ethernet page the table is not that fabric's own)."""
+    if fabric_key == "vr-nvl72":
+        return "vr-nvl72 ships all seven: its rows are this page's fabric, a feature less"
+    if fabric_key not in DEFAULTS:
+        return f"this page's fabric, {fabric_key}, is no row: the table prices one rack's"
+    ships = [f.name for f in FEATURES if defaults_for(fabric_key)[f.key][0]]
+    if fabric_key == "eth-x72":
+        return (
+            "this page's fabric is the row 'eth-x72, defaults': Ethernet has none of NVLink's "
+            "features; its switches route for themselves (BGP/ECMP) in their place [A]"
+        )
+    return (
+        f"this page's fabric is the row '{fabric_key}, defaults': it ships {len(ships)} of the "
+        f"seven ({', '.join(ships)}); the rest are NVLink 6's"
+    )

@@ -91,7 +91,7 @@ B200_ROCE = IslandFabric(
         Fact("island bandwidth", 900, "GB/s one way per GPU", "V", "NVLink 5, 18 links"),
         Fact("scale-out bandwidth", 50, "GB/s one way per GPU", "V", "ConnectX-7 400 Gb/s"),
         Fact("NIC message rate", 330, "M/s", "A", "ConnectX-7 class"),
-        Fact("scale-out latency", 3.0, "us one way", "A", "NIC + PCIe + one switch"),
+        Fact("scale-out latency", 3.0, "µs one way", "A", "NIC + PCIe + one switch"),
         Fact("scale-out switch", 1, "switch", "A", "72 x 400 Gb/s ports fit one 51.2 Tb/s switch"),
         Fact(
             "a lost NIC",

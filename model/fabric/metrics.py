@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from model import words
 from model.fabric.presets import Fabric
 from model.fabric.state import FabricState
 from model.params import LATENCY_MESSAGE_BYTES, OFFERED_LOAD
@@ -243,8 +244,9 @@ def _unstable(st: FabricState, mix: WaitMixture) -> dict:
     return {
         "unstable_share": _r(mix.unstable_share, 6),
         "unstable": (
-            f"queue unstable: {n} GPU(s) are offered {OFFERED_LOAD:.0%} of a healthy port's "
-            "rate on fewer links than can carry it, so their queues grow without bound; "
+            f"queue unstable: {words.plural(n, 'GPU')} {'is' if n == 1 else 'are'} offered "
+            f"{OFFERED_LOAD:.0%} of a healthy port's rate on fewer links than can carry it, so "
+            f"{'its queue grows' if n == 1 else 'their queues grow'} without bound; "
             f"{mix.unstable_share:.1%} of GPU pairs wait at one (a quantile among them is "
             "unbounded, shown as none)"
         ),
@@ -274,7 +276,7 @@ def empty_distribution() -> dict:
     """latency_distribution()'s keys with nothing in them (what a fabric whose latency is
     None, or whose queue is unstable, answers); fresh lists each call."""
     return {
-        "unit": "us, one way",
+        "unit": "µs, one way",
         "latency_us": [],
         "cdf": [],
         "no_wait_share": None,

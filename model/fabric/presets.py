@@ -43,6 +43,13 @@ class Fabric:
     reroute_how: str
     gpu: str
     facts: tuple[Fact, ...] = field(default=())
+    # The fabric in its own words (issue 28): what a switch tray's management controller runs,
+    # whether one central fabric manager owns the routes (NMX-Controller on NVLink; none on
+    # Ethernet, every switch routing for itself), and what the switches reduce in-network.
+    controller_runs: str = "NVOS, NMX-Controller and NMX-Telemetry (FACTS.md §2)"
+    fabric_manager: bool = True
+    in_network: str = "SHARP on the switch chips in service"
+    link_counters: str = "the DCGM NVLink 6 link counters"
 
     def __hash__(self) -> int:
         """The fields' hash, computed once: a Fabric keys every memo (IDs, curves, states),
@@ -153,7 +160,7 @@ VR_NVL72 = Fabric(
         Fact("links per GPU", 36, "links", "D", "FACTS.md §1: 72 x 36 = 36 x 72 ports"),
         Fact("cables per link", 2, "cables", "D", "FACTS.md §1: 5,184 / 2,592"),
         Fact("SHARP per chip", 3.6, "TFLOPS FP8", "V", "FACTS.md §1: 14.4 TFLOPS per tray"),
-        Fact("GPU-to-GPU latency", NVLINK_LATENCY_US, "us one way", "A", "FACTS.md §4"),
+        Fact("GPU-to-GPU latency", NVLINK_LATENCY_US, "µs one way", "A", "FACTS.md §4"),
         Fact(
             "packet size for packet rate",
             NVLINK_PACKET_BYTES,
@@ -187,8 +194,9 @@ GB200_NVL72 = Fabric(
         Fact("links per GPU", 18, "links", "D", "FACTS.md §1: 72 x 18 = 18 x 72 ports"),
         Fact("cables per link", 4, "cables", "D", "FACTS.md §1: 5,184 / 1,296"),
         Fact("SHARP per chip", 3.6, "TFLOPS", "V", "FACTS.md §1: Hot Chips 2024"),
-        Fact("GPU-to-GPU latency", NVLINK_LATENCY_US, "us one way", "A", "FACTS.md §4"),
+        Fact("GPU-to-GPU latency", NVLINK_LATENCY_US, "µs one way", "A", "FACTS.md §4"),
     ),
+    link_counters="the DCGM NVLink 5 link counters",
 )
 
 ETH_X72 = Fabric(
@@ -221,6 +229,13 @@ ETH_X72 = Fabric(
         Fact("in-network reduction", 0, "TFLOPS", "A", "none on off-the-shelf switches"),
         Fact("reroute stall", ETH_REROUTE_STALL_S, "s", "A", "ECMP reconvergence, seconds"),
     ),
+    controller_runs=(
+        "the switch's network OS, management only: no central fabric manager, each switch "
+        "routes for itself (BGP/ECMP) [A]"
+    ),
+    fabric_manager=False,
+    in_network="off-the-shelf Ethernet switches do no in-network reduction [A]",
+    link_counters="the switch ports' FEC/CRC error counters",
 )
 
 FABRICS: dict[str, Fabric] = {f.key: f for f in (VR_NVL72, GB200_NVL72, ETH_X72)}

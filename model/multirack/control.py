@@ -21,6 +21,7 @@ from model.multirack.domains import Domain, rack_id
 
 # how bad a control state is, for the domain's worst
 _ORDER = (
+    ControlState.DISTRIBUTED,  # a rack with no fabric manager (never in a domain today)
     ControlState.HEALTHY,
     ControlState.FAILED_OVER,
     ControlState.TRAYS_LOST,

@@ -66,6 +66,7 @@ class DomainPartition:
             "parked_gpus": [_gid(g) for g in self.parked],
             "state": self.state,
             "explanation": self.explanation,
+            "note": rack_words.partition_note(self.mode, self.explanation),
             "racks": [None if x is None else str(x) for x in self.rack_states],
         }
 

@@ -3,6 +3,8 @@ holds one rack's; nothing reads either back)."""
 
 from __future__ import annotations
 
+from model.words import plural
+
 
 def global_home(leader: str) -> str:
     return f"global fabric manager on {leader} (the L2 tier and the routes between racks)"
@@ -35,8 +37,8 @@ def control(why: str, racks: list[str]) -> str:
 
 def racks_lost(n: int, partial: bool, gpus_left: int) -> str:
     if partial:
-        return f"{n} rack(s) out: the domain runs smaller, on {gpus_left} GPUs"
-    return f"{n} rack(s) out and partial-rack operation is off: the partition cannot form"
+        return f"{plural(n, 'rack')} out: the domain runs smaller, on {gpus_left} GPUs"
+    return f"{plural(n, 'rack')} out and partial-rack operation is off: the partition cannot form"
 
 
 def rack_says(rack: str, explanation: str) -> str:
@@ -44,15 +46,16 @@ def rack_says(rack: str, explanation: str) -> str:
 
 
 def l2_out_full_mode(n: int) -> str:
+    """Said after the mode ('full-bandwidth mode: ...'), so it does not name it again."""
     return (
-        f"{n} L2 chip(s) or trunk bundle(s) out in full-bandwidth mode: NMX calls the loss of a "
-        "switch or trunk UNHEALTHY"
+        f"{n} L2 {'chip or trunk bundle' if n == 1 else 'chips or trunk bundles'} out: NMX calls "
+        "the loss of a switch or trunk UNHEALTHY"
     )
 
 
 def trunks_missing(planes: int) -> str:
     return (
-        f"trunk capacity missing on {planes} plane(s) between racks (L2 chips or trunk bundles "
+        f"trunk capacity missing on {plural(planes, 'plane')} between racks (L2 chips or trunk bundles "
         "out): every GPU still reaches every other, across racks at reduced bandwidth "
         "(NMX's BANDWIDTH state)"
     )

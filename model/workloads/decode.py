@@ -414,13 +414,13 @@ ASSUMPTIONS: tuple[dict, ...] = (
     },
     {
         "name": "per-step overhead",
-        "value": f"{D.STEP_OVERHEAD_US:g} us",
+        "value": f"{D.STEP_OVERHEAD_US:g} µs",
         "tag": "A",
         "source": "fitted on the GB200 NVL72 InferenceX rows (docs/CALIBRATION.md)",
     },
     {
         "name": "per-token overhead",
-        "value": f"{D.TOKEN_OVERHEAD_US:g} us a token a step on B200 (x 8 TB/s / HBM elsewhere)",
+        "value": f"{D.TOKEN_OVERHEAD_US:g} µs a token a step on B200 (x 8 TB/s / HBM elsewhere)",
         "tag": "A",
         "source": "fitted on the GB200 NVL72 InferenceX rows",
     },

@@ -133,7 +133,7 @@ def front_traces(f: Fabric, geo: Geometry) -> list[dict]:
     mx = [MC_X] * f.switch_trays
     my = [float(slot_y(switch_tray_slot(f, t + 1))) for t in range(f.switch_trays)]
     mh = [
-        f"<b>management controller st{t + 1}.mc</b><br>NVOS, NMX-Controller and NMX-Telemetry"
+        f"<b>management controller st{t + 1}.mc</b><br>runs {f.controller_runs}"
         for t in range(f.switch_trays)
     ]
     mcs = _part_trace(
@@ -241,7 +241,7 @@ def annotations(f: Fabric) -> list[dict]:
             "y": 1,
             "yanchor": "bottom",
             "xanchor": "left",
-            "text": "<br>".join(" ".join(_key(*item) for item in line) for line in KEY_LINES),
+            "text": "<br>".join(" ".join(_key(*item) for item in line) for line in key_lines(f)),
             "showarrow": False,
             "align": "left",
             "font": {"size": 10, "color": TEXT},
@@ -261,6 +261,26 @@ def annotations(f: Fabric) -> list[dict]:
         }
     )
     return ann
+
+
+# The colour key's items (KEY_LINES) by label, in three lines each short enough for the rack's
+# width: its two lines of 82 and 75 characters clipped ">33%" at 1280 px (issue 28).
+_KEY_ORDER = (
+    ("cable up", "part healthy", "failed", "flaky"),
+    (" rerouted, its GPU lost", "<10%", "10-33%", ">33%"),
+    ("idle", "drained (update)", "fabric-manager leader"),
+)
+_LEADER = "fabric-manager leader"
+
+
+def key_lines(f: Fabric) -> list[list[tuple[str, str, str]]]:
+    """The colour key for fabric f: a fabric with no fabric manager (Ethernet) has no leader
+    to star, so its key names none."""
+    items = {label: (glyph, color, label) for line in KEY_LINES for glyph, color, label in line}
+    return [
+        [items[label] for label in line if label != _LEADER or f.fabric_manager]
+        for line in _KEY_ORDER
+    ]
 
 
 def _key(glyph: str, color: str, label: str) -> str:

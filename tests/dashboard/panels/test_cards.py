@@ -96,7 +96,7 @@ def test_the_latency_card_says_when_a_queue_never_clears():
     links = ",".join(f"gpu07-st{t}.sw{c}" for t in range(1, 6) for c in range(4))
     card = cards(evaluate(parse_query(f"fail={links}").scenario))[3]
     title, value, note = (c.children for c in card.children)
-    assert title == "Latency p50 / p99" and value.endswith("/ unbounded us")
+    assert title == "Latency p50 / p99" and value.endswith("/ unbounded µs")
     assert note.startswith("queue unstable") and "bad" in card.className
     calm = cards(evaluate(parse_query("").scenario))[3]
     assert "unbounded" not in calm.children[1].children and "bad" not in calm.className
@@ -140,7 +140,9 @@ def test_the_static_summary_is_the_summary_as_data(q):
     assert static["search"] == q
     for key, box in cards.STATIC.items():
         got = static["html"][box]
-        assert len(got) == len(whole[key]) > 0, key
+        assert len(got) == len(whole[key]), key
+        # every part holds something; the feature notes only off the features' own fabric
+        assert got or (key == "feature_notes" and "eth-x72" not in q), key
         for comp, node in zip(whole[key], got, strict=True):
             _same(comp, node)
     first = static["html"][cards.ids.CARDS][0]

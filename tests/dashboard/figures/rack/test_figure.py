@@ -156,3 +156,24 @@ def test_base_figure_built_once_and_copied_fast():
         rf.base_figure("vr-nvl72")
     per_call = (time.perf_counter() - t) / 20
     assert per_call < 0.01  # measured ~0.15 ms
+
+
+def test_the_key_and_the_controllers_say_what_each_fabric_has():
+    """Issue 28: on eth-x72 the controllers' hover said "NVOS, NMX-Controller and
+    NMX-Telemetry" and the key had a "fabric-manager leader"; the key's first line (82
+    characters) clipped ">33%"."""
+    from dashboard.figures.rack.front import key_lines
+    from dashboard.figures.rack.geometry import KEY_LINES
+
+    every = {label for line in KEY_LINES for _g, _c, label in line}
+    for fk in FABRIC_KEYS:
+        f = FABRICS[fk]
+        lines = key_lines(f)
+        said = {label for line in lines for _g, _c, label in line}
+        leader = "fabric-manager leader"
+        assert said == (every if f.fabric_manager else every - {leader}), fk
+        assert max(len(" ".join(f"{g} {lab} " for g, _c, lab in line)) for line in lines) <= 60
+        fig = rf.base_figure(fk)
+        hover = " ".join(fig["data"][rf.TRACES["controllers"]]["hovertext"])
+        assert f.controller_runs in hover
+        assert ("NMX-Controller" in hover) is f.fabric_manager, fk
