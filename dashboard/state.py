@@ -16,7 +16,7 @@ from model.fabric.presets import FABRICS
 from model.ids import compute_tray_id, tray_id
 from model.kinds import ComponentKind as K
 from model.multirack.domains import DOMAINS
-from model.parts import in_rack, part
+from model.parts import in_rack, matching, part
 from model.registry import kind_named, kind_of
 from model.scenario import Parsed, Scenario, parse_query, rack_fabric, to_query
 from model.workloads.hardware import BASELINE
@@ -105,6 +105,19 @@ def find(s: Scenario, cid: str) -> str:
     otherwise."""
     part(s, cid)
     return cid
+
+
+def found(s: Scenario, typed: str | None) -> str:
+    """What Enter in the find box finds: the part typed, or the one part of the scenario's
+    fabric a partial ID matches (issue 28: no dead end); ScenarioError naming it otherwise."""
+    tok = typed_id(typed)
+    try:
+        return find(s, tok)
+    except ScenarioError:
+        near = matching(s.fabric, tok, 2)
+        if len(near) != 1:
+            raise
+        return near[0]
 
 
 def rack_of(s: Scenario, cid: str) -> str | None:

@@ -12,7 +12,6 @@ from dash import Dash, Input, Output, State, ctx
 from dashboard import ids, state, view
 from dashboard.panels.common import changes, series_of
 from model.errors import ScenarioError
-from model.parts import matching
 from model.scenario import rack_fabric
 
 
@@ -60,15 +59,10 @@ def on_view(
         if trig == ids.FAIL_BTN and mode != "inspect":
             return changes(VIEW_OUTPUTS)
         s = state.current(search).scenario
-        try:
-            sel = state.find(s, state.typed_id(typed))
+        try:  # the one match of a partial ID is what Enter finds (issue 28: no dead end)
+            sel = state.found(s, typed)
         except ScenarioError:
-            # on_change says what is wrong with it, naming the model's matches; the one
-            # match of a partial ID is what Enter finds (issue 28: no dead end)
-            near = matching(s.fabric, typed, 2)
-            if len(near) != 1:
-                return changes(VIEW_OUTPUTS)
-            sel = near[0]
+            return changes(VIEW_OUTPUTS)  # on_change says what is wrong, naming the matches
         rack = state.rack_of(s, sel) or rack  # on a domain, its rack is put on show
     elif trig == ids.RACK_PRESS:
         s = state.current(search).scenario

@@ -18,7 +18,7 @@ from dashboard import ids, state
 from dashboard.figures import l2_click_to_id
 from dashboard.panels.common import changes
 from model.errors import ScenarioError
-from model.fabric.features import FEATURES, defaults_for
+from model.fabric.features import FEATURES, defaults_for, lacks, meaning
 from model.fabric.presets import DEFAULT_FABRIC, FABRICS, Fabric
 from model.multirack.domains import DOMAINS
 from model.parts import update_ids
@@ -206,14 +206,19 @@ def features_title(fabric_key: str) -> str:
 def feature_options(fabric_key: str) -> list[dict[str, Any]]:
     """The checklist's options: each feature, its title saying why this fabric has it on or
     off by default, and what it does on and off."""
-    why = defaults_for(_rack_fabric(fabric_key).key)
+    key = _rack_fabric(fabric_key).key
+    why = defaults_for(key)
+    lacking = lacks(key)  # nothing to switch there: disabled, with why
     domain = kind_named(fabric_key).several_racks and DOMAIN_LIMITED
     off = _not_on_domains("feature switches") + ". " if domain else ""
     return [
         {
-            "label": html.Span(f.name, title=f"{off}{why[f.key][1]}. On: {f.on}. Off: {f.off}"),
+            "label": html.Span(
+                f.name,
+                title=f"{off}{meaning(key, f.key) or why[f.key][1]}. On: {f.on}. Off: {f.off}",
+            ),
             "value": f.key,
-            "disabled": domain,
+            "disabled": bool(domain) or f.key in lacking,
         }
         for f in FEATURES
     ]
@@ -350,7 +355,7 @@ def _on_change(
                 return changes(CHANGE_OUTPUTS, message=f"{cid} selected: inspecting fails nothing")
             s, msg = state.toggle(s, cid, mode or "fail")
         elif trig == ids.ID_INPUT:  # Enter: found and highlighted (on_view), never failed
-            tok = state.find(s, state.typed_id(typed))
+            tok = state.found(s, typed)
             return changes(
                 CHANGE_OUTPUTS,
                 message=f"{tok} found: highlighted on the drawing and the cable map (Enter "

@@ -28,7 +28,7 @@ def test_a_partial_id_and_enter_is_answered_with_its_matches(served, page):
     msg = page.locator("#action-message")
     expect(msg).to_contain_text("it matches gpu07-st3.sw2.c0, gpu07-st3.sw2.c1 (type one in full)")
     _enter(page, "st5.m")  # one match: found, as if typed in full
-    expect(msg).to_contain_text("the one match: st5.mc")
+    expect(msg).to_contain_text("st5.mc found: highlighted")
     expect(page).to_have_url(re.compile(r"#.*sel=st5\.mc"))
     assert page.log.errors == []
 

@@ -3,8 +3,6 @@ and tables now say what that fabric has, in the model's words (model/words.py, t
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from playwright.sync_api import expect
 
@@ -108,11 +106,18 @@ def test_one_rack_does_not_explain_trunk_states(served, page):
 
 def test_a_feature_ethernet_lacks_says_so_on_screen(served, page):
     """All seven NVLink feature boxes stayed on Ethernet with no word of what they mean there:
-    unticking one Ethernet lacks now says, on the page, that it means nothing there and why."""
+    a feature Ethernet lacks is now disabled, with why on screen, and a link that switches it
+    anyway says, on the page, that it means nothing there."""
     page.goto(served + "/?fabric=eth-x72&fail=st1.mc")
     ready(page)
-    page.locator("#features input[value=cp-resilience]").uncheck()
-    expect(page).to_have_url(re.compile(r"off=cp-resilience"), timeout=15000)
+    box = page.locator("#features input[value=cp-resilience]")
+    expect(box).to_be_disabled()
+    expect(page.locator("#features input[value=reroute]")).to_be_enabled()
+    expect(page.locator("#feature-notes")).to_contain_text(
+        "control-plane resilience: eth-x72 has none: no central controller to hand over"
+    )
+    page.goto(served + "/?fabric=eth-x72&fail=st1.mc&off=cp-resilience")
+    ready(page)
     expect(page.locator("#messages")).to_contain_text(
         "off: 'cp-resilience' means nothing on eth-x72: no central controller to hand over: "
         "every switch routes for itself [A]"

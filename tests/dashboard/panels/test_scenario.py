@@ -167,3 +167,17 @@ def test_every_switch_update_offered_is_one_the_fabric_takes(fabric):
         assert parse_query(f"fabric={fabric}&update={v}").scenario.update == (v,)
     if fabric in ("vr-nvl576", "vr-nvl1152"):
         assert any(v.startswith("l2.t") for v in opts) and "r02.st9" in opts
+
+
+@pytest.mark.parametrize("fabric", ["vr-nvl72", "gb200-nvl72", "eth-x72"])
+def test_a_feature_the_fabric_lacks_is_disabled_with_its_why(fabric):
+    """Issue 28 (4): a switch that changes nothing on this fabric cannot be pressed, and its
+    title says why in the fabric's words; the others stay live."""
+    from dashboard.panels.scenario import feature_options
+    from model.fabric.features import lacks
+
+    opts = {o["value"]: o for o in feature_options(fabric)}
+    assert {k for k, o in opts.items() if o["disabled"]} == set(lacks(fabric))
+    for k, why in lacks(fabric).items():
+        assert f"{fabric} has none: {why}" in opts[k]["label"].title
+    assert fabric != "eth-x72" or len(lacks(fabric)) == 2  # no controller, no fallback
