@@ -25,7 +25,8 @@ def answers(r: dict) -> list[tuple[str, str]]:
     lost = (
         "With telemetry a degrading link is flagged days ahead and drained on purpose"
         if feats["telemetry"]
-        else "Without per-link telemetry a degrading link is found only when it fails"
+        else "With the telemetry feature off the counters still show a degrading link (DCGM "
+        "reads them), but nothing acts on them: it is found only when it fails"
     )
     three_days = (
         f"On {f['name']} with these settings {link_fate}. {lost}. Over a rack-year the model "

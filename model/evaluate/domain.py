@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from model import words
 from model.evaluate.rack import TELEMETRY_READ_S, scenario_block
 from model.evaluate.rack import telemetry_block as rack_telemetry
 from model.fabric.assess import assess_rack
@@ -188,14 +189,15 @@ def _telemetry(a: DomainAssessment) -> dict:
         ]
 
     return {
-        "per_link_counters": seen,
+        "per_link_counters": True,  # on every fabric, whatever the features
+        "feature": words.telemetry_feature(seen),
         "read_at_s": TELEMETRY_READ_S,
         "attribution_possible": possible,
         **lists,
         "reason": reason,
         "flagged_links": flagged,
         "degrading_unseen": unseen,
-        "visible": "per-link CRC, replay, recovery and BER counters" if seen else "up/down only",
+        "visible": words.TELEMETRY_COUNTERS,
         "updown": updown,
     }
 
