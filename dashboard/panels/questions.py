@@ -30,7 +30,7 @@ def answers(r: dict) -> list[tuple[str, str]]:
     )
     three_days = (
         f"On {f['name']} with these settings {link_fate}. {lost}. Over a rack-year the model "
-        f"expects {gp['interruptions_per_rack_year']:.1f} job interruptions and "
+        f"expects {gp['interruptions_per_job_year']:.1f} job interruptions and "
         f"{gp['fraction']:.2%} goodput; losing days needs a restart with no recent checkpoint "
         f"(here one every {gp['checkpoint_interval_s'] / 60:.0f} min) or a long repair wait."
     )
@@ -44,7 +44,7 @@ def answers(r: dict) -> list[tuple[str, str]]:
         "No. A 502 is an HTTP gateway error from whatever serves your checkpoint storage or API, "
         "not the NVLink fabric, which never carries checkpoint writes to storage. What the "
         f"fabric changes is how often you restart from a checkpoint: here "
-        f"{gp['interruptions_per_rack_year']:.1f} interruptions a rack-year, with "
+        f"{gp['interruptions_per_job_year']:.1f} job interruptions a year, with "
         f"{gp['badput_hours_per_rack_year']['lost_work']:.0f} h of lost work and "
         f"{gp['badput_hours_per_rack_year']['checkpoints']:.0f} h of checkpoint writes."
     )

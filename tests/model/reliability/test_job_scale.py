@@ -122,3 +122,12 @@ def test_with_spares_no_feature_is_worth_less_than_nothing_at_scale(workload):
     link = eff["link end"]
     if workload:  # training slows on a dark link: swapped for a spare, not run degraded
         assert link.degraded_h == 0.0 and link.stops[0].planned and link.stops[0].offset_h == 0
+
+
+@pytest.mark.parametrize("job_racks", [1, 16])
+def test_interruptions_are_per_job_year_under_both_names(job_racks):
+    """Issue 29: the count is the whole job's over a year; the old name is the same number."""
+    one = G.closed_form(VR)["interruptions_per_job_year"]
+    r = G.closed_form(VR, job_racks=job_racks)
+    assert r["interruptions_per_rack_year"] == r["interruptions_per_job_year"]
+    assert r["interruptions_per_job_year"] == pytest.approx(one * job_racks, rel=1e-9)

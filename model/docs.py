@@ -1,0 +1,274 @@
+"""Every figure in docs/*.md that the model produces, as a marked region of its document.
+
+A region is the text between `<!-- NAME:begin -->` and `<!-- NAME:end -->` in one document,
+and one pure function here writes it from the model (issue 29, "one answer for each doc
+number"): `python -m model.docs` rewrites every region, `python -m model.docs --check` lists
+the regions that disagree with the model (exit 1), and tests/test_docs_regions.py fails on
+any of them. Prose around a region explains its numbers but quotes none of them.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from model.reliability import compare
+from model.reliability import goodput as G
+from model.reliability.rates import DEFAULT_RATES, FAILURE_RATE_FIELDS, Rates
+from model.reliability.sensitivity import markdown as sensitivity_markdown
+from model.scenario import Scenario, parse_query
+from model.telemetry import names
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT / "docs"
+MC_RACK_YEARS = 2_000  # the Monte Carlo column's sample, rack-years (DEFAULT_SAMPLE_RACK_YEARS)
+SCALES = ((1, False), (16, False), (128, False), (2_000, False), (16, True), (128, True))
+SCALES += ((2_000, True),)
+JOB_RACKS_16K = 228  # 16,416 GPUs for the published 16,384-GPU jobs (to 0.2%)
+OPTICAL = {"link_end_per_h": 3.9e-7, "cable_per_h": 0.0}  # GOODPUT.md's optical case
+
+
+@dataclass(frozen=True)
+class Region:
+    """One generated region: its document (under docs/), its marker name, its writer."""
+
+    doc: str
+    name: str
+    write: Callable[[], str]
+
+    @property
+    def begin(self) -> str:
+        return f"<!-- {self.name}:begin -->"
+
+    @property
+    def end(self) -> str:
+        return f"<!-- {self.name}:end -->"
+
+
+def _pct(x: float, d: int = 3) -> str:
+    return f"{100 * x:.{d}f}%"
+
+
+def results_table() -> str:
+    """GOODPUT.md's results: every comparison row by both methods, and the default's badput."""
+    cf = G.comparison()
+    mc = G.comparison(method="monte-carlo", racks=MC_RACK_YEARS)
+    lines = [
+        (
+            f"| row | closed form | MC, {MC_RACK_YEARS:,} rack-years | change vs VR (pp) | "
+            "rack-down visits a year |"
+        ),
+        "|---|---|---|---|---|",
+    ]
+    for a, b in zip(cf, mc, strict=True):
+        lines.append(
+            f"| {a['label']} | {_pct(a['fraction'])} | {_pct(b['fraction'])} | "
+            f"{100 * a['change_vs_vr_all']:+.3f} | {a['rack_down_visits_per_year']:.2f} |"
+        )
+    gap = max(abs(a["fraction"] - b["fraction"]) for a, b in zip(cf, mc, strict=True))
+    h = cf[0]["badput_hours_per_rack_year"]
+    parts = ", ".join(
+        f"{v:.1f} h {k.replace('_', ' ')}" for k, v in sorted(h.items(), key=lambda x: -x[1]) if v
+    )
+    return (
+        "\n".join(lines)
+        + f"\n\nThe largest gap between the Monte Carlo and the closed form is {100 * gap:.3f} "
+        f"pp. Badput on the default rack: {sum(h.values()):.1f} h a rack-year: {parts} "
+        f"({cf[0]['rack_down_visits_per_year']:.2f} rack-down visits a year)."
+    )
+
+
+def scales_table() -> str:
+    """GOODPUT.md's goodput of the default job at 1 to 2,000 racks, with and without spares."""
+    cols = [G.comparison(job_racks=r, spares=sp) for r, sp in SCALES]
+    head = [f"{r:,} rack{'s' * (r > 1)}" + (", spares" if sp else "") for r, sp in SCALES]
+    lines = ["| configuration | " + " | ".join(head) + " |", "|---|" + "---|" * len(SCALES)]
+    for i, row in enumerate(cols[0]):
+        cells = " | ".join(_pct(c[i]["fraction"], 2) for c in cols)
+        lines.append(f"| {row['label']} | {cells} |")
+    return "\n".join(lines)
+
+
+def _policy_line(label: str, s: Scenario, rates: Rates = DEFAULT_RATES) -> str:
+    b = G.best_policy(s, rates)
+    now = b["tried"][0]
+    best = next(x for x in b["tried"] if x["policy"] == b["best"])
+    visits = f"rack-down visits {now['rack_down_visits_per_year']:.2f} -> "
+    visits += f"{best['rack_down_visits_per_year']:.2f} a year"
+    gain = f"+{100 * b['gain_vs_now']:.3f} pp over repairing at once"
+    return f"- {label}: best `{b['best']}`, {gain} ({visits}): {b['why']}."
+
+
+def optimiser_lines() -> str:
+    """GOODPUT.md's optimiser answers: the default rack, the optical link rate, training, GB200."""
+    vr = parse_query("").scenario
+    return "\n".join(
+        (
+            _policy_line("Default vr-nvl72 deepseek-r1 rack", vr),
+            _policy_line(
+                "The same with the optical link rate (`link_end_per_h=3.9e-7&cable_per_h=0`)",
+                vr,
+                DEFAULT_RATES.with_overrides(**OPTICAL),
+            ),
+            _policy_line("`workload=train`", parse_query("workload=train").scenario),
+            _policy_line("gb200-nvl72", parse_query("fabric=gb200-nvl72").scenario),
+        )
+    )
+
+
+def _gpu_only(per_job_h: float, restart_s: float, write_s: float, detect_s: float) -> Rates:
+    """GPU failures alone, at a job rate per_job_h over the 16k-GPU job (the published cases)."""
+    zero = {k: 0.0 for k in FAILURE_RATE_FIELDS}
+    zero["gpu_per_h"] = per_job_h / (JOB_RACKS_16K * 72)
+    return DEFAULT_RATES.with_overrides(
+        **zero,
+        updates_per_year=0.0,
+        restart_s=restart_s,
+        detect_other_s=detect_s,
+        checkpoint_write_s=write_s,
+    )
+
+
+def _case(label: str, published: str, rates: Rates, tau_s: float | None) -> str:
+    vr = parse_query("").scenario
+    kw: dict = {"job_racks": JOB_RACKS_16K, "spares": True}
+    if tau_s is not None:
+        kw["checkpoint_interval_s"] = tau_s
+    cf = G.closed_form(vr, rates, **kw)
+    mc = G.monte_carlo(
+        vr, rates, racks=G.default_sample_racks(1.0, JOB_RACKS_16K), key="scale", **kw
+    )
+    tau = (
+        ""
+        if tau_s is not None
+        else f" (Daly's optimum, {cf['checkpoint_interval_s'] / 60:.1f} min)"
+    )
+    return f"| {label}{tau} | {published} | {cf['fraction']:.3f} | {mc['fraction']:.3f} |"
+
+
+def jobs_table() -> str:
+    """GOODPUT.md's published large jobs through the job-scale path, from their rates alone."""
+    meta = 2_048 * 6.5e-3 / 24.0 * JOB_RACKS_16K * 72 / 16_384  # per hour, the 16k job
+    llama = 60.0 / 185.6
+    detect = DEFAULT_RATES.detect_other_s
+    rows = [
+        "| case | published | closed form | Monte Carlo |",
+        "|---|---|---|---|",
+        _case(
+            "Meta RSC-1 16k job, 6.5 failures / 1,000 node-days, u0 5 min, 60-min checkpoints",
+            "0.70",
+            _gpu_only(meta, 300.0, 0.01, 0.0),
+            3600.0,
+        ),
+        _case("the same, 5-min checkpoints", "0.93", _gpu_only(meta, 300.0, 0.01, 0.0), 300.0),
+        _case(
+            "Llama 3 405B: MTBF 185.6 min, 10-min restarts, 10 s writes, detection 0",
+            "0.908 (Daly exact)",
+            _gpu_only(llama, 600.0, 10.0, 0.0),
+            None,
+        ),
+        _case(
+            f"the same with the twin's default detection ({detect / 60:.0f} min)",
+            "none",
+            _gpu_only(llama, 600.0, 10.0, detect),
+            None,
+        ),
+    ]
+    return "\n".join(rows)
+
+
+def links_sentence() -> str:
+    """MODEL.md's 'what drives the numbers': link faults, rack-down hours, GB200 beside VR."""
+    out = []
+    for key in ("vr-nvl72", "gb200-nvl72"):
+        r = G.closed_form(parse_query(f"fabric={key}").scenario)
+        h = r["badput_hours_per_rack_year"]
+        out.append(
+            f"{key}: {r['rack_down_visits_per_year']:.2f} rack-down visits a year (cartridge "
+            f"swaps, and tray swaps without hot-swap), {h['repair_wait']:.1f} h of "
+            f"rack-down waits of {sum(h.values()):.1f} badput hours a rack-year, goodput "
+            f"{_pct(r['fraction'])}"
+        )
+    return "At the default rates: " + "; ".join(out) + "."
+
+
+def optical_sentence() -> str:
+    """GOODPUT.md's optical case: each NVLink rack at the default and the optical link rate."""
+    opt = DEFAULT_RATES.with_overrides(**OPTICAL)
+    parts = []
+    for key in ("vr-nvl72", "gb200-nvl72"):
+        s = parse_query(f"fabric={key}").scenario
+        a, b = G.closed_form(s), G.closed_form(s, opt)
+        wa, wb = a["badput_hours_per_rack_year"], b["badput_hours_per_rack_year"]
+        parts.append(
+            f"{key} goes from {_pct(a['fraction'])} to {_pct(b['fraction'])} (rack-down waits "
+            f"{wa['repair_wait']:.1f} -> {wb['repair_wait']:.1f} h a rack-year)"
+        )
+    return "With `link_end_per_h=3.9e-7&cable_per_h=0`: " + "; ".join(parts) + "."
+
+
+REGIONS: tuple[Region, ...] = (
+    Region("GOODPUT.md", "optical", optical_sentence),
+    Region("GOODPUT.md", "results", results_table),
+    Region("GOODPUT.md", "optimiser", optimiser_lines),
+    Region("GOODPUT.md", "jobs", jobs_table),
+    Region("GOODPUT.md", "scales", scales_table),
+    Region("GOODPUT.md", "compare", lambda: compare.markdown(compare.feature_values())),
+    Region("GOODPUT.md", "domain", lambda: compare.markdown_beside(compare.beside())),
+    Region("GOODPUT.md", "sensitivity", sensitivity_markdown),
+    Region("MODEL.md", "links", links_sentence),
+    Region("TELEMETRY.md", "names", names.markdown),
+)
+
+
+def rewrite(text: str, region: Region, body: str) -> str:
+    """A document with one region's text replaced by `body`; ValueError without its markers."""
+    head, sep, rest = text.partition(region.begin)
+    _, sep2, tail = rest.partition(region.end)
+    if not sep or not sep2:
+        raise ValueError(f"docs/{region.doc} has no {region.begin} ... {region.end}")
+    return f"{head}{region.begin}\n{body}\n{region.end}{tail}"
+
+
+def regenerated(docs: Path = DOCS) -> dict[str, tuple[str, str]]:
+    """Each document with a region: (its text now, its text with every region rewritten)."""
+    out: dict[str, tuple[str, str]] = {}
+    for r in REGIONS:
+        now, new = out.get(r.doc) or ((docs / r.doc).read_text(encoding="utf-8"),) * 2
+        out[r.doc] = (now, rewrite(new, r, r.write()))
+    return out
+
+
+def stale(docs: Path = DOCS) -> list[str]:
+    """The regions whose text disagrees with the model ('GOODPUT.md: results')."""
+    bad = []
+    for r in REGIONS:
+        text = (docs / r.doc).read_text(encoding="utf-8")
+        if rewrite(text, r, r.write()) != text:
+            bad.append(f"{r.doc}: {r.name}")
+    return bad
+
+
+def main(argv: list[str]) -> int:
+    """Rewrite every region (no argument), or list the stale ones and fail (--check)."""
+    if argv == ["--check"]:
+        bad = stale()
+        sys.stdout.write("".join(f"stale: docs/{b}\n" for b in bad))
+        return 1 if bad else 0
+    if argv:
+        sys.stderr.write("usage: python -m model.docs [--check]\n")
+        return 2
+    for doc, (now, new) in regenerated().items():
+        if new != now:
+            (DOCS / doc).write_text(new, encoding="utf-8")
+            sys.stdout.write(f"rewrote docs/{doc}\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
+
+
+__all__ = ["REGIONS", "Region", "main", "regenerated", "rewrite", "stale"]
