@@ -20,6 +20,7 @@ from model.reliability.rates import DEFAULT_RATES, FAILURE_RATE_FIELDS, Rates
 from model.reliability.sensitivity import markdown as sensitivity_markdown
 from model.scenario import Scenario, parse_query
 from model.telemetry import names
+from model.workloads import calibrate, comm
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
@@ -219,6 +220,8 @@ REGIONS: tuple[Region, ...] = (
     Region("GOODPUT.md", "domain", lambda: compare.markdown_beside(compare.beside())),
     Region("GOODPUT.md", "sensitivity", sensitivity_markdown),
     Region("MODEL.md", "links", links_sentence),
+    Region("CALIBRATION.md", "decode", calibrate.decode_markdown),
+    Region("CALIBRATION.md", "collectives", comm.calibration_tables),
     Region("TELEMETRY.md", "names", names.markdown),
 )
 
