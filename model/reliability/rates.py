@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, fields, replace
 
 from model.errors import ScenarioError
 from model.fabric.presets import Fact
+from model.params import CABLE_SWAP_RACK_DOWN_H
 
 HOURS_PER_YEAR = 8766.0  # [D] 365.25 days x 24 h
 
@@ -281,6 +282,19 @@ class Rates:
         0.0,
         24.0,
         span=(0.0, 2.0, "a hot spare to one brought up first"),
+    )
+    # --- the rack-down swap ---
+    cartridge_swap_h: float = _p(
+        CABLE_SWAP_RACK_DOWN_H,
+        "h, rack down",
+        "A",
+        "a spine cable cartridge swap with the rack down: trays unseated from the spine "
+        "(model/params.py CABLE_SWAP_RACK_DOWN_H, which the repairs and the timeline show); "
+        "goodput reads it here, so it can be tried and overridden: an override moves goodput "
+        "alone",
+        0.0,
+        2000.0,
+        span=(2.0, 8.0, "half to twice the 4 h: a practised crew to a first swap"),
     )
     # --- spare parts on site (repair=...,onsite) ---
     onsite_cable_h: float = _p(

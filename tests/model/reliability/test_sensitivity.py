@@ -55,3 +55,19 @@ def test_the_table_is_the_answer(answer):
     md = S.markdown()
     assert md.count("\n| `") == len(answer["rows"])
     assert "`link_end_per_h`" in md.splitlines()[2]
+
+
+def test_the_cartridge_swap_time_moves_only_the_rack_down_part():
+    """cartridge_swap_h at its default is the model's own 4 h (no change); doubled, the
+    rack-down waits grow by half or more and the visits stay as they are."""
+    s = parse_query("").scenario
+    base = closed_form(s)
+    assert closed_form(s, DEFAULT_RATES.with_overrides(cartridge_swap_h=4.0)) == base
+    longer = closed_form(s, DEFAULT_RATES.with_overrides(cartridge_swap_h=8.0))
+    h0, h1 = base["badput_hours_per_rack_year"], longer["badput_hours_per_rack_year"]
+    assert h1["repair_wait"] > h0["repair_wait"] * 1.5
+    # the rest moves only as overlapping down time is netted (the up share exp(-a))
+    assert h1["detection"] == pytest.approx(h0["detection"], rel=0.01)
+    assert longer["rack_down_visits_per_year"] == pytest.approx(
+        base["rack_down_visits_per_year"], rel=1e-9
+    )
