@@ -16,8 +16,9 @@ from pathlib import Path
 
 from model.reliability import compare
 from model.reliability import goodput as G
-from model.reliability.rates import DEFAULT_RATES, FAILURE_RATE_FIELDS, Rates
+from model.reliability.rates import DEFAULT_RATES, FAILURE_RATE_FIELDS, HOURS_PER_YEAR, Rates
 from model.reliability.sensitivity import markdown as sensitivity_markdown
+from model.reliability.site import site_of
 from model.scenario import Scenario, parse_query
 from model.telemetry import names
 from model.workloads import calibrate, comm
@@ -180,6 +181,37 @@ def jobs_table() -> str:
     return "\n".join(rows)
 
 
+# GOODPUT.md's failure rates: what fails, its Rates field, what of a Site it counts (times).
+_RATE_ROWS = (
+    ("cable", "cable_per_h", "cables", 1),
+    ("connector or link end", "link_end_per_h", "links", 2),
+    ("switch chip", "switch_chip_per_h", "chips", 1),
+    ("switch tray (PSU, board)", "switch_tray_per_h", "trays", 1),
+    ("management controller", "controller_per_h", "trays", 1),
+    ("GPU", "gpu_per_h", "gpus", 1),
+    ("compute tray (host parts)", "compute_tray_per_h", "compute_trays", 1),
+    ("software", "software_per_gpu_h", "gpus", 1),
+)
+
+
+def rates_table() -> str:
+    """GOODPUT.md's failure rates: each default, how many of it a rack has, faults a year."""
+    sites = [site_of(parse_query(f"fabric={k}").scenario) for k in ("vr-nvl72", "gb200-nvl72")]
+    lines = [
+        "| what fails | rate | default, per hour | count VR / GB200 | per rack-year VR / GB200 |",
+        "|---|---|---|---|---|",
+    ]
+    for label, name, attr, times in _RATE_ROWS:
+        rate = getattr(DEFAULT_RATES, name)
+        n = [getattr(x, attr) * times for x in sites]
+        year = [rate * k * HOURS_PER_YEAR for k in n]
+        lines.append(
+            f"| {label} | `{name}` | {rate:.3g} | {n[0]:,} / {n[1]:,} | "
+            f"{year[0]:.2f} / {year[1]:.2f} |"
+        )
+    return "\n".join(lines)
+
+
 def links_sentence() -> str:
     """MODEL.md's 'what drives the numbers': link faults, rack-down hours, GB200 beside VR."""
     out = []
@@ -211,6 +243,7 @@ def optical_sentence() -> str:
 
 
 REGIONS: tuple[Region, ...] = (
+    Region("GOODPUT.md", "rates", rates_table),
     Region("GOODPUT.md", "optical", optical_sentence),
     Region("GOODPUT.md", "results", results_table),
     Region("GOODPUT.md", "optimiser", optimiser_lines),
