@@ -212,6 +212,53 @@ def rates_table() -> str:
     return "\n".join(lines)
 
 
+def mttf_sentence() -> str:
+    """GOODPUT.md's 2,000-rack job with spares: how often it restarts, and its goodput."""
+    r = G.closed_form(parse_query("").scenario, job_racks=2_000, spares=True)
+    return (
+        f"With spares the 2,000-rack job (144,000 GPUs) restarts every "
+        f"{r['mtbf_hours'] * 60:.0f} minutes on average ({r['interruptions_per_job_year']:,.0f} "
+        f"interruptions a job-year), which holds its goodput at {_pct(r['fraction'], 1)}."
+    )
+
+
+def _kind_rate(r: dict, prefix: str) -> float:
+    """Faults a year of every event kind whose name starts with `prefix` (flagged ones too)."""
+    return sum(k["per_rack_year"] for k in r["kinds"] if k["kind"].startswith(prefix))
+
+
+def domain_figures() -> str:
+    """GOODPUT.md's domain against one rack and sixteen racks on scale-out: the numbers its
+    'why the sizes are what they are' reads (closed form, all seven features, repair at once)."""
+    cols = (
+        ("one vr-nvl72 rack", G.closed_form(parse_query("").scenario)),
+        ("16 vr-nvl72 racks, scale-out", G.closed_form(parse_query("").scenario, job_racks=16)),
+        ("vr-nvl1152", G.closed_form(parse_query("fabric=vr-nvl1152").scenario)),
+    )
+    rows = (
+        ("goodput", lambda r: _pct(r["fraction"], 1)),
+        ("badput, h a year", lambda r: f"{sum(r['badput_hours_per_rack_year'].values()):.0f}"),
+        (
+            "of it rack-down waits, h",
+            lambda r: f"{r['badput_hours_per_rack_year']['repair_wait']:.0f}",
+        ),
+        (
+            "of it running degraded, h",
+            lambda r: f"{r['badput_hours_per_rack_year']['degraded']:.0f}",
+        ),
+        ("rack-down visits a year", lambda r: f"{r['rack_down_visits_per_year']:.0f}"),
+        ("GPU faults a year", lambda r: f"{_kind_rate(r, 'gpu'):.0f}"),
+        ("trunk link faults a year", lambda r: f"{_kind_rate(r, 'trunk link'):.0f}"),
+    )
+    lines = [
+        "| per year of the job | " + " | ".join(t for t, _ in cols) + " |",
+        "|---|---|---|---|",
+    ]
+    for label, cell in rows:
+        lines.append(f"| {label} | " + " | ".join(cell(r) for _, r in cols) + " |")
+    return "\n".join(lines)
+
+
 def links_sentence() -> str:
     """MODEL.md's 'what drives the numbers': link faults, rack-down hours, GB200 beside VR."""
     out = []
@@ -249,8 +296,10 @@ REGIONS: tuple[Region, ...] = (
     Region("GOODPUT.md", "optimiser", optimiser_lines),
     Region("GOODPUT.md", "jobs", jobs_table),
     Region("GOODPUT.md", "scales", scales_table),
+    Region("GOODPUT.md", "mttf", mttf_sentence),
     Region("GOODPUT.md", "compare", lambda: compare.markdown(compare.feature_values())),
     Region("GOODPUT.md", "domain", lambda: compare.markdown_beside(compare.beside())),
+    Region("GOODPUT.md", "domainwhy", domain_figures),
     Region("GOODPUT.md", "sensitivity", sensitivity_markdown),
     Region("MODEL.md", "links", links_sentence),
     Region("CALIBRATION.md", "decode", calibrate.decode_markdown),
