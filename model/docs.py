@@ -16,6 +16,7 @@ from pathlib import Path
 
 from model.reliability import compare
 from model.reliability import goodput as G
+from model.reliability.accounting import visit_wait_h
 from model.reliability.rates import DEFAULT_RATES, FAILURE_RATE_FIELDS, HOURS_PER_YEAR, Rates
 from model.reliability.sensitivity import markdown as sensitivity_markdown
 from model.reliability.site import site_of
@@ -222,6 +223,21 @@ def mttf_sentence() -> str:
     )
 
 
+WAIT_POLICIES = ("window-30", "dark-5", "bw-95", "bw-90")  # GOODPUT.md's examples
+
+
+def waits_table() -> str:
+    """GOODPUT.md's mean wait of a deferred part (the timeline's, Little's law) and how often
+    the default rack loses its leader (what the routing fallback acts in)."""
+    lines = ["| `repair=` on vr-nvl72 | a deferred part waits, days (mean) |", "|---|---|"]
+    for p in WAIT_POLICIES:
+        wait = visit_wait_h(parse_query(f"repair={p}").scenario, DEFAULT_RATES) / 24.0
+        lines.append(f"| `{p}` | {wait:.0f} |")
+    r = G.closed_form(parse_query("").scenario)
+    lost = _kind_rate(r, "leader ")
+    return "\n".join(lines) + f"\n\nThe default rack loses its leader {lost:.2f} times a year."
+
+
 def _kind_rate(r: dict, prefix: str) -> float:
     """Faults a year of every event kind whose name starts with `prefix` (flagged ones too)."""
     return sum(k["per_rack_year"] for k in r["kinds"] if k["kind"].startswith(prefix))
@@ -301,6 +317,7 @@ REGIONS: tuple[Region, ...] = (
     Region("GOODPUT.md", "domain", lambda: compare.markdown_beside(compare.beside())),
     Region("GOODPUT.md", "domainwhy", domain_figures),
     Region("GOODPUT.md", "sensitivity", sensitivity_markdown),
+    Region("GOODPUT.md", "waits", waits_table),
     Region("MODEL.md", "links", links_sentence),
     Region("CALIBRATION.md", "decode", calibrate.decode_markdown),
     Region("CALIBRATION.md", "collectives", comm.calibration_tables),
