@@ -14,6 +14,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+
+from model import telemetry
 from model.reliability import compare
 from model.reliability import goodput as G
 from model.reliability.accounting import visit_wait_h
@@ -21,7 +24,7 @@ from model.reliability.rates import DEFAULT_RATES, FAILURE_RATE_FIELDS, HOURS_PE
 from model.reliability.sensitivity import markdown as sensitivity_markdown
 from model.reliability.site import site_of
 from model.scenario import Scenario, parse_query
-from model.telemetry import names
+from model.telemetry import fields, names
 from model.workloads import calibrate, comm
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -238,6 +241,33 @@ def waits_table() -> str:
     return "\n".join(lines) + f"\n\nThe default rack loses its leader {lost:.2f} times a year."
 
 
+FORECAST_LINKS = tuple(f"gpu{g:02d}-st{g % 9 + 1}.sw{g % 4}" for g in range(0, 72, 3))
+
+
+def forecast_table() -> str:
+    """TELEMETRY.md's forecast measured on 24 degrading links (tests/model/telemetry's set),
+    read one and two days before they fail; and the degrading link's recovery ramp."""
+    s = parse_query("flaky=" + ",".join(FORECAST_LINKS)).scenario
+    lines = [
+        "| read before the failure | median forecast, h | 10th-90th percentile, h |",
+        "|---|---|---|",
+    ]
+    for days in (1, 2):
+        t = telemetry.FLAKY_TTF_S - days * 86400.0
+        est = sorted(telemetry.forecast(s, x, t).time_to_failure_s / 3600 for x in FORECAST_LINKS)
+        p10, p50, p90 = (float(np.percentile(est, q)) for q in (10, 50, 90))
+        lines.append(f"| {24 * days} h | {p50:.1f} | {p10:.0f}-{p90:.0f} |")
+    by = fields.flaky_recoveries_by
+    ttf, per21 = fields.FLAKY_TTF_S, 21 * 60.0
+    last_day = (by(ttf) - by(ttf - 86400.0)) / (86400.0 / per21)
+    flat = fields.FLAKY_RECOVERY_PER_S * ttf
+    return "\n".join(lines) + (
+        f"\n\nThe ramp: k = {fields.FLAKY_RAMP_K:.3f} [D], {by(ttf):.0f} recoveries at the "
+        f"failure (a constant rate would have made {flat:,.0f}), {last_day:.1f} per 21 minutes "
+        "over the last day."
+    )
+
+
 def _kind_rate(r: dict, prefix: str) -> float:
     """Faults a year of every event kind whose name starts with `prefix` (flagged ones too)."""
     return sum(k["per_rack_year"] for k in r["kinds"] if k["kind"].startswith(prefix))
@@ -322,6 +352,7 @@ REGIONS: tuple[Region, ...] = (
     Region("CALIBRATION.md", "decode", calibrate.decode_markdown),
     Region("CALIBRATION.md", "collectives", comm.calibration_tables),
     Region("TELEMETRY.md", "names", names.markdown),
+    Region("TELEMETRY.md", "forecast", forecast_table),
 )
 
 
