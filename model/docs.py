@@ -365,21 +365,31 @@ def rewrite(text: str, region: Region, body: str) -> str:
     return f"{head}{region.begin}\n{body}\n{region.end}{tail}"
 
 
-def regenerated(docs: Path = DOCS) -> dict[str, tuple[str, str]]:
-    """Each document with a region: (its text now, its text with every region rewritten)."""
+def written() -> dict[tuple[str, str], str]:
+    """Every region's text as the model writes it now, by (document, region name)."""
+    return {(r.doc, r.name): r.write() for r in REGIONS}
+
+
+def regenerated(
+    docs: Path = DOCS, bodies: dict[tuple[str, str], str] | None = None
+) -> dict[str, tuple[str, str]]:
+    """Each document with a region: (its text now, its text with every region rewritten);
+    `bodies` is written() when the caller has it already."""
+    bodies = written() if bodies is None else bodies
     out: dict[str, tuple[str, str]] = {}
     for r in REGIONS:
         now, new = out.get(r.doc) or ((docs / r.doc).read_text(encoding="utf-8"),) * 2
-        out[r.doc] = (now, rewrite(new, r, r.write()))
+        out[r.doc] = (now, rewrite(new, r, bodies[(r.doc, r.name)]))
     return out
 
 
-def stale(docs: Path = DOCS) -> list[str]:
+def stale(docs: Path = DOCS, bodies: dict[tuple[str, str], str] | None = None) -> list[str]:
     """The regions whose text disagrees with the model ('GOODPUT.md: results')."""
+    bodies = written() if bodies is None else bodies
     bad = []
     for r in REGIONS:
         text = (docs / r.doc).read_text(encoding="utf-8")
-        if rewrite(text, r, r.write()) != text:
+        if rewrite(text, r, bodies[(r.doc, r.name)]) != text:
             bad.append(f"{r.doc}: {r.name}")
     return bad
 
@@ -404,4 +414,4 @@ if __name__ == "__main__":
     raise SystemExit(main(sys.argv[1:]))
 
 
-__all__ = ["REGIONS", "Region", "main", "regenerated", "rewrite", "stale"]
+__all__ = ["REGIONS", "Region", "main", "regenerated", "rewrite", "stale", "written"]
