@@ -16,7 +16,9 @@ from pathlib import Path
 
 import numpy as np
 
-from model import telemetry
+from model import evaluate, telemetry
+from model.assess import assess
+from model.multirack.domains import DOMAINS
 from model.reliability import compare
 from model.reliability import goodput as G
 from model.reliability.accounting import visit_wait_h
@@ -268,6 +270,71 @@ def forecast_table() -> str:
     )
 
 
+GIB = 1 << 30
+
+
+def _plane5(fabric: str) -> str:
+    """A domain with every L2 chip of plane 5 lost."""
+    n = DOMAINS[fabric].l2_per_plane
+    return f"fabric={fabric}&fail=" + ",".join(f"l2.p05.s{k}" for k in range(n))
+
+
+def _collective(q: str, op: str, ranks: int) -> float:
+    a = assess(parse_query(q).scenario)
+    return comm.answer(a, {"op": op, "bytes": GIB, "ranks": ranks})["time_us"]
+
+
+def domain_examples() -> str:
+    """MULTIRACK.md's worked examples: SHARP, p99 latency and two 1 GiB collectives on a
+    domain, healthy and with L2 chips lost (evaluate and /api/v1/collectives' answers)."""
+
+    def ev(q: str) -> dict:
+        return evaluate(parse_query(q).scenario)
+
+    three = "fabric=vr-nvl576&fail=" + ",".join(
+        f"l2.p{p:02d}.s{k}" for p in range(DOMAINS["vr-nvl576"].planes) for k in (1, 2, 3)
+    )
+    rows = [
+        (
+            "vr-nvl576, plane 5's L2 chips lost: in-network compute, TFLOPS",
+            ev("fabric=vr-nvl576")["sharp_tflops"],
+            ev(_plane5("vr-nvl576"))["sharp_tflops"],
+            ".1f",
+        ),
+    ]
+    for f in ("vr-nvl576", "vr-nvl1152"):
+        rows.append(
+            (
+                f"{f}, plane 5's L2 chips lost: p99 latency, us",
+                ev(f"fabric={f}")["latency_us"]["p99"],
+                ev(_plane5(f))["latency_us"]["p99"],
+                ".3f",
+            )
+        )
+    for ranks in (144, 72):
+        rows.append(
+            (
+                f"vr-nvl1152, plane 5's L2 chips lost: 1 GiB all-reduce, {ranks} ranks, us",
+                _collective("fabric=vr-nvl1152", "all_reduce", ranks),
+                _collective(_plane5("vr-nvl1152"), "all_reduce", ranks),
+                ",.0f",
+            )
+        )
+    for ranks in (576, 72):
+        rows.append(
+            (
+                f"vr-nvl576, 3 of 4 L2 chips of every plane lost: 1 GiB all-to-all, {ranks} ranks, us",
+                _collective("fabric=vr-nvl576", "all_to_all", ranks),
+                _collective(three, "all_to_all", ranks),
+                ",.0f",
+            )
+        )
+    lines = ["| example | healthy | with the fault | change |", "|---|---|---|---|"]
+    for label, a, b, fmt in rows:
+        lines.append(f"| {label} | {a:{fmt}} | {b:{fmt}} | {100 * (b / a - 1):+.1f}% |")
+    return "\n".join(lines)
+
+
 def _kind_rate(r: dict, prefix: str) -> float:
     """Faults a year of every event kind whose name starts with `prefix` (flagged ones too)."""
     return sum(k["per_rack_year"] for k in r["kinds"] if k["kind"].startswith(prefix))
@@ -353,6 +420,7 @@ REGIONS: tuple[Region, ...] = (
     Region("CALIBRATION.md", "collectives", comm.calibration_tables),
     Region("TELEMETRY.md", "names", names.markdown),
     Region("TELEMETRY.md", "forecast", forecast_table),
+    Region("MULTIRACK.md", "examples", domain_examples),
 )
 
 
