@@ -110,6 +110,7 @@ REPORT_HTML = "download-report"  # the report as one HTML file (assets/report.js
 DOWNLOAD = "download"
 ASSUMPTIONS = "assumptions"
 ASSUMPTIONS_BODY = "assumptions-body"
+SENSITIVITY = "assumptions-sensitivity"  # what moves goodput: each [A] across its span
 
 # panels/buys.py: what each feature buys (the goodput panel's settings, table, best policy)
 BUYS_RACKS = "buys-racks"

@@ -272,3 +272,32 @@ def repair_action(action: RepairAction, subject: str) -> str:
 def _trays(subject: str) -> str:
     """'1 tray', '9 trays': the number of trays an update names (a count, as a string)."""
     return plural(int(subject), "tray") if subject.isdigit() else f"{subject} trays"
+
+
+# --- telemetry ---------------------------------------------------------------------------
+TELEMETRY_COUNTERS = (
+    "per-link CRC, replay, recovery and throughput counters, BER and link state (GPU side), "
+    "NVSwitch port counters and the lanes' view (switch side)"
+)
+TELEMETRY_FEATURE = (
+    "The counters are exported on every fabric whatever its features: DCGM reads them on a "
+    "GB200 rack today. The fine-grained telemetry feature decides what the fabric does with "
+    "them: attribute a fault to its cable, port, chip or tray; run the windowed health rule "
+    "and the failure forecast and drain a degrading link before it fails; detect a dead link "
+    "in ~30 s instead of the 10-minute timeout and find the failed part at once."
+)
+
+
+def telemetry_feature(on: bool) -> str:
+    """What the telemetry feature does on this scenario's fabric, on or off (the counters are
+    there either way)."""
+    if on:
+        return (
+            "telemetry on: the fabric acts on the counters (attribution, the windowed rule, "
+            "the forecast, drain ahead, detection in ~30 s)"
+        )
+    return (
+        "telemetry off: the counters are exported but nothing acts on them: no attribution, "
+        "no drain ahead (a degrading link is found when it fails), detection by the "
+        "10-minute timeout and a day to find the failed part"
+    )

@@ -35,6 +35,7 @@ from model.reliability.rates import (
     rate_facts,
 )
 from model.reliability.timeline import timeline
+from model.telemetry.names import names_json
 from model.workloads import comm, moe_a2a
 from model.workloads.throughput import decode_breakdowns
 
@@ -178,6 +179,7 @@ def telemetry_route() -> Response:
         "counters": snap.to_json(cables=bool(own["cables"])),
         "attribution": telemetry.attribution(snap).to_json(),
         "health_rule": telemetry.health_rule(s, t),
+        "names": names_json(),  # the DCGM release of every name (issue 29)
     }
     if window is not None:
         link = str(own["link"])

@@ -17,6 +17,7 @@ from model.multirack.domains import rack_id
 from model.parts import part
 from model.scenario import Scenario
 from model.telemetry.domain import domain_counters
+from model.telemetry.names import names_json
 
 
 def domain_telemetry(
@@ -26,7 +27,11 @@ def domain_telemetry(
     window: t0, t1, step of a link's series, when link= is given)."""
     t = float(own["t_s"])
     dc = domain_counters(s, t)
-    out: dict = {"counters": dc.to_json(), "attribution": evaluate(s)["telemetry"]}
+    out: dict = {
+        "counters": dc.to_json(),
+        "attribution": evaluate(s)["telemetry"],
+        "names": names_json(),
+    }
     rack, local = None, None
     if "link" in own:
         token = str(own["link"])

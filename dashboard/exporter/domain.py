@@ -43,6 +43,7 @@ from model.multirack.domains import (
     trunk_id,
 )
 from model.parts import part
+from model.telemetry import names
 from model.telemetry.domain import DomainCounters, domain_counters
 
 RACK_PARAM = "rack"
@@ -105,12 +106,22 @@ FAMILIES: tuple[DomainFamily, ...] = (
         "fabric_twin_link_counters_available",
         "gauge",
         "Whether per-link counters are exported, in each rack's drill-down (&rack=rNN) (unit: "
-        "1 yes; 0 no: fine-grained link telemetry is off). Project name.",
+        "1 yes, on every domain whatever its features; the telemetry feature is "
+        "fabric_twin_link_telemetry_feature). Project name.",
+        lambda dc, _p: np.array([1]),
+        "one",
+    ),
+    DomainFamily(
+        "fabric_twin_link_telemetry_feature",
+        "gauge",
+        "Whether the domain acts on the link and trunk counters (unit: 1 the fine-grained "
+        "telemetry feature is on: attribution, drain ahead, degrading trunks named; 0 off: "
+        "the counters are exported but nothing acts on them). Project name.",
         lambda dc, _p: np.array([int(dc.telemetry)]),
         "one",
     ),
     *(
-        DomainFamily(name, "counter", _HELP[name], _gpus(name), "gpu", needs_telemetry=True)
+        DomainFamily(name, "counter", _HELP[name], _gpus(name), "gpu")
         for name in telemetry.GPU_TOTALS.values()
     ),
     DomainFamily(
@@ -241,8 +252,9 @@ def _labels(d: Domain) -> dict[str, tuple[str, ...]]:
     return {"gpu": gpu, "l1": l1, "trunk": trunk, "l2": l2, "rack": rack}
 
 
-def domain_text(s: Scenario, t_s: float) -> str:
-    """The domain's scrape: its tier and every GPU (no per-link families: see rack_text)."""
+def domain_text(s: Scenario, t_s: float, spelling: str = names.TWIN) -> str:
+    """The domain's scrape: its tier and every GPU (no per-link families: see rack_text), its
+    DCGM names in the spelling asked for."""
     dc = domain_counters(s, t_s)
     partition = assess(s).partition
     labs = _labels(dc.domain)
@@ -250,21 +262,22 @@ def domain_text(s: Scenario, t_s: float) -> str:
     for fam in FAMILIES:
         if fam.needs_telemetry and not dc.telemetry:
             continue
+        name = names.spelled(fam.name, spelling)
         if fam.series == "scenario":
             pre: tuple[str, ...] = (
-                f"{fam.name}{label_set({'fabric': dc.domain.key, 'scenario': dc.scenario_key})} ",
+                f"{name}{label_set({'fabric': dc.domain.key, 'scenario': dc.scenario_key})} ",
             )
         elif fam.series == "one":
-            pre = (f"{fam.name} ",)
+            pre = (f"{name} ",)
         elif fam.series == "partition":
             mode = str(partition.mode)
             pre = tuple(
-                f"{fam.name}{label_set({'state': str(x), 'mode': mode, 'fabric': dc.domain.key})} "
+                f"{name}{label_set({'state': str(x), 'mode': mode, 'fabric': dc.domain.key})} "
                 for x in PARTITION_STATES
             )
         else:
-            pre = prefixes(fam.name, labs[fam.series])
-        parts.append(family_text(fam.name, fam.kind, fam.help, pre, fam.values(dc, partition)))
+            pre = prefixes(name, labs[fam.series])
+        parts.append(family_text(name, fam.kind, fam.help, pre, fam.values(dc, partition)))
     return "".join(parts)
 
 
@@ -277,7 +290,9 @@ def rack_index(s: Scenario, token: str) -> int:
     return p.rack
 
 
-def rack_text(s: Scenario, t_s: float, rack: int, lanes: bool = False) -> str:
+def rack_text(
+    s: Scenario, t_s: float, rack: int, lanes: bool = False, spelling: str = names.TWIN
+) -> str:
     """One rack of the domain, as its own exporters report it: the single-rack scrape with
     every ID prefixed by the rack, the domain's fabric key and partition."""
     dc = domain_counters(s, t_s)
@@ -296,4 +311,4 @@ def rack_text(s: Scenario, t_s: float, rack: int, lanes: bool = False) -> str:
         domain_key=dc.domain.key,
         domain_scenario=dc.scenario_key,
     )
-    return reading_text(r, lanes)
+    return reading_text(r, lanes, spelling)

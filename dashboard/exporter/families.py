@@ -34,7 +34,9 @@ class Family:
     kind: str
     help: str
     values: Callable[[Reading], np.ndarray | Sequence[float]]
-    needs_telemetry: bool = True  # exported only with the 'telemetry' feature on
+    # exported only with the 'telemetry' feature on: what the fabric does with the counters
+    # (the windowed rule), never the counters themselves, which every fabric exports
+    needs_telemetry: bool = False
     series: Series = "link"
 
 
@@ -53,7 +55,6 @@ TWIN_FAMILIES: tuple[Family, ...] = (
         "The scenario these metrics describe (unit: always 1; the labels carry the "
         "canonical scenario query and the fabric). Project name.",
         lambda r: [1],
-        needs_telemetry=False,
         series="scenario",
     ),
     Family(
@@ -62,17 +63,25 @@ TWIN_FAMILIES: tuple[Family, ...] = (
         "The simulated clock the counters are read at (unit: seconds since the counters "
         "were cleared). Project name.",
         lambda r: [r.snap.t_s],
-        needs_telemetry=False,
         series="one",
     ),
     Family(
         "fabric_twin_link_counters_available",
         "gauge",
         "Whether per-link counters (CRC, replay, recovery, bandwidth, BER) are exported "
-        "(unit: 1 yes; 0 no: fine-grained link telemetry is off, so only link up/down and "
-        "switch state are visible). Project name.",
+        "(unit: 1 yes, on every fabric whatever its features: DCGM reads them on GB200 too; "
+        "the telemetry feature is fabric_twin_link_telemetry_feature). Project name.",
+        lambda r: [int(r.snap.link is not None)],
+        series="one",
+    ),
+    Family(
+        "fabric_twin_link_telemetry_feature",
+        "gauge",
+        "Whether the fabric acts on the link counters (unit: 1 the fine-grained telemetry "
+        "feature is on: attribution, the windowed health rule, the forecast, drain ahead, "
+        "detection in ~30 s; 0 off: the counters are exported but nothing acts on them). "
+        "Project name.",
         lambda r: [int(r.snap.telemetry)],
-        needs_telemetry=False,
         series="one",
     ),
 )
@@ -118,7 +127,6 @@ LINK_FAMILIES: tuple[Family, ...] = (
         "gauge",
         "NVML link state as the GPU's driver sees it (unit: 1 ACTIVE, 0 INACTIVE).",
         lambda r: (r.snap.state == telemetry.ACTIVE).astype(np.int64),
-        needs_telemetry=False,
     ),
     Family(
         telemetry.BER,
@@ -139,8 +147,10 @@ LINK_FAMILIES: tuple[Family, ...] = (
         "gauge",
         "The public windowed health rule on this link: of its last 30 windows of 60 s, how "
         "many saw its replay or recovery counter rise (unit: windows; the rule fails the "
-        "link above 15). Project name.",
+        "link above 15; exported with the telemetry feature on: the fabric runs the rule). "
+        "Project name.",
         lambda r: r.flagged_windows,
+        needs_telemetry=True,
     ),
 )
 
@@ -167,7 +177,6 @@ GPU_FAMILIES: tuple[Family, ...] = (
         "supported, 1 TRUE, 2 FALSE; DEGRADED_BW at bit 0, ROUTE_RECOVERY 2, ROUTE_UNHEALTHY "
         "4, ACCESS_TIMEOUT_RECOVERY 6; 170 = 0xAA healthy; 0: the GPU is not there).",
         lambda r: r.snap.health.mask,  # type: ignore[union-attr]
-        needs_telemetry=False,
         series="gpu",
     ),
     Family(
@@ -176,7 +185,6 @@ GPU_FAMILIES: tuple[Family, ...] = (
         "NVML GPU fabric health summary (unit: 1 Healthy, 2 Unhealthy, 3 Limited Capacity, "
         "0 not supported: the GPU is not there).",
         lambda r: r.snap.health.summary,  # type: ignore[union-attr]
-        needs_telemetry=False,
         series="gpu",
     ),
 )
@@ -264,7 +272,6 @@ SWITCH_FAMILIES: tuple[Family, ...] = (
         "NVSwitch chip health (unit: 1 up, 0 failed; a drained chip is up). NMX-style name "
         "of this project.",
         _int(lambda r: r.chip_up),
-        needs_telemetry=False,
         series="chip",
     ),
     Family(
@@ -273,7 +280,6 @@ SWITCH_FAMILIES: tuple[Family, ...] = (
         "NVSwitch chip drained on purpose, traffic moved off (unit: 1 drained for an "
         "in-service update or a maintenance window, 0 not). NMX-style name of this project.",
         _int(lambda r: r.snap.planned),
-        needs_telemetry=False,
         series="chip",
     ),
     Family(
@@ -282,7 +288,6 @@ SWITCH_FAMILIES: tuple[Family, ...] = (
         "ACTIVE links on this NVSwitch chip's GPU-facing ports (unit: links, of one per "
         "GPU). NMX-style name of this project.",
         lambda r: (r.snap.state == telemetry.ACTIVE).sum(axis=0),
-        needs_telemetry=False,
         series="chip",
     ),
     Family(
@@ -291,7 +296,6 @@ SWITCH_FAMILIES: tuple[Family, ...] = (
         "Switch tray reachable (unit: 1 up, 0 down: every chip and the controller of the "
         "tray are down). NMX-style name of this project.",
         _int(lambda r: r.tray_up),
-        needs_telemetry=False,
         series="tray",
     ),
     Family(
@@ -301,7 +305,6 @@ SWITCH_FAMILIES: tuple[Family, ...] = (
         "NMX-Telemetry) alive (unit: 1 up, 0 down; the data plane does not depend on it). "
         "NMX-style name of this project.",
         _int(lambda r: r.state.mc_alive),
-        needs_telemetry=False,
         series="controller",
     ),
     Family(
@@ -331,7 +334,6 @@ PARTITION_FAMILIES: tuple[Family, ...] = (
         "state, 0 for the others; mode: adaptive-bandwidth or full-bandwidth). NMX-style name "
         "of this project.",
         lambda r: [int(r.partition.state is x) for x in PARTITION_STATES],
-        needs_telemetry=False,
         series="partition",
     ),
 )

@@ -39,12 +39,15 @@ The names, and whose they are (docs/TELEMETRY.md has every one with its source):
   controller up, staleness, (lanes=1) each lane's state and BER, and
   nmx_partition_health{state, mode} (1 for the partition's state, 0 for the others).
 - fabric_twin_* describe the twin: fabric_twin_info{fabric, scenario},
-  fabric_twin_simulated_time_seconds, fabric_twin_link_counters_available, the model's traffic
+  fabric_twin_simulated_time_seconds, fabric_twin_link_counters_available (always 1),
+  fabric_twin_link_telemetry_feature, the model's traffic
   (fabric_twin_nvlink_throughput_gigabytes_per_second) and the public windowed health rule's
   flagged windows per link (fabric_twin_health_rule_flagged_windows).
 
-With the 'telemetry' feature off only the link state, the fabric health and the switch-side
-state are exported, and fabric_twin_link_counters_available is 0. A tray whose controller is
+Every fabric exports its counters whatever its features (DCGM reads them on a GB200 rack
+too): the 'telemetry' feature is fabric_twin_link_telemetry_feature, what the fabric does with
+them (attribution, the windowed rule, the forecast, drain ahead), and only the rule's own
+count (fabric_twin_health_rule_flagged_windows) needs it. A tray whose controller is
 down keeps its switch-side counters at their last reported values: they are exported as they
 are, and nmx_telemetry_stale marks those chips; the GPU side is unaffected. BER is NaN on a
 link that carries nothing. Every value comes from read(): model.telemetry.counters(scenario,
@@ -69,17 +72,28 @@ from model.fabric.fate import Partition
 from model.fabric.presets import Fabric
 from model.fabric.state import FabricState
 from model.ids import parse_id, plane_of
+from model.telemetry import names
 
 T_PARAM = "t_s"
 LANES_PARAM = "lanes"  # 1: the per-lane families too (the switch tray's cable view)
 RACK_PARAM = "rack"  # a domain's rack, read alone (dashboard/exporter/domain.py)
+NAMES_PARAM = "names"  # twin | dcgm-exporter | dcgm-4.6: which DCGM spelling (names.py)
 PARAMS = declare(
     **{
         T_PARAM: Number(0.0, telemetry.MAX_T_S, default=TELEMETRY_READ_S),
         LANES_PARAM: Number(0, 1, default=0, whole=True),
         RACK_PARAM: Text(),
+        NAMES_PARAM: Text(default=names.TWIN),
     }
 )
+
+
+def spelling_of(value: object) -> str:
+    """The names= value, checked: one of model.telemetry.names.SPELLINGS."""
+    if value not in names.SPELLINGS:
+        msg = f"{NAMES_PARAM} '{value}' must be one of {', '.join(names.SPELLINGS)}"
+        raise ScenarioError(msg, NAMES_PARAM)
+    return str(value)
 
 
 # --- what a scrape reads ---------------------------------------------------------------------
@@ -149,19 +163,22 @@ def series_labels(r: Reading, series: Series) -> tuple[str, ...]:
 
 
 def exported(r: Reading, lanes: bool = False) -> tuple[Family, ...]:
-    """The families a scrape of this reading has, in order (no counters with telemetry off;
-    the per-lane families only when asked for)."""
+    """The families a scrape of this reading has, in order (the counters whatever the
+    features, the health rule's count with the telemetry feature on; the per-lane families
+    only when asked for)."""
     fams = families(r.fabric, lanes)
     return tuple(fam for fam in fams if r.snap.telemetry or not fam.needs_telemetry)
 
 
-def reading_text(r: Reading, lanes: bool = False) -> str:
-    """The exposition text of a Reading: every exported family, in table order."""
+def reading_text(r: Reading, lanes: bool = False, spelling: str = names.TWIN) -> str:
+    """The exposition text of a Reading: every exported family, in table order, its DCGM
+    names in the spelling asked for (model/telemetry/names.py)."""
     parts = []
     for fam in exported(r, lanes):
+        name = names.spelled(fam.name, spelling)
         labs = series_labels(r, fam.series)
-        pre = prefixes(fam.name, labs) if len(labs) > 1 else (f"{fam.name}{labs[0]} ",)
-        parts.append(family_text(fam.name, fam.kind, fam.help, pre, np.asarray(fam.values(r))))
+        pre = prefixes(name, labs) if len(labs) > 1 else (f"{name}{labs[0]} ",)
+        parts.append(family_text(name, fam.kind, fam.help, pre, np.asarray(fam.values(r))))
     return "".join(parts)
 
 
@@ -178,6 +195,8 @@ def render(scenario_query: str = "", t_s: float = TELEMETRY_READ_S, lanes: bool 
     return render_scenario(parse_query(scenario_query, strict=True).scenario, t_s, lanes)
 
 
-def render_scenario(s: Scenario, t_s: float, lanes: bool = False) -> str:
+def render_scenario(
+    s: Scenario, t_s: float, lanes: bool = False, spelling: str = names.TWIN
+) -> str:
     """The exposition text of a parsed Scenario at simulated time t_s (in 0..MAX_T_S)."""
-    return reading_text(read(s, t_s), lanes)
+    return reading_text(read(s, t_s), lanes, spelling)

@@ -362,8 +362,8 @@ def counters_heatmap_figure(c: tm.Counters, name: str) -> dict:
     when = f"t = {fmt_s(c.t_s)}"
     if name != "state" and c.link is None:
         return empty_figure(
-            "Per-link counters are off (link telemetry feature off): only link up/down is "
-            "visible. Choose 'state'.",
+            "This snapshot has no per-link counters (a file read without them): only link "
+            "up/down is known. Choose 'state'.",
             METRIC_LABELS.get(name, (name, ""))[0],
         )
     unit = METRIC_LABELS.get(name, (name, ""))[1]

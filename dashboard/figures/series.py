@@ -38,7 +38,7 @@ def _time_unit(span_s: float) -> tuple[str, float]:
 
 def _shown_metric(series: dict, metric: str) -> tuple[str, str]:
     """The metric to plot and a note on why it is not the one asked for: a series without the
-    metric (telemetry off: only the link's state is visible) shows the state instead."""
+    metric shows the state instead."""
     if metric != "state" and metric not in series:
         return "state", series.get("visible") or f"{metric} is not in this series"
     return metric, ""

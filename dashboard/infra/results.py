@@ -20,7 +20,7 @@ from plotly.io.json import to_json_plotly
 
 from model import evaluate
 from model.registry import kind_of
-from model.reliability import goodput
+from model.reliability import goodput, sensitivity
 from model.reliability.timeline import timeline as model_timeline
 from model.scenario import Scenario
 from model.workloads import calibrate
@@ -70,8 +70,13 @@ def decode(s: Scenario) -> dict:
 
 
 def calibration() -> dict:
-    """model.workloads.calibrate.answer(): the same for every scenario, computed once."""
-    return json.loads(_memo("calibration", lambda: json.dumps(calibrate.answer())))
+    """model.workloads.calibrate.answer() and the goodput's sensitivity to each assumption
+    (model.reliability.sensitivity, issue 29): the same for every scenario, computed once."""
+    return json.loads(_memo("calibration", lambda: json.dumps(_calibration())))
+
+
+def _calibration() -> dict:
+    return calibrate.answer() | {"goodput_sensitivity": sensitivity.sensitivity()}
 
 
 def latency(s: Scenario) -> dict:

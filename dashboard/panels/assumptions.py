@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from dash import Dash, Input, Output, html, no_update
 
 from dashboard import ids
+from dashboard.infra import results
 from dashboard.panels.sources import cite
 from model.fabric.presets import FABRICS
 from model.params import PARAM_FACTS
@@ -60,7 +61,40 @@ def tables() -> list:
     )
     sections.append(html.H3("Failure rates and timings (goodput)"))
     sections.append(html.Table([head, *_fact_rows(RELIABILITY_FACTS)], className="facts"))
-    return sections
+    return [*sections, *sensitivity_table(results.calibration()["goodput_sensitivity"])]
+
+
+def sensitivity_table(a: dict) -> list:
+    """The model's sensitivity answer (model.reliability.sensitivity, issue 29): each [A]
+    that moves goodput past the threshold, its span and the goodput at each end, as given."""
+    head = html.Tr(
+        [html.Th(x) for x in ("assumption", "default", "span", "goodput low", "high", "moves")]
+    )
+    rows = [
+        html.Tr(
+            [
+                html.Td(r["name"]),
+                html.Td(f"{r['default']:.3g} {r['unit']}"),
+                html.Td(f"{r['low']:.3g} to {r['high']:.3g}: {r['span']}"),
+                html.Td(f"{r['goodput_low']:.3%}"),
+                html.Td(f"{r['goodput_high']:.3%}"),
+                html.Td(f"{r['swing_pp']:.2f} pp"),
+            ]
+        )
+        for r in a["rows"]
+    ]
+    note = (
+        f"Each assumption [A] alone at both ends of its span on {a['scenario']}: goodput "
+        f"{a['rows'][0]['goodput_default']:.3%} at the defaults. Shown: those that move it by "
+        f"more than {a['threshold_pp']} pp. Below that: {', '.join(a['below']) or 'none'}."
+        if a["rows"]
+        else f"No assumption moves goodput by more than {a['threshold_pp']} pp."
+    )
+    return [
+        html.H3("What moves goodput: each assumption across its span"),
+        html.P(note),
+        html.Table([head, *rows], className="facts", id=ids.SENSITIVITY),
+    ]
 
 
 def layout() -> html.Details:

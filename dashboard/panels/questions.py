@@ -24,11 +24,12 @@ def answers(r: dict) -> list[tuple[str, str]]:
     lost = (
         "With telemetry a degrading link is flagged days ahead and drained on purpose"
         if feats["telemetry"]
-        else "Without per-link telemetry a degrading link is found only when it fails"
+        else "With the telemetry feature off the counters still show a degrading link (DCGM "
+        "reads them), but nothing acts on them: it is found only when it fails"
     )
     three_days = (
         f"On {f['name']} with these settings {link_fate}. {lost}. Over a rack-year the model "
-        f"expects {gp['interruptions_per_rack_year']:.1f} job interruptions and "
+        f"expects {gp['interruptions_per_job_year']:.1f} job interruptions and "
         f"{gp['fraction']:.2%} goodput; losing days needs a restart with no recent checkpoint "
         f"(here one every {gp['checkpoint_interval_s'] / 60:.0f} min) or a long repair wait."
     )
@@ -49,7 +50,7 @@ def answers(r: dict) -> list[tuple[str, str]]:
         f"not the {f['technology']} scale-up fabric, which never carries checkpoint writes to "
         "storage. What the "
         f"fabric changes is how often you restart from a checkpoint: here "
-        f"{gp['interruptions_per_rack_year']:.1f} interruptions a rack-year, with "
+        f"{gp['interruptions_per_job_year']:.1f} job interruptions a year, with "
         f"{gp['badput_hours_per_rack_year']['lost_work']:.0f} h of lost work and "
         f"{gp['badput_hours_per_rack_year']['checkpoints']:.0f} h of checkpoint writes."
     )

@@ -164,7 +164,8 @@ def _sides_note() -> str:
         "(docs/TELEMETRY.md). Per-link counters are the GPU side, from the GPU driver: a switch "
         "tray whose controller is down leaves them fresh. The switch side (each NVSwitch "
         "port's counters and each lane's state and BER, which tell a cable from a port) comes "
-        "through the tray's controller and holds its last report while that is down."
+        "through the tray's controller and holds its last report while that is down. "
+        + words.TELEMETRY_FEATURE
     )
 
 

@@ -194,14 +194,15 @@ def _telemetry(a: DomainAssessment) -> dict:
         ]
 
     return {
-        "per_link_counters": seen,
+        "per_link_counters": True,  # on every fabric, whatever the features
+        "feature": words.telemetry_feature(seen),
         "read_at_s": TELEMETRY_READ_S,
         "attribution_possible": possible,
         **lists,
         "reason": reason,
         "flagged_links": flagged,
         "degrading_unseen": unseen,
-        "visible": "per-link CRC, replay, recovery and BER counters" if seen else "up/down only",
+        "visible": words.TELEMETRY_COUNTERS,
         "updown": updown,
     }
 

@@ -35,7 +35,8 @@ def telemetry_block(s: Scenario, st: FabricState) -> dict:
     seen = Feature.TELEMETRY in st.features
     a = telemetry.attribution(telemetry.attribution_reads(s, TELEMETRY_READ_S))
     return {
-        "per_link_counters": seen,
+        "per_link_counters": True,  # on every fabric, whatever the features
+        "feature": words.telemetry_feature(seen),
         "read_at_s": TELEMETRY_READ_S,
         "attribution_possible": a.possible,
         "attribution": list(a.components),
@@ -47,7 +48,7 @@ def telemetry_block(s: Scenario, st: FabricState) -> dict:
         # links telemetry flags to drain: degrading links, and the links of degrading cables
         "flagged_links": sorted({parse_id(d, f).link().id for d in a.degrading}),
         "degrading_unseen": 0 if seen else len(flaky),
-        "visible": "per-link CRC, replay, recovery and BER counters" if seen else "up/down only",
+        "visible": words.TELEMETRY_COUNTERS,
         "updown": a.updown,
     }
 

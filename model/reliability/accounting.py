@@ -146,6 +146,9 @@ def result(
         "tokens_delivered": frac * tokens_per_s * hours * 3600.0 * racks,
         # None when nothing interrupts the job (JSON has no infinity)
         "mtbf_hours": 1.0 / interruptions_per_h if interruptions_per_h > 0 else None,
+        # per year of the whole job (job_racks racks); the old name is kept for the API's
+        # readers and is the same number (per rack only when job_racks is 1: issue 29)
+        "interruptions_per_job_year": interruptions_per_h * HOURS_PER_YEAR,
         "interruptions_per_rack_year": interruptions_per_h * HOURS_PER_YEAR,
         "rack_down_visits_per_year": rack_down_visits_per_h(eff) * HOURS_PER_YEAR,
         "planned_stops_per_year": sum(e.rate_per_h * sum(st.planned for st in e.stops) for e in eff)

@@ -4,8 +4,8 @@ year and money at a price per GPU-hour, each with a sentence on why it is large 
 
 The numbers are goodput.comparison()'s (the closed form); this module only takes the
 differences, prices them and says where they come from (the event kinds whose cost moves
-most). `python scripts/goodput_table.py docs/GOODPUT.md` rewrites the table docs/GOODPUT.md
-carries (between its compare markers) from these functions.
+most). `python -m model.docs` rewrites the tables docs/GOODPUT.md carries (its compare and
+domain regions) from these functions.
 """
 
 from __future__ import annotations
@@ -222,18 +222,6 @@ def markdown(values: dict) -> str:
     return "\n".join(lines)
 
 
-BEGIN, END = "<!-- compare:begin -->", "<!-- compare:end -->"
-
-
-def rewrite(text: str, table: str, begin: str = BEGIN, end: str = END) -> str:
-    """A document with the text between its `begin` and `end` markers replaced by `table`."""
-    head, sep, rest = text.partition(begin)
-    _, sep2, tail = rest.partition(end)
-    if not sep or not sep2:
-        raise ValueError(f"the document has no {begin} ... {end} section")
-    return f"{head}{begin}\n{table}\n{end}{tail}"
-
-
 def beside(rates: Rates = DEFAULT_RATES, fabric: str = "vr-nvl1152", **kw) -> dict:
     """The seven features on a multi-rack domain beside one rack and beside as many racks
     joined by the scale-out network (the same GPUs): feature_values of each, by feature."""
@@ -271,6 +259,3 @@ def markdown_beside(b: dict) -> str:
         parts = "; ".join(f"{t}: {a['why']}" for t, a in zip(b["columns"], row["at"], strict=True))
         lines.append(f"- **{row['key']}**: {parts}.")
     return "\n".join(lines)
-
-
-DOMAIN_BEGIN, DOMAIN_END = "<!-- domain:begin -->", "<!-- domain:end -->"

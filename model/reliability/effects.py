@@ -15,6 +15,7 @@ from functools import lru_cache
 from model.assess import assess
 from model.fabric.features import FEATURE_KEYS, default_features
 from model.kinds import ControlState, Feature, JobState, Restart
+from model.params import CABLE_SWAP_RACK_DOWN_H
 from model.reliability import site as site_mod
 from model.reliability.by_kind import RELIABILITY
 from model.reliability.rates import DEFAULT_RATES, HOURS_PER_YEAR, Rates
@@ -197,6 +198,20 @@ def _fault_stops(
 _CARTRIDGE_KINDS = frozenset({"link", "cable", "leader-plane-link", "flaky-link", "trunk"})
 
 
+def swap_time(c: dict[str, Outcome], rates: Rates) -> dict[str, Outcome]:
+    """The outcomes with a cartridge's rack-down swap taking rates.cartridge_swap_h (the
+    model's CABLE_SWAP_RACK_DOWN_H by default, so then unchanged): the wait for the part
+    before the swap stays as it is."""
+    new = rates.cartridge_swap_h
+    if new == CABLE_SWAP_RACK_DOWN_H:
+        return c
+    out = dict(c)
+    for k, o in c.items():
+        if k in _CARTRIDGE_KINDS and o.rack_down_h == CABLE_SWAP_RACK_DOWN_H:
+            out[k] = replace(o, repair_h=o.repair_h - o.rack_down_h + new, rack_down_h=new)
+    return out
+
+
 def on_site(c: dict[str, Outcome], rates: Rates) -> dict[str, Outcome]:
     """The outcomes with spare parts on site (repair=...,onsite): a repair takes the hands-on
     time (rates.onsite_cable_h, onsite_tray_h) instead of waiting for the part; the rack is
@@ -250,7 +265,7 @@ class _Life:
 
 def _life(s: Scenario, rates: Rates) -> _Life:
     h = healthy(s)
-    c = classify(h)
+    c = swap_time(classify(h), rates)
     if s.repair.endswith(ONSITE):
         c = on_site(c, rates)
     tele = Feature.TELEMETRY in h.features

@@ -312,7 +312,8 @@ def summary(s: Scenario) -> dict:
         "badput": g["badput"],
         "badput_hours_per_rack_year": g["badput_hours_per_rack_year"],
         "mtbf_hours": g["mtbf_hours"],
-        "interruptions_per_rack_year": g["interruptions_per_rack_year"],
+        "interruptions_per_job_year": g["interruptions_per_job_year"],
+        "interruptions_per_rack_year": g["interruptions_per_job_year"],  # the old name
         "checkpoint_interval_s": g["checkpoint_interval_s"],
         "tokens_delivered_per_rack_year": g["tokens_delivered"],
         "method": f"closed form over one {unit}-year; /api/v1/goodput adds the Monte Carlo",

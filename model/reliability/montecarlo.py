@@ -360,7 +360,7 @@ def fleet_combine(runs: list[tuple[dict, np.ndarray]], *, key: str) -> dict:
     per_year = sum(
         wi * r["interruptions_per_rack_year"] for wi, (r, _) in zip(w, runs, strict=True)
     )
-    out["interruptions_per_rack_year"] = per_year
+    out["interruptions_per_job_year"] = out["interruptions_per_rack_year"] = per_year
     out["mtbf_hours"] = HOURS_PER_YEAR / per_year if per_year > 0 else None
     pooled = np.concatenate([p for _, p in runs])
     out["per_rack_fraction"] = quantiles(pooled)

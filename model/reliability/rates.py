@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, fields, replace
 
 from model.errors import ScenarioError
 from model.fabric.presets import Fact
+from model.params import CABLE_SWAP_RACK_DOWN_H
 
 HOURS_PER_YEAR = 8766.0  # [D] 365.25 days x 24 h
 
@@ -41,9 +42,18 @@ HOST_HW_PER_H = LLAMA3_HOST_HW_COUNT / LLAMA3_HOST_HOURS  # [D] 5.3e-6 per host-
 SOFTWARE_PER_GPU_H = SOFTWARE_SHARE * LLAMA3_INTERRUPTIONS / LLAMA3_GPU_HOURS  # [D] 4.3e-6
 
 
-def _p(default: float, unit: str, tag: str, source: str, lo: float, hi: float) -> float:
-    """A Rates field with its unit, FACTS tag, source and accepted range."""
-    meta = {"unit": unit, "tag": tag, "source": source, "range": (lo, hi)}
+def _p(
+    default: float,
+    unit: str,
+    tag: str,
+    source: str,
+    lo: float,
+    hi: float,
+    span: tuple[float, float, str] | None = None,
+) -> float:
+    """A Rates field with its unit, FACTS tag, source and accepted range; an assumption [A]
+    also its plausible span (low, high, why), which the sensitivity (sensitivity.py) tries."""
+    meta = {"unit": unit, "tag": tag, "source": source, "range": (lo, hi), "span": span}
     return field(default=default, metadata=meta)  # type: ignore[return-value]
 
 
@@ -93,6 +103,7 @@ class Rates:
         "the same; its transceivers are the link ends)",
         0.0,
         MAX_FAILURE_PER_H,
+        span=(1e-8, 1e-7, "an MTBF of 100 M h to 10 M h: the vendors' passive-DAC figures"),
     )
     link_end_per_h: float = _p(
         COPPER_END_PER_H,
@@ -104,6 +115,11 @@ class Rates:
         "is absent; not lower, as early GB200 spines were reported unreliable",
         0.0,
         MAX_FAILURE_PER_H,
+        span=(
+            OPTICAL_END_PER_H / 10,
+            OPTICAL_END_PER_H,
+            "a tenth of an optical end to a whole one, the optical upper bound (docs/GOODPUT.md)",
+        ),
     )
     switch_chip_per_h: float = _p(
         7.0e-7,
@@ -121,6 +137,7 @@ class Rates:
         "host-hardware rate (research/goodput.md §2); no NVSwitch-tray figure exists",
         0.0,
         MAX_FAILURE_PER_H,
+        span=(HOST_HW_PER_H / 2, 2 * HOST_HW_PER_H, "half to twice the Llama 3 host rate"),
     )
     compute_tray_per_h: float = _p(
         HOST_HW_PER_H,
@@ -130,6 +147,7 @@ class Rates:
         "host rate (research/goodput.md §2), per compute tray instead of per 8-GPU host",
         0.0,
         MAX_FAILURE_PER_H,
+        span=(HOST_HW_PER_H / 2, 2 * HOST_HW_PER_H, "half to twice the Llama 3 host rate"),
     )
     controller_per_h: float = _p(
         HOST_HW_PER_H,
@@ -139,6 +157,7 @@ class Rates:
         "no NMX failure figure is published",
         0.0,
         MAX_FAILURE_PER_H,
+        span=(HOST_HW_PER_H / 2, 2 * HOST_HW_PER_H, "half to twice the Llama 3 host rate"),
     )
     software_per_gpu_h: float = _p(
         SOFTWARE_PER_GPU_H,
@@ -148,6 +167,11 @@ class Rates:
         "per GPU-hour of the job; the same on every fabric",
         0.0,
         MAX_FAILURE_PER_H,
+        span=(
+            SOFTWARE_PER_GPU_H / 2,
+            2 * SOFTWARE_PER_GPU_H,
+            "half to twice Llama 3's software share",
+        ),
     )
     trunk_link_per_h: float = _p(
         OPTICAL_LINK_PER_H,
@@ -159,6 +183,11 @@ class Rates:
         "domain's topology itself is [A] (docs/MULTIRACK.md)",
         0.0,
         MAX_FAILURE_PER_H,
+        span=(
+            OPTICAL_LINK_PER_H / 4,
+            2 * OPTICAL_LINK_PER_H,
+            "a quarter to twice Alibaba's optical link rate",
+        ),
     )
     # --- flaky links ---
     flaky_share: float = _p(
@@ -169,6 +198,7 @@ class Rates:
         "public GB200 case (FACTS.md §3) shows it, no share is published: a midpoint",
         0.0,
         1.0,
+        span=(0.0, 1.0, "none to every link failure: no share is published"),
     )
     flaky_lead_h: float = _p(
         120.0,
@@ -203,6 +233,7 @@ class Rates:
         "timeout (10 min) on every fabric",
         0.0,
         86400.0,
+        span=(30.0, 1200.0, "telemetry-grade 30 s to a 20-minute timeout (FACTS.md §6)"),
     )
     restart_s: float = _p(
         600.0,
@@ -229,6 +260,7 @@ class Rates:
         "(research/goodput.md §1). One day",
         0.0,
         2000.0,
+        span=(4.0, 72.0, "hours to days (research/goodput.md §1)"),
     )
     # --- software updates and the control plane ---
     updates_per_year: float = _p(
@@ -238,6 +270,7 @@ class Rates:
         "switch firmware / NVOS updates: a quarterly release train; no public cadence",
         0.0,
         365.0,
+        span=(1.0, 12.0, "a yearly to a monthly release train"),
     )
     spare_swap_h: float = _p(
         0.0,
@@ -248,6 +281,20 @@ class Rates:
         "spares that must be brought up first",
         0.0,
         24.0,
+        span=(0.0, 2.0, "a hot spare to one brought up first"),
+    )
+    # --- the rack-down swap ---
+    cartridge_swap_h: float = _p(
+        CABLE_SWAP_RACK_DOWN_H,
+        "h, rack down",
+        "A",
+        "a spine cable cartridge swap with the rack down: trays unseated from the spine "
+        "(model/params.py CABLE_SWAP_RACK_DOWN_H, which the repairs and the timeline show); "
+        "goodput reads it here, so it can be tried and overridden: an override moves goodput "
+        "alone",
+        0.0,
+        2000.0,
+        span=(2.0, 8.0, "half to twice the 4 h: a practised crew to a first swap"),
     )
     # --- spare parts on site (repair=...,onsite) ---
     onsite_cable_h: float = _p(
@@ -258,6 +305,7 @@ class Rates:
         "it, instead of the 24-72 h of FACTS.md §6 that include getting the part",
         0.0,
         2000.0,
+        span=(4.0, 12.0, "the swap alone to half a day"),
     )
     onsite_tray_h: float = _p(
         2.2,
@@ -287,6 +335,7 @@ class Rates:
         "NMX-C (FACTS.md §2); a few minutes, shorter than restarting the failed controller",
         0.0,
         24.0,
+        span=(1.0 / 60.0, 0.5, "one minute to half an hour"),
     )
     # Degraded running is not a rate here: it is the scenario's own delivered fraction
     # (model/workloads/throughput.py), the number the timeline and the page show. Tokens per

@@ -48,10 +48,11 @@ class Attribution:
 
 
 NOT_POSSIBLE = (
-    "fine-grained link telemetry is off: only link up/down is visible. Up/down shows which links "
-    "are down (and so whether a whole GPU's row or a whole plane is out), but not whether a "
-    "cable or a port failed, not a switch tray from its chips, not a silent controller, and not "
-    "a degrading link before it fails: no component is attributed."
+    "the telemetry feature is off: the counters are exported (DCGM reads them on every "
+    "fabric), but the fabric attributes nothing from them and acts only on link up/down. "
+    "Up/down shows which links are down (and so whether a whole GPU's row or a whole plane is "
+    "out), but not whether a cable or a port failed, not a switch tray from its chips, not a "
+    "silent controller, and not a degrading link before it fails: no component is attributed."
 )
 
 

@@ -75,20 +75,21 @@ def forecast(scenario: Scenario, link: str, t_s: float, *, onset_s: float = 0.0)
     """The forecast for one link (an ID like 'gpu07-st3.sw2') read at simulated time t_s."""
     t0 = max(0.0, t_s - LOOKBACK_S)
     ser = link_series(scenario, link, t0, t_s, BIN_S, onset_s=onset_s)
-    if RECOVERY not in ser:
+    rec = np.asarray(ser[RECOVERY], float)
+    rep = np.asarray(ser[REPLAY], float)
+    if not ser["telemetry_feature"]:  # the counters are there; nothing forecasts from them
         return Forecast(
             ser["id"],
             t_s,
             "fine" if ser["state"][-1] == "ACTIVE" else "drain now",
-            "fine-grained link telemetry is off: only up/down is seen, no trend to read",
+            "the telemetry feature is off: the counters are exported, but the fabric forecasts "
+            "nothing from them; a degrading link is found when it fails",
             None,
-            0,
+            int(rec[-1]),
             0.0,
-            0,
+            int(rep[-1] - rep[-2]) if rep.size > 1 else 0,
             0,
         )
-    rec = np.asarray(ser[RECOVERY], float)
-    rep = np.asarray(ser[REPLAY], float)
     windows = health_rule(scenario, t_s, onset_s=onset_s)["recent_windows"].get(ser["id"], 0)
     if ser["state"][-1] != "ACTIVE":
         return Forecast(

@@ -46,7 +46,10 @@ def health_rule(scenario: Scenario, t_s: float, *, onset_s: float = 0.0) -> dict
     }
     if not m.telemetry:
         out["available"] = False
-        out["reason"] = "fine-grained link telemetry is off: no replay or recovery counters"
+        out["reason"] = (
+            "the telemetry feature is off: the replay and recovery counters are exported, but "
+            "the fabric runs no health rule on them (nothing is drained ahead)"
+        )
         return out
     out["available"] = True
     end = m.end_times(t, switch_side=False)

@@ -164,7 +164,8 @@ def link_series(
     """One link's (or cable's) metrics at t0, t0 + step, ... up to t1, for the dashboard chart.
 
     Each value equals what counters(scenario, t) reports for that link (or cable) at that t.
-    With telemetry off only the link's state is there (a cable's own state is not visible).
+    The counters are there whatever the features (as in the snapshot); `telemetry_feature`
+    says whether the fabric acts on them (the forecast reads it).
     """
     t0, t1, onset = check_t(t0_s), check_t(t1_s), check_t(onset_s)
     ts = _times(t0, t1, step_s)
@@ -175,9 +176,7 @@ def link_series(
         "ACTIVE" if (states.at(tau) == ACTIVE).all() else "INACTIVE" for tau in ts.tolist()
     ]
     out: dict = {"id": tg.comp.id, "t_s": ts.tolist(), "state": link_state}
-    if not m.telemetry:
-        out["visible"] = "up/down of the link only: fine-grained link telemetry is off"
-        return out
+    out["telemetry_feature"] = m.telemetry
     cols, lane_states = _metrics(m, tg, ts, states, _event_times(m, tg.lanes, t1))
     out.update(cols)
     if not tg.is_link:

@@ -25,8 +25,10 @@ lanes' own noise (static BER spread, each reading's jitter, background CRC error
 by the fabric, the degrading lanes' events by the scenario (lanes.lane_noise): two scenarios
 read the same wherever their faults do not differ.
 
-Attribution (model/telemetry/diagnosis.py) reads a snapshot only. With fine-grained link
-telemetry off only link up/down and the fabric health are visible.
+Attribution (model/telemetry/diagnosis.py) reads a snapshot only. The counters exist on every
+fabric whatever its features (DCGM reads them on a GB200 rack too); the 'telemetry' feature
+decides what the fabric does with them (attribution, the windowed rule's drain ahead, the
+forecast), not whether they are there: `Counters.telemetry` is that feature.
 """
 
 from __future__ import annotations
@@ -100,7 +102,9 @@ class Counters:
     NVSwitch port counter to [G, P] (the port of chip p facing GPU g), `port_status` [G, P],
     and `cable` maps the same names as `link` to [G, P, C]: each lane as the switch port's PHY
     sees it, with `cable_state`. Counters are int64; BER and throughput float (BER NaN where
-    the lane carries nothing). None with telemetry off.
+    the lane carries nothing). `telemetry` is the fabric's fine-grained telemetry feature: the
+    counters are there either way, and it says whether the fabric acts on them (attribution,
+    drain ahead, forecast). None only in a snapshot read from a file that lacks them.
     """
 
     fabric: Fabric
@@ -126,7 +130,7 @@ class Counters:
         if name == "state":
             return (self.state == ACTIVE).astype(float)
         if self.link is None:
-            raise ValueError(f"'{name}' is not visible: fine-grained link telemetry is off")
+            raise ValueError(f"'{name}' is not in this snapshot (a file without counters)")
         return self.link[name].astype(float)
 
     def to_json(self, cables: bool = True) -> dict:
@@ -163,7 +167,7 @@ class Counters:
             "last_seen_s": None,
             "projected_fail_s": None,
         }
-        if self.telemetry:
+        if self.link is not None:
             out["link"] = {k: _jsonable(v) for k, v in self.link.items()}
             out["gpu"] = {k: v.tolist() for k, v in self.gpu.items()}
             out["port"] = {k: v.tolist() for k, v in self.port.items()}
@@ -275,7 +279,7 @@ def _common(
         "scenario_key": m.key,
         "t_s": t,
         "onset_s": m.onset,
-        "telemetry": True,
+        "telemetry": m.telemetry,
         "state": link_state,
         "planned": planned,
         "cable_state": sw.lanes.reshape(m.shape),
@@ -364,7 +368,7 @@ def _snapshot(scenario: Scenario, t: float, onset_s: float, whole: bool) -> Coun
     lanes_now, link_state = _link_states(m, t, faults)
     planned = m.planned & faults
     health = fabric_health(m, link_state) if whole else None
-    if not m.telemetry:
+    if not (whole or m.telemetry):  # attribution reads nothing more with the feature off
         return Counters(m.fabric, m.key, t, m.onset, False, link_state, planned, health)
     gpu = _gpu_view(m, t, lanes_now)
     stale = m.stale_planes(t)

@@ -17,7 +17,7 @@ Formats (docs/TELEMETRY.md cites the definition each is written from):
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -28,6 +28,7 @@ from model.scenario import parse_query, to_query
 from model.telemetry.diagnosis import attribution
 from model.telemetry.fields import ACTIVE
 from model.telemetry.importers import dcgm, domain, nmx, nvsmi, promtext
+from model.telemetry.names import canonical
 from model.telemetry.snapshot import Counters
 
 MAX_BYTES = 16 * 2**20  # [A] a whole rack's own scrape, lanes too, is ~6 MB (72 GPUs x 36 links)
@@ -183,6 +184,7 @@ def import_text(data: bytes | str) -> Imported:
     if nvsmi.looks_like(lines):
         return _import_nvsmi(lines)
     samples, problems = promtext.parse(lines)
+    samples = [replace(x, name=canonical(x.name)) for x in samples]  # any DCGM spelling
     messages = [p.text() for p in problems]
     if not samples:
         first = problems[0].line if problems else 1
@@ -218,6 +220,8 @@ def import_text(data: bytes | str) -> Imported:
         confidence = "high: link states, per-link counters and the switch tray's lane view"
     elif snap.telemetry:
         confidence = "medium: link states and per-link counters, no lane view (no cables)"
+    elif snap.link is not None:
+        confidence = "low: the counters are in the file but its fabric does not act on them"
     else:
         confidence = "low: link states only (no counters: no degrading links, no cables)"
     health = {gpu_id(g): v for g, v in sorted(reading.health.items()) if g < snap.fabric.gpus}

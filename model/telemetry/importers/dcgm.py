@@ -43,6 +43,9 @@ AGE = "nmx_telemetry_last_seen_age_seconds"
 DRAINED = "nmx_switch_chip_drained"
 CLOCK = "fabric_twin_simulated_time_seconds"
 INFO = "fabric_twin_info"
+# The twin's own scrape says whether its fabric acts on the counters (the telemetry feature):
+# every fabric exports them, so their presence in a file does not tell the feature.
+FEATURE = "fabric_twin_link_telemetry_feature"
 # The fabrics a scrape can describe, by links per GPU (eth-x72 has no NVLink counters).
 BY_LINKS = {36: "vr-nvl72", 18: "gb200-nvl72"}
 
@@ -156,6 +159,7 @@ class _Scrape:
         self.planned = np.zeros(p_n, bool)
         self.t_s = 0.0
         self.seen_counters = False
+        self.feature: bool | None = None  # the twin's own scrape says; a real one does not
         self.seen_lanes = False
         self.health: dict[int, dict[str, int]] = defaultdict(dict)
         self.gpu_recoveries: dict[int, float] = {}
@@ -221,6 +225,11 @@ class _Scrape:
             key = "mask" if s.name == HEALTH_MASK else "summary"
             self.health[self.loc.gpu(s)][key] = int(s.value)
 
+    def on_feature(self, s: Sample) -> None:
+        """The twin's telemetry feature: 1 its fabric acts on the counters, 0 it does not."""
+        if math.isfinite(s.value):
+            self.feature = s.value == 1
+
     def on_gpu_recoveries(self, s: Sample) -> None:
         """A GPU's recoveries summed over its links, when it is a number."""
         if math.isfinite(s.value):
@@ -239,6 +248,7 @@ _HANDLERS: Mapping[str, Callable[[_Scrape, Sample], None]] = MappingProxyType(
         AGE: _Scrape.on_age,
         DRAINED: _Scrape.on_drained,
         CLOCK: _Scrape.on_clock,
+        FEATURE: _Scrape.on_feature,
         HEALTH_MASK: _Scrape.on_health,
         HEALTH_SUMMARY: _Scrape.on_health,
         GPU_TOTALS[RECOVERY]: _Scrape.on_gpu_recoveries,
@@ -251,6 +261,13 @@ _NO_LANES = (
 _NO_COUNTERS = (
     f"no per-link counters ({RECOVERY}, {BER}): only link up/down is visible, as with "
     "fine-grained link telemetry off"
+)
+
+
+_FEATURE_OFF = (
+    f"{FEATURE} is 0: the twin's fabric has the counters but does not act on them (the "
+    "telemetry feature is off), so the import attributes only what link up/down shows, as "
+    "that fabric would"
 )
 
 
@@ -310,14 +327,15 @@ def _fill_states(r: _Scrape) -> list[str]:
 
 def _counters_of(r: _Scrape) -> Counters:
     """The snapshot of what r holds: link up/down and drained chips always, the counters,
-    lane view and stale trays only when the file had per-link counters."""
+    lane view and stale trays only when the file had per-link counters. They are attributed
+    (telemetry True) unless the twin's own scrape says its fabric does not act on them."""
     seen = r.seen_counters
     return Counters(
         fabric=r.f,
         scenario_key="imported",
         t_s=r.t_s,
         onset_s=0.0,
-        telemetry=seen,
+        telemetry=seen and r.feature is not False,
         state=r.state,
         planned=r.planned,
         link={RECOVERY: r.rec, BER: r.ber} if seen else None,
@@ -338,5 +356,7 @@ def read(samples: list[Sample]) -> Reading:
     messages += _fill_states(r)
     if not r.seen_counters:
         messages.append(_NO_COUNTERS)
+    elif r.feature is False:
+        messages.append(_FEATURE_OFF)
     health_of = {g: dict(v) for g, v in r.health.items()}
     return Reading(_counters_of(r), messages, r.seen_lanes, health_of, states_seen)

@@ -23,9 +23,9 @@ def test_heatmap_is_gpus_by_planes_with_inactive_links_apart(q, name):
     s = scenario(q)
     c = tm.counters(s, 3600.0)
     raw = charts.counters_heatmap_figure(c, name)
-    if name != "state" and not c.telemetry:  # gb200-nvl72 ships with link telemetry off
-        assert charts.is_empty(raw) and not as_go(raw).data
-        return
+    # every fabric has its counters, whatever the features (gb200-nvl72 ships with the
+    # telemetry feature off: the counters are drawn all the same, issue 29)
+    assert c.link is not None
     fig = check_common(raw)
     f = c.fabric
     main = fig.data[0]

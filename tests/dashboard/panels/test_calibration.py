@@ -4,12 +4,15 @@ import pytest
 from dash.exceptions import PreventUpdate
 
 from dashboard.panels import calibration
+from model.reliability.sensitivity import sensitivity
 from model.workloads import calibrate
 
 
 def test_the_api_serves_every_section_and_the_fitted_terms(client):
     d = client.get("/api/v1/calibration").get_json()
-    assert d == calibrate.answer()
+    # the decode calibration, and goodput's sensitivity to each assumption (issue 29)
+    assert d == calibrate.answer() | {"goodput_sensitivity": sensitivity()}
+    assert d["goodput_sensitivity"]["rows"][0]["name"] == "link_end_per_h"
     titles = list(d["sections"])
     assert any("NCCL" in t for t in titles) and any("dispatch" in t for t in titles)
     decode = d["sections"]["MoE decode (DeepSeek-R1 FP4 1k/1k unless named)"]

@@ -52,18 +52,16 @@ UP = "DCGM_FI_DEV_NVLINK_GET_STATE"
 BER = "NVML_FI_DEV_NVLINK_COUNT_EFFECTIVE_BER"
 PER_LINK = tuple(f.name for f in LINK_FAMILIES)
 PER_PORT = tuple(f.name for f in PORT_FAMILIES)
+# Exported whatever the features (issue 29: before, only with the telemetry feature on).
 TELEMETRY_ONLY = (
     *DCGM_COUNTERS,
     *GPU_TOTALS,
     *PORT_COUNTERS,
     BER,
     "fabric_twin_nvlink_throughput_gigabytes_per_second",
-    "fabric_twin_health_rule_flagged_windows",
     "nmx_telemetry_stale",
     "nmx_telemetry_last_seen_age_seconds",
 )
-# Visible with fine-grained telemetry off: the GPU's own view of its links and fabric.
-ALWAYS_DCGM = {UP, "DCGM_FI_DEV_FABRIC_HEALTH_MASK", "DCGM_FI_DEV_FABRIC_HEALTH_SUMMARY"}
 SWITCH_STATE = (
     "nmx_switch_chip_up",
     "nmx_switch_chip_drained",
@@ -146,7 +144,10 @@ def test_every_family_is_a_row_of_the_tables(prom_client):
     for query, rows in (
         ("flaky=gpu07-st3.sw2&lanes=1", rows_all),
         ("flaky=gpu07-st3.sw2", [f for f in rows_all if f not in lane_rows]),
-        ("flaky=gpu07-st3.sw2&off=telemetry", [f for f in rows_all if not f.needs_telemetry]),
+        (
+            "flaky=gpu07-st3.sw2&off=telemetry",
+            [f for f in rows_all if not f.needs_telemetry and f not in lane_rows],
+        ),
     ):
         fams = scrape(prom_client, query)
         assert list(fams) == [f.name for f in rows], query
@@ -334,15 +335,23 @@ def test_values_match_the_model(prom_client):
     assert sum(1 for v in up.values() if v == 0) == 36  # gpu03's links
 
 
-def test_telemetry_off_exports_no_counters(prom_client):
-    for query, n in (("off=telemetry", 2592), ("fabric=gb200-nvl72", 1296)):
+def test_telemetry_off_still_exports_every_counter(prom_client):
+    """Issue 29: DCGM reads the NVLink error counters on GB200 whatever the features; the
+    telemetry feature says what the fabric does with them (the windowed rule's count), not
+    whether they exist."""
+    cases = (("off=telemetry", 2592), ("fabric=gb200-nvl72", 1296))
+    for query, n in (*cases, ("fabric=eth-x72&off=telemetry", 2592)):
         fams = scrape(prom_client, query)
+        on = scrape(prom_client, query.replace("off=telemetry", "") + "&on=telemetry")
         for name in TELEMETRY_ONLY:
-            assert name not in fams, (query, name)
-        assert {name for name in fams if name.startswith("DCGM_")} == ALWAYS_DCGM
-        assert fams["fabric_twin_link_counters_available"].samples[0].value == 0
-        assert "off" in fams["fabric_twin_link_counters_available"].documentation
+            assert name in fams, (query, name)
+        assert "fabric_twin_health_rule_flagged_windows" not in fams
+        assert set(on) - set(fams) == {"fabric_twin_health_rule_flagged_windows"}, query
+        assert fams["fabric_twin_link_counters_available"].samples[0].value == 1
+        assert fams["fabric_twin_link_telemetry_feature"].samples[0].value == 0
+        assert on["fabric_twin_link_telemetry_feature"].samples[0].value == 1
         assert len(per_link(fams[UP])) == n
+        assert len(per_link(fams["DCGM_FI_DEV_NVLINK_RECOVERY_ERROR_PER_LINK_TOTAL"])) == n
         for name in SWITCH_STATE:
             assert name in fams
     fams = scrape(prom_client, "off=telemetry&fail=st3")

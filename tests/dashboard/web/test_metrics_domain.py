@@ -90,8 +90,10 @@ def test_trunk_telemetry_needs_the_feature_and_l2_updates_drain(prom_client):
     assert deg == {"r03.st2.sw1-l2.s3"}
     off = scrape(prom_client, "fabric=vr-nvl1152&flaky=r03.st2.sw1-l2.s3&off=telemetry")
     assert "fabric_twin_trunk_degrading" not in off
-    assert "DCGM_FI_DEV_NVLINK_RECOVERY_ERROR_COUNT_TOTAL" not in off
-    assert off["fabric_twin_link_counters_available"].samples[0].value == 0
+    # the counters stay (issue 29): the feature names degrading trunks, it makes no counter
+    assert "DCGM_FI_DEV_NVLINK_RECOVERY_ERROR_COUNT_TOTAL" in off
+    assert off["fabric_twin_link_counters_available"].samples[0].value == 1
+    assert off["fabric_twin_link_telemetry_feature"].samples[0].value == 0
     upd = scrape(prom_client, "fabric=vr-nvl576&update=l2.t05")
     drained = {s.labels["l2_tray"] for s in upd["nmx_l2_chip_drained"].samples if s.value}
     assert drained == {"l2.t05"}

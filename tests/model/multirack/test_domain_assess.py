@@ -346,6 +346,7 @@ def test_telemetry_on_a_domain_attributes_as_one_rack_does():
     off = evaluate(_s("fabric=vr-nvl576&fail=r02.st3,l2.p00.s0&off=telemetry"))["telemetry"]
     one_off = evaluate(_s("fail=st3&off=telemetry"))["telemetry"]
     assert not off["attribution_possible"] and off["attribution"] == [] == off["failed"]
-    assert off["reason"] == one_off["reason"] and off["visible"] == "up/down only"
+    assert off["reason"] == one_off["reason"] and off["visible"] == one_off["visible"]
+    assert off["per_link_counters"] and "telemetry off" in off["feature"]  # issue 29
     healthy_off = evaluate(_s("fabric=vr-nvl576&off=telemetry"))["telemetry"]
     assert not healthy_off["attribution_possible"]

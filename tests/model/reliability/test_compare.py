@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from model import docs
 from model.errors import ScenarioError
 from model.fabric.features import FEATURE_KEYS
 from model.reliability import compare
@@ -43,13 +44,14 @@ def test_markdown_and_the_docs_section(values):
     assert (
         lines[0].count("|") == 1 + 4 * 2 + 1 and len([x for x in lines if x.startswith("| ")]) == 11
     )
-    doc = f"intro\n{compare.BEGIN}\nOLD-TABLE\n{compare.END}\nafter"
-    new = compare.rewrite(doc, md)
+    region = next(r for r in docs.REGIONS if r.name == "compare")
+    doc = f"intro\n{region.begin}\nOLD-TABLE\n{region.end}\nafter"
+    new = docs.rewrite(doc, region, md)
     assert (
         new.startswith("intro\n") and new.endswith("after") and md in new and "OLD-TABLE" not in new
     )
     with pytest.raises(ValueError):
-        compare.rewrite("no markers", md)
+        docs.rewrite("no markers", region, md)
 
 
 def test_records_are_the_csv_rows(values):

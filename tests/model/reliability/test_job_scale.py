@@ -140,3 +140,12 @@ def test_ethernet_has_no_window_without_a_central_controller():
 
     assert window("") > 0.0  # vr-nvl72's leader can be lost, and a fault in its gap aborts
     assert window("fabric=eth-x72") == 0.0
+
+
+@pytest.mark.parametrize("job_racks", [1, 16])
+def test_interruptions_are_per_job_year_under_both_names(job_racks):
+    """Issue 29: the count is the whole job's over a year; the old name is the same number."""
+    one = G.closed_form(VR)["interruptions_per_job_year"]
+    r = G.closed_form(VR, job_racks=job_racks)
+    assert r["interruptions_per_rack_year"] == r["interruptions_per_job_year"]
+    assert r["interruptions_per_job_year"] == pytest.approx(one * job_racks, rel=1e-9)
