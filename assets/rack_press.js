@@ -85,7 +85,9 @@ edit nothing: the server says why. */
   const SLOP_PX = 4;
   let downAt = null;
   document.addEventListener("mousedown", function (e) {
-    const on = e.target.closest && e.target.closest("#rack, #cable-map");
+    // on a view's plot area (plotly's drag layer), not its mode bar or anything around it
+    const plot = e.target.closest && e.target.closest(".draglayer");
+    const on = plot && plot.closest("#rack, #cable-map");
     downAt = on ? { x: e.clientX, y: e.clientY, on: on.id } : null;
   }, true);
   document.addEventListener("click", function (e) {

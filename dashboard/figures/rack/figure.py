@@ -79,6 +79,9 @@ def _layout(f: Fabric, geo: Geometry) -> dict:
         "hoverdistance": HOVER_DISTANCE,
         "clickmode": "event",
         "dragmode": "zoom",
+        # the mode bar, always shown (its button resets the zoom), stands up the right edge,
+        # over the spine's empty corner, not across the colour key at the top
+        "modebar": {"orientation": "v"},
         "uirevision": f.key,
         "showlegend": False,
         "hoverlabel": {
