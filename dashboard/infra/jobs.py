@@ -6,12 +6,13 @@ infrastructure that the fleet study (dashboard/panels/fleet.py) and the chunk ru
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import os
 import secrets
 import threading
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import diskcache
@@ -41,6 +42,17 @@ class OwnRunKey:
         return f"{key}-{secrets.token_hex(8)}"
 
 
+def _held(method: Callable[..., Any]) -> Callable[..., Any]:
+    """A diskcache method run under its cache's fork lock (ForkSafeCache)."""
+
+    @functools.wraps(method)
+    def call(self: ForkSafeCache, *args: Any, **kw: Any) -> Any:
+        with self.fork_lock:
+            return method(self, *args, **kw)
+
+    return call
+
+
 class ForkSafeCache(diskcache.Cache):
     """The embedded manager's diskcache, safe to fork a job process from a threaded worker.
 
@@ -67,25 +79,11 @@ class ForkSafeCache(diskcache.Cache):
 
         os.register_at_fork(after_in_child=fresh_lock)
 
-    def get(self, *args: Any, **kw: Any) -> Any:
-        with self.fork_lock:
-            return super().get(*args, **kw)
-
-    def set(self, *args: Any, **kw: Any) -> Any:
-        with self.fork_lock:
-            return super().set(*args, **kw)
-
-    def add(self, *args: Any, **kw: Any) -> Any:
-        with self.fork_lock:
-            return super().add(*args, **kw)
-
-    def delete(self, *args: Any, **kw: Any) -> Any:
-        with self.fork_lock:
-            return super().delete(*args, **kw)
-
-    def touch(self, *args: Any, **kw: Any) -> Any:
-        with self.fork_lock:
-            return super().touch(*args, **kw)
+    get = _held(diskcache.Cache.get)
+    set = _held(diskcache.Cache.set)
+    add = _held(diskcache.Cache.add)
+    delete = _held(diskcache.Cache.delete)
+    touch = _held(diskcache.Cache.touch)
 
     @contextlib.contextmanager
     def transact(self, retry: bool = False) -> Iterator[None]:

@@ -220,19 +220,17 @@ def racks_shown(racks: object) -> dict[str, str]:
 
 RUNNING = "Running: the table appears when the study finishes."
 # Run clears the old table in the browser, at the click: no request, so however busy the
-# server, the last run's table is never on screen as if it answered this one.
-CLEAR_ON_RUN = (
-    "function(n) { return [{namespace: 'dash_html_components', type: 'P', props: "
-    f"{{children: {RUNNING!r}, className: 'note'}}}}, 'starting…']; }}"
-)
-
-
-# Cancel says so in the browser, at the click, in the watchdog's words: the background job's
-# end reaches the page a poll or more later (seconds on a busy machine), and "Running" stayed
-# on screen till then (issue 28).
-SAY_CANCELLED = (
-    "function(n) { return [{namespace: 'dash_html_components', type: 'Div', props: "
-    f"{{children: {CANCELLED!r}, className: 'msg notice'}}}}, 'cancelled']; }}"
+# server, the last run's table is never on screen as if it answered this one. Cancel says so
+# there too, in the watchdog's words: the background job's end reaches the page a poll or
+# more later (seconds on a busy machine), and "Running" stayed on screen till then (issue 28).
+SAY_AT_THE_CLICK = (
+    "function(run, cancel) {"
+    f" const cancelled = dash_clientside.callback_context.triggered_id === {ids.FLEET_CANCEL!r};"
+    " const p = cancelled"
+    f" ? {{type: 'Div', props: {{children: {CANCELLED!r}, className: 'msg notice'}}}}"
+    f" : {{type: 'P', props: {{children: {RUNNING!r}, className: 'note'}}}};"
+    " p.namespace = 'dash_html_components';"
+    " return [p, cancelled ? 'cancelled' : 'starting…']; }"
 )
 
 
@@ -250,16 +248,10 @@ def register(app: Dash, manager: Any) -> None:
         prevent_initial_call=True,
     )(racks_shown)
     app.clientside_callback(
-        CLEAR_ON_RUN,
+        SAY_AT_THE_CLICK,
         Output(ids.FLEET_RESULT, "children", allow_duplicate=True),
         Output(ids.FLEET_PROGRESS_TEXT, "children", allow_duplicate=True),
         Input(ids.FLEET_RUN, "n_clicks"),
-        prevent_initial_call=True,
-    )
-    app.clientside_callback(
-        SAY_CANCELLED,
-        Output(ids.FLEET_RESULT, "children", allow_duplicate=True),
-        Output(ids.FLEET_PROGRESS_TEXT, "children", allow_duplicate=True),
         Input(ids.FLEET_CANCEL, "n_clicks"),
         prevent_initial_call=True,
     )

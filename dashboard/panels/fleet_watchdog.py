@@ -235,7 +235,7 @@ def watch(
             "misses": 0,
             "closed": None,
         }
-        # the old table went at the click, in the browser (fleet.CLEAR_ON_RUN): written here,
+        # the old table went at the click, in the browser (fleet.SAY_AT_THE_CLICK): written here,
         # a slow answer to this arm could land after a quick study's own table and hide it
         return changes(WATCH_OUTPUTS, state=armed, idle=False)
     if not state or state.get("run") != run_clicks:

@@ -14,7 +14,7 @@ def test_a_finished_run_reads_done(monkeypatch):
 
     monkeypatch.setattr(W, "ctx", Ctx)
     armed = W.watch(1, None, 0, None, None, True, None)
-    # the old table goes in the browser at the click (fleet.CLEAR_ON_RUN): the arm's answer
+    # the old table goes in the browser at the click (fleet.SAY_AT_THE_CLICK): the arm's answer
     # writes neither, or arriving late it could hide a quick study's table
     assert armed["result"] is W.no_update and armed["progress"] is W.no_update
     state = armed["state"]
