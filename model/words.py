@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 
-from model.kinds import ControlState, PartitionMode, RepairAction, Restart
+from model.kinds import ControlState, JobState, PartitionMode, RepairAction, Restart
 from model.params import MAINTENANCE_WINDOW_H
 
 # --- numbers for people: the one formatter ------------------------------------------------
@@ -127,6 +127,22 @@ def ecmp_static(short: int) -> str:
 
 def ecmp_shrunk(lost: int, gpus: int) -> str:
     return f"{plural(lost, 'GPU')} out; the job's other {gpus - lost} GPUs reach each other"
+
+
+# The Ethernet card's value: what ECMP does for the job, where NMX would name a state.
+ECMP_HEADLINE = {
+    "update": "down for the update",
+    "cut": "GPUs cut off",
+    "static": "dead ports in use",
+    "lost": "GPUs out",
+    "short": "fewer ports",
+    "whole": "all ports up",
+}
+
+
+def partition_title(mode: PartitionMode) -> str:
+    """The partition card's title: NMX's partition, or Ethernet's ECMP which has none."""
+    return "ECMP routing" if mode is PartitionMode.ECMP else "Partition"
 
 
 def mode_name(mode: PartitionMode) -> str:
@@ -249,6 +265,20 @@ def restart(kind: Restart, usable_gpus: int) -> str:
         Restart.AFTER_REPAIR: "after repair",
         Restart.AFTER_CONTROLLER: "after the fabric controller is back",
         Restart.AFTER_WINDOW: f"after the window (~{MAINTENANCE_WINDOW_H:g} h)",
+    }[kind]
+
+
+def job_headline(state: JobState, kind: Restart, usable_gpus: int) -> str:
+    """The job's one state as every card tells it (issue 28: one story): running, degraded,
+    restarted on what remains, or stopped until something is back."""
+    if state.runs:
+        return str(state)
+    return {
+        Restart.AT_ONCE: f"restarted on {plural(usable_gpus, 'GPU')}",
+        Restart.AFTER_REPAIR: f"{state} until repair",
+        Restart.AFTER_CONTROLLER: f"{state} until the controller is back",
+        Restart.AFTER_WINDOW: f"{state} for the update window",
+        Restart.NONE: str(state),
     }[kind]
 
 
