@@ -145,6 +145,14 @@ def partition_title(mode: PartitionMode) -> str:
     return "ECMP routing" if mode is PartitionMode.ECMP else "Partition"
 
 
+def partition_now(mode: PartitionMode, state: str, headline: str) -> str:
+    """The partition in one clause of the scenario's story: NMX's state and mode, or on
+    Ethernet what ECMP does (it has no NMX state to name)."""
+    if mode is PartitionMode.ECMP:
+        return f"ECMP routing: {headline} (no NMX partition on Ethernet)"
+    return f"partition {state} ({mode_name(mode)})"
+
+
 def mode_name(mode: PartitionMode) -> str:
     """The partition's mode in the fabric's words: NMX's two, or Ethernet's none."""
     return {

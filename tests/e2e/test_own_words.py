@@ -42,7 +42,10 @@ def test_ethernet_says_what_ethernet_has(served, page):
     expect(_card(page, "Control plane").locator(".card-value")).to_have_text("distributed")
     expect(cards.locator(".card-value", has_text="HEALTHY")).to_have_count(0)
     expect(page.locator("#events")).not_to_contain_text("leader")
-    expect(page.locator("#events")).to_contain_text("(ECMP: no NMX partition on Ethernet)")
+    expect(page.locator("#events")).to_contain_text(
+        "ECMP routing: fewer ports (no NMX partition on Ethernet)"
+    )
+    expect(page.locator("#events")).not_to_contain_text("HEALTHY")
     questions = page.locator("#questions")
     expect(questions).to_contain_text("routed around by ECMP reconvergence in about 3 s")
     expect(questions).to_contain_text("not the Ethernet scale-up fabric")
