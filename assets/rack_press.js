@@ -81,16 +81,21 @@ edit nothing: the server says why. */
   within hoverdistance: assets/rack_hover.js): on the spine the nearest cable, in the front
   view the nearest part, on the map its cell's cable. Not plotly's click event: it names the
   point plotly last hovered, and its hover is throttled (50 ms) and cleared by a redraw, so
-  a quick click named the part before or nothing (seen under load). Once a mouse-down. */
+  a quick click named the part before or nothing (seen under load). Once a press down.
+  Pointer events, so a finger's tap presses as a click does: plotly takes a touch's own
+  events, and no click follows it. */
   const SLOP_PX = 4;
   let downAt = null;
-  document.addEventListener("mousedown", function (e) {
+  document.addEventListener("pointerdown", function (e) {
+    downAt = null;
+    if (!e.isPrimary || e.button !== 0) return;
     // on a view's plot area (plotly's drag layer), not its mode bar or anything around it
     const plot = e.target.closest && e.target.closest(".draglayer");
     const on = plot && plot.closest("#rack, #cable-map");
     downAt = on ? { x: e.clientX, y: e.clientY, on: on.id } : null;
   }, true);
-  document.addEventListener("click", function (e) {
+  document.addEventListener("pointercancel", function () { downAt = null; }, true);
+  document.addEventListener("pointerup", function (e) {
     const at = downAt;
     downAt = null;
     const g = graphs();
@@ -140,6 +145,10 @@ edit nothing: the server says why. */
         data[+t] = Object.assign({}, trace, { hovertext: text });
       }
       link();
+      // a front part's label left up (a tap's) says the state before this answer: gone
+      const g = graphs();
+      const up = g && window.rackHover.hoverData(g.rack);
+      if (up && up.length === 1 && up[0].curveNumber !== g.meta.hits) window.Plotly.Fx.unhover(g.rack);
       return [Object.assign({}, fig, { data: data }), mapFigure(d, out, map)];
     },
   };
@@ -241,7 +250,6 @@ edit nothing: the server says why. */
     const d = g && window.rackHover.hoverData(g.rack);
     if (!d || d.length !== 1 || d[0].curveNumber !== g.meta.hits) return;
     const p = { curve: g.meta.hits, point: d[0].pointNumber };
-    window.Plotly.Fx.unhover(g.rack);
     window.rackHover.hoverPoint(g.rack, p, null);
   }
   const linked = new WeakSet();  // the plots whose events are bound
