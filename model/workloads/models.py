@@ -5,6 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 DEFAULT_WORKLOAD = "deepseek-r1"
+# The interactivity a deployment runs at unless at= says otherwise, tokens/s per user [A]: a
+# responsive chat stream (a token every 20 ms, well above reading speed), the middle of
+# InferenceX's 20-200 tokens/s per user window; a scenario names it (model/scenario.py).
+DEFAULT_TOKENS_PER_S_PER_USER = 50.0
 
 
 @dataclass(frozen=True)
