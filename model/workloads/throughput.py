@@ -120,7 +120,8 @@ def island_frontiers(s: Scenario) -> dict:
     same GPUs on one NVLink domain (hardware.BASELINE)."""
     f = SCENARIO_ISLANDS[s.fabric]
     m = moe_model(s.workload)
-    w = _workload(s)
+    # a GPU without FP4 tensor cores (h800-ib's H800) serves its experts in FP8, as DeepSeek does
+    w = _workload(s) if GPUS[f.gpu].fp4 else Workload(m, "fp8")
     hw = island_scenario_hardware(island_state(f, s.fail))
     base = BASELINE[f.key]
     return {
