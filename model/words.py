@@ -65,6 +65,16 @@ def pair(a: float, b: float, unit: str, figures: int = 3) -> str:
 
 
 # --- partition ---------------------------------------------------------------------------
+def interactivity(at: float) -> str:
+    """The interactivity a deployment runs at, in words: '50 tokens/s per user: a token
+    every 20.0 ms to each user, about 38 words a second'."""
+    # [A] ~0.75 English words a token (OpenAI's rule of thumb for its tokenisers)
+    return (
+        f"{at:g} tokens/s per user: a token every {sig(1000 / at)} ms to each user, about "
+        f"{count(at * 0.75)} words a second"
+    )
+
+
 MAINTENANCE_PARTITION = "maintenance window: the switch update takes the fabric down"
 ALL_LINKS = "every GPU has all its links"
 FLAKY_ACTIVE = " (flaky links are still ACTIVE: they replay, they are not down)"

@@ -78,7 +78,8 @@ def _subtitle(decode: dict) -> str:
     return (
         f"{decode.get('model', '')}, {decode.get('gpu', '')}; per installed GPU; the best "
         f"deployment at each point<br>against {decode.get('baseline', '')}: "
-        f"{decode.get('baseline_why', '')}; dotted: {REFERENCE_TOKENS_PER_S_PER_USER:g}/user [A]"
+        f"{decode.get('baseline_why', '')}; dotted: {_at(decode):g}/user, the "
+        "interactivity set (at=)"
     )
 
 
@@ -149,10 +150,14 @@ def _no_ratio_note(base: str) -> dict:
     }
 
 
-def _reference_lines(with_ratio: bool) -> list[dict]:
-    """The reference interactivity, dotted, on each panel that has a trace."""
+def _at(decode: dict) -> float:
+    """The interactivity the scenario runs at (at=), as the model's answer says."""
+    return float(decode.get("tokens_per_s_per_user") or REFERENCE_TOKENS_PER_S_PER_USER)
+
+
+def _reference_lines(with_ratio: bool, ref: float) -> list[dict]:
+    """The interactivity set (at=), dotted, on each panel that has a trace."""
     ref_line = {"color": FG, "width": 1, "dash": "dot"}
-    ref = REFERENCE_TOKENS_PER_S_PER_USER
     lines = [vline(ref, dict(ref_line), "x", "y")]
     if with_ratio:
         lines.append(vline(ref, dict(ref_line), "x2", "y2"))
@@ -205,6 +210,6 @@ def decode_figure(decode: dict) -> dict:
     else:
         shapes, note = [], _no_ratio_note(base)
     _label_axes(lay, base)
-    lay["shapes"] = shapes + _reference_lines(bool(ratio))
+    lay["shapes"] = shapes + _reference_lines(bool(ratio), _at(decode))
     lay["annotations"] = [note]
     return {"data": data, "layout": lay}

@@ -25,13 +25,15 @@ from functools import lru_cache
 import numpy as np
 
 from model.fabric.presets import GB200_NVL72
+from model.scenario import parse_query
 from model.workloads import decode as Dm
 from model.workloads import decode_params as D
+from model.workloads import throughput
 from model.workloads.collectives import deepseek_decode_bound
 from model.workloads.comm import calibration_rows, markdown_table
 from model.workloads.decode import Deployment, Terms, Workload, frontier, step
 from model.workloads.hardware import B200_ROCE, H800_IB, island_hardware, preset_hardware
-from model.workloads.models import B200, DEEPSEEK_R1
+from model.workloads.models import B200, DEEPSEEK_R1, H800
 
 
 @dataclass(frozen=True)
@@ -417,9 +419,75 @@ def _answer_json() -> str:
     )
 
 
+# --- DeepSeek's production fabric (h800-ib): its published figures, checks only -------------
+# [M] "DeepSeek-V3/R1 Inference System Overview" (open-source week day 6, 2025-03-01): per
+# H800 node, 73.7k input tokens/s in prefill (including cache hits; 56.3% of input tokens hit
+# the on-disk KV cache) and 14.8k output tokens/s in decode, at 20-22 tokens/s per user.
+DEEPSEEK_NODE_PREFILL, DEEPSEEK_NODE_DECODE = 73_700, 14_800
+DEEPSEEK_CACHE_HIT = 0.563
+GPUS_PER_H800_NODE = 8
+
+
+def _prefill_bound_per_gpu() -> float:
+    """Prefill tokens a GPU computes per second if compute-bound at DeepGEMM's efficiency: the
+    active weights' FLOPs (2 a parameter) and causal attention over half the prompt on
+    average (DEEPSEEK_ISL [A]); communication hidden behind two micro-batches [A]. An upper
+    bound: no launch gaps, load imbalance or MLA's own efficiency."""
+    m = DEEPSEEK_R1
+    flops = 2 * m.active_params + m.layers * m.attn_flops_per_ctx_token * DEEPSEEK_ISL / 2
+    return H800.peak_flops("fp8") * D.ETA_GEMM / flops
+
+
+def deepseek_production_points() -> list[dict]:
+    """DeepSeek's published production figures per H800 node against the model (checks,
+    never fitted): decode at its context (the decode table's DeepSeek row, per node), decode
+    as the h800-ib scenario answers at 21 tokens/s per user (1k/1k), and prefill's bound."""
+    ds = _deepseek_point(Dm.FITTED)
+    node_ds = ds["model"] * GPUS_PER_H800_NODE
+    s = parse_query(f"fabric=h800-ib&at={DEEPSEEK_TOK_S_USER:g}").scenario
+    sc = throughput.island_decode(s)
+    node_sc = float(sc["tokens_per_s_per_gpu"]) * GPUS_PER_H800_NODE
+    pre = _prefill_bound_per_gpu() * GPUS_PER_H800_NODE / (1 - DEEPSEEK_CACHE_HIT)
+    rows = [
+        ("decode at DeepSeek's context (mean KV 4,989)", DEEPSEEK_NODE_DECODE, node_ds, ds["note"]),
+        (
+            f"decode, h800-ib scenario at {DEEPSEEK_TOK_S_USER:g} tok/s/user (1k/1k)",
+            DEEPSEEK_NODE_DECODE,
+            node_sc,
+            f"{sc['deployment']['label']}; shorter contexts than DeepSeek's, so above it",
+        ),
+        (
+            "prefill, input tokens incl. cache hits (compute bound)",
+            DEEPSEEK_NODE_PREFILL,
+            pre,
+            (
+                "an upper bound, not a prefill model: every GPU at DeepGEMM's FP8 efficiency "
+                f"on the active weights and causal attention over a {DEEPSEEK_ISL:,}-token "
+                f"prompt [A], the {DEEPSEEK_CACHE_HIT:.1%} cache hits added back"
+            ),
+        ),
+    ]
+    return [
+        {
+            "point": f"DeepSeek production (H800 node), {name}",
+            "published": pub,
+            "unit": "tok/s per H800 node",
+            "model": round(model),
+            "error_pct": round(_err(model, pub), 1),
+            "fitted": False,
+            "note": note,
+        }
+        for name, pub, model, note in rows
+    ]
+
+
 def sections() -> dict[str, list[dict]]:
     """Every published point the model uses, fitted or check, by section (the page's table)."""
-    return calibration_rows() | {"MoE decode (DeepSeek-R1 FP4 1k/1k unless named)": table()}
+    return (
+        calibration_rows()
+        | {"MoE decode (DeepSeek-R1 FP4 1k/1k unless named)": table()}
+        | {"DeepSeek's production fabric (h800-ib), checks": deepseek_production_points()}
+    )
 
 
 if __name__ == "__main__":

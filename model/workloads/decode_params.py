@@ -11,6 +11,8 @@ kinds of number are here:
 
 from __future__ import annotations
 
+from model.workloads.models import DEFAULT_TOKENS_PER_S_PER_USER
+
 # --- kernel efficiencies: the best published kernels, as a share of the GPU's peak ----------
 # [M] FlashMLA (deepseek-ai/FlashMLA README, 2025-04-22): 3,000 GB/s memory-bound on H800 SXM5
 # (3.35 TB/s peak) = 0.895. Applied to every memory-bound kernel (weights and KV reads) [A].
@@ -84,8 +86,9 @@ ATTENTION_SPREAD = 4.547
 # with a free skew chose 0.
 EXPERT_SKEW = 0.0
 
-# A single decode figure is quoted at this interactivity [A]: a responsive chat stream.
-REFERENCE_TOKENS_PER_S_PER_USER = 50.0
+# A single decode figure is quoted at the scenario's interactivity (at=); by default this
+# one [A]: a responsive chat stream (model/workloads/models.py says why).
+REFERENCE_TOKENS_PER_S_PER_USER = DEFAULT_TOKENS_PER_S_PER_USER
 # The batch sweep: requests per GPU, from one request per EP group to the KV cache's limit.
 BATCH_POINTS = 96
 MAX_BATCH = 4096
