@@ -231,3 +231,12 @@ def test_a_fault_slows_what_nccl_tuned_and_does_not_re_tune_it():
     assert run["algo"] == "nvls" and run["time_us"] < run["ring_time_us"]
     healthy = nccl.collective("all_reduce", "auto", s, jf.tuned_on)
     assert run["time_us"] > healthy["time_us"]
+
+
+@pytest.mark.parametrize("n", [2, 4, 8, 72])
+def test_the_answer_carries_nccls_belief_and_runs_its_smallest(n):
+    for s in (8, 1 << 20, 1 << 26, 8 * GIB):
+        r = _run(n, s)
+        best = min(r["tuner_us"], key=r["tuner_us"].get)
+        assert best == f"{r['algo']}/{r['protocol']}", (n, s)
+        assert "tuning.cc" in r["chosen_by"]
