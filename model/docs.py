@@ -57,6 +57,7 @@ REGIONS: tuple[Region, ...] = (
     Region("GOODPUT.md", "sensitivity", sensitivity_markdown),
     Region("GOODPUT.md", "waits", T.waits_table),
     Region("MODEL.md", "links", T.links_sentence),
+    Region("MODEL.md", "decode", calibrate.step_markdown),
     Region("CALIBRATION.md", "decode", calibrate.decode_markdown),
     Region("CALIBRATION.md", "collectives", comm.calibration_tables),
     Region("TELEMETRY.md", "names", names.markdown),
