@@ -1,7 +1,8 @@
 """MoE decode throughput against interactivity: the frontiers of this scenario, its healthy
 rack and its like-for-like baseline (the same GPU on the other fabric), over a panel of the
 scenario-to-baseline ratio; against eth-x72 the vendor's NVLink 6 claim is marked; a diamond
-where the best deployment changes, its hover the model's line of why.
+where the best deployment changes along a curve and a cross where the fault moves it off the
+healthy rack's, each hover the model's line of why.
 Input: model.workloads.throughput.decode_curves(scenario)."""
 
 from __future__ import annotations
@@ -77,9 +78,10 @@ def _curve(key: str, pts: Sequence[dict], baseline: str) -> dict:
 def _changes(key: str, changes: Sequence[dict]) -> dict:
     """Where the model's best deployment changes along one curve: a marker on the curve, its
     hover the model's line of why (model/workloads/throughput.deployment_changes)."""
-    name, color = {
-        "healthy": ("deployment changes (healthy)", COLORS["healthy"]),
-        "scenario": ("deployment changes (this scenario)", COLORS["scenario"]),
+    name, color, symbol = {
+        "healthy": ("deployment changes (healthy)", COLORS["healthy"], "diamond"),
+        "scenario": ("deployment changes (this scenario)", COLORS["scenario"], "diamond"),
+        "fault": ("the fault moves the deployment", COLORS["scenario"], "x"),
     }[key]
     return {
         "type": "scatter",
@@ -88,7 +90,7 @@ def _changes(key: str, changes: Sequence[dict]) -> dict:
         "text": [c["line"] for c in changes],
         "mode": "markers",
         "name": name,
-        "marker": {"symbol": "diamond", "size": 8, "color": color, "line": {"color": FG}},
+        "marker": {"symbol": symbol, "size": 8, "color": color, "line": {"color": FG}},
         "hovertemplate": "%{text}<extra></extra>",
         "xaxis": "x",
         "yaxis": "y",
@@ -220,6 +222,8 @@ def decode_figure(decode: dict) -> dict:
     ]
     marks = decode.get("deployment_changes") or {}
     data += [_changes(k, marks[k]) for k in ("healthy", "scenario") if marks.get(k)]
+    if decode.get("fault_changes"):
+        data.append(_changes("fault", decode["fault_changes"]))
     ratio = decode.get("ratio_vs_baseline") or []
     claim = base == "eth-x72"  # NVIDIA's figure is NVLink 6 against off-the-shelf Ethernet
     if ratio:

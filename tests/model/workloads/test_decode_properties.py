@@ -10,11 +10,11 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from model import parse_query
+from model import parse_query, words
 from model.assess import assess
 from model.fabric.presets import FABRICS
 from model.fabric.topology import topology
-from model.workloads.throughput import frontiers
+from model.workloads.throughput import deployment_changes, fault_changes, frontiers
 
 RACKS = ("vr-nvl72", "gb200-nvl72")
 LOSSES = ("switch-tray", "switch-chip", "link")
@@ -65,3 +65,36 @@ def test_a_faults_cost_moves_at_most_5_percent_per_2_tokens_per_user(case):
     both = ok[1:] & ok[:-1]  # neighbours on the grid, 2 tokens/s per user apart
     steps = np.abs(np.diff(cost))[both]
     assert steps.size and steps.max() <= 0.05, float(steps.max())
+
+
+def test_every_change_of_deployment_is_named_with_its_why():
+    """deployment_changes lists each point where a frontier's choice changes; fault_changes
+    covers each point where the fault's choice differs from the healthy rack's, and says when
+    the healthy EP size no longer fits (68 GPUs hold no EP72 group)."""
+    fs = frontiers(assess(parse_query("fail=ct02").scenario))
+    sc, hl = fs["scenario"], fs["healthy"]
+    deps = [sc.deployment_at(i) for i in range(len(sc.x))]
+    moved = {
+        round(float(sc.x[i]), 2)
+        for i in range(1, len(deps))
+        if deps[i] and deps[i - 1] and deps[i] != deps[i - 1]
+    }
+    changes = deployment_changes(sc)
+    assert {c["tokens_per_s_per_user"] for c in changes} == moved
+    assert all(c["line"].endswith(words.DEPLOYMENT_WHY[c["why"]]) for c in changes)
+    runs = fault_changes(sc, hl)
+    covered = set()
+    for r in runs:
+        covered |= {
+            x for x in sc.x if r["tokens_per_s_per_user"] <= x <= r["to_tokens_per_s_per_user"]
+        }
+        if r["healthy"].startswith("EP72"):
+            assert r["why"] == "fits"
+    differ = {
+        float(x)
+        for i, x in enumerate(sc.x)
+        if sc.deployment_at(i)
+        and hl.deployment_at(i)
+        and sc.deployment_at(i) != hl.deployment_at(i)
+    }
+    assert differ and differ <= {float(x) for x in covered}
