@@ -152,15 +152,19 @@ def sweep_at_batch(
     m: MoEModel, hw: Hardware, w: Workload, dep: Deployment, v, b: float, keys: tuple[str, ...]
 ) -> tuple[float, ...]:
     """`keys` of a deployment's (memoised) sweep on hw's group view v at b requests a GPU,
-    log-log interpolated in the batch: a step at a batch the frontier chose elsewhere,
+    interpolated in the log of the batch: a step at a batch the frontier chose elsewhere,
     cheaply (the frontier's own sweep of that group, group_sweep)."""
     c = group_sweep(m, hw, w, dep, v)
     if c is None:
         return tuple(float("nan") for _ in keys)
     order = np.argsort(c["batch"])
     lb = np.log(c["batch"][order])
+    # a part of the step linearly (one that is zero at a sweep point is not lost), the rest
+    # log-log
     return tuple(
-        float(np.exp(np.interp(np.log(b), lb, np.log(np.maximum(c[k][order], 1e-30)))))
+        float(np.interp(np.log(b), lb, c[k][order]))
+        if k in BREAKDOWN_KEYS
+        else float(np.exp(np.interp(np.log(b), lb, np.log(np.maximum(c[k][order], 1e-30)))))
         for k in keys
     )
 
