@@ -124,9 +124,22 @@ DEEPSEEK_WHY = (
 FRONTIER_WHY = (
     "their curve here interpolates between measured deployments (conc 180 at 164 and 2,253 at "
     "91 tok/s/user on GB200); the model's frontier is the envelope over deployments not run "
-    "(EP72 at 20-80 requests a GPU), whose wide-EP all-to-all floor at a few tokens a rank "
-    "the model puts below TensorRT-LLM's measurement (issue 29, item 4)"
+    "(EP72 at tens of requests a GPU)"
 )
+
+
+def frontier_why(terms: Terms) -> str:
+    """Why a frontier check misses: FRONTIER_WHY, and how sharply the frontier's high end
+    rests on the step's floor (the model's TPOT error at InferenceX's conc-180 run)."""
+    r = FITTED_ROWS[1]
+    err = _err(row_tpot(r, terms)[0], r.tpot_ms)
+    return (
+        f"{FRONTIER_WHY}; above ~125 tok/s/user the step budget sits just above the "
+        f"weight-read floor, so the model's {err:+.0f}% TPOT at the conc-{r.conc} run moves the "
+        "batch that fits by 2-3x"
+    )
+
+
 ISO_CHECKS = (
     (25, 14125, 12292),
     (45, 12508, 10853),
@@ -253,7 +266,7 @@ def _iso_points(terms: Terms) -> list[dict]:
                 "error_pct": round(_err(iso[key], pub), 1),
                 "fitted": False,
                 "note": "prefill share 0.2 (GB200) and 4/44 (B200) [A]"
-                + ("; " + FRONTIER_WHY if abs(_err(iso[key], pub)) > 25 else ""),
+                + ("; " + frontier_why(terms) if abs(_err(iso[key], pub)) > 25 else ""),
             }
         )
     return rows
@@ -273,7 +286,7 @@ def _iso_check_points(terms: Terms) -> list[dict]:
                     "model": round(m[key], 2 if key == "ratio" else 0),
                     "error_pct": round(_err(m[key], pub), 1),
                     "fitted": False,
-                    "note": FRONTIER_WHY if abs(_err(m[key], pub)) > 25 else "check",
+                    "note": frontier_why(terms) if abs(_err(m[key], pub)) > 25 else "check",
                 }
             )
     return rows
