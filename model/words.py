@@ -349,3 +349,27 @@ def telemetry_feature(on: bool) -> str:
         "no drain ahead (a degrading link is found when it fails), detection by the "
         "10-minute timeout and a day to find the failed part"
     )
+
+
+# --- decode: why the best deployment changes (model/workloads/throughput.deployment_changes) ---
+DEPLOYMENT_WHY = {
+    "ep_up": "wider EP groups hold fewer experts a GPU, so each step reads fewer expert weights",
+    "ep_down": "narrower EP groups send less of each step's all-to-all over the fabric",
+    "mtp_on": "a drafted token a step buys interactivity that a smaller batch no longer can",
+    "mtp_off": "verifying a draft for every request costs more than the token it adds",
+    "overlap_on": "two micro-batches: one half's compute now hides the other's all-to-all",
+    "overlap_off": "one batch: reading every weight twice costs more than the all-to-all it hid",
+    "kv": "the KV cache's precision changes how many requests fit",
+    "fits": "the GPUs left in service hold no group of the healthy rack's EP size",
+}
+
+
+def deployment_change(before: str, after: str, x: float, why: str) -> str:
+    """One line: where along interactivity the best deployment changes, and why."""
+    return f"at {sig(x)} tokens/s per user, {before} → {after}: {DEPLOYMENT_WHY[why]}"
+
+
+def fault_change(healthy: str, here: str, lo: float, hi: float, why: str) -> str:
+    """One line: over which interactivities the fault moves the best deployment, and why."""
+    span = f"{sig(lo)} tokens/s per user" if lo == hi else f"{sig(lo)}-{sig(hi)} tokens/s per user"
+    return f"at {span} the fault moves {healthy} → {here}: {DEPLOYMENT_WHY[why]}"
