@@ -114,7 +114,8 @@ def partition_shrunk(lost: int, gpus: int, short: int = 0) -> str:
         if short
         else ", all at full bandwidth"
     )
-    return f"{plural(lost, 'GPU')} out; the domain shrinks to {gpus - lost} GPUs{rest}"
+    # "of the rack": a multi-rack domain quotes this per rack and says its own size after
+    return f"{plural(lost, 'GPU')} out; the rack runs on its other {gpus - lost}{rest}"
 
 
 # Ethernet has no NMX partition: the job's GPUs reach each other by ECMP over the ports up.

@@ -146,6 +146,8 @@ def partition(st: DomainState) -> DomainPartition:
         if x is not None and x is not PS.HEALTHY:
             state = max(state, x, key=_SEVERITY.index)
             parts.append(words.rack_says(rack_id(r), st.racks[r].partition.explanation))
+    if len(lost) > n_lost_racks * f.gpus:  # GPUs lost in racks still up
+        parts.append(words.domain_shrinks(st.domain.gpus - len(lost)))
     if short_planes and adaptive:
         state = max(state, PS.BANDWIDTH, key=_SEVERITY.index)
         parts.append(words.trunks_missing(short_planes))

@@ -41,6 +41,11 @@ def racks_lost(n: int, partial: bool, gpus_left: int) -> str:
     return f"{plural(n, 'rack')} out and partial-rack operation is off: the partition cannot form"
 
 
+def domain_shrinks(gpus_left: int) -> str:
+    """Said once after the racks' own words, so the domain's size is never a rack's."""
+    return f"the domain shrinks to {gpus_left} GPUs"
+
+
 def rack_says(rack: str, explanation: str) -> str:
     return f"{rack}: {explanation}"
 

@@ -86,3 +86,12 @@ def test_ethernet_s_card_is_not_nmx_s_partition():
         assert _value(c) == value, q
     titles = [c.children[0].children for c in cards.cards(results.result(parse_query("").scenario))]
     assert "Partition" in titles and "ECMP routing" not in titles
+
+
+def test_a_domain_s_partition_and_job_count_the_same_gpus():
+    """Issue 28 (1): on vr-nvl576 the partition said the domain shrinks to 71 GPUs (its rack's
+    words) while the job card said 575. Both now count the domain's."""
+    r = results.result(parse_query("fabric=vr-nvl576&fail=r01.gpu10,r02.st3").scenario)
+    assert r["job"]["headline"] == "restarted on 575 GPUs"
+    why = r["partition"]["explanation"]
+    assert why.endswith("the domain shrinks to 575 GPUs") and "to 71" not in why, why
