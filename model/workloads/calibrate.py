@@ -393,6 +393,12 @@ def decode_markdown(terms: Terms = Dm.FITTED) -> str:
             f"| {r['term']} | {r['fitted']:g} | {r['used']:g} | {r['largest_move_pct']:.1f}% |"
         )
     out += ["", "#### Decode: model against published", "", markdown_table(table(terms))]
+    out += [
+        "",
+        "#### DeepSeek's production fabric (h800-ib), checks",
+        "",
+        markdown_table(deepseek_production_points()),
+    ]
     return "\n".join(out)
 
 
