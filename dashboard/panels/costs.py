@@ -34,6 +34,7 @@ def decode_and_goodput() -> list[html.Div]:
             "MoE decode: throughput against interactivity",
             ids.DECODE,
             html.P(id=ids.VERSUS, className="note"),
+            height=440,  # the ratio panel under the curves tall enough to read the gap
         ),
         # taller: two bars of three-line labels above a legend that wraps on a narrow screen
         _chart("MoE decode: where a step's time goes", ids.BREAKDOWN, height=480),
