@@ -139,11 +139,12 @@ def _controls() -> html.Div:
 
 
 def _answer_slots() -> list[Component]:
-    """The places the callbacks fill: the best policy, its trade, the table, the CSV."""
+    """The places the callbacks fill: the table (what a buyer reads first), the best policy,
+    its trade, the CSV."""
     return [
+        html.Div(id=ids.BUYS_TABLE),
         html.Div(id=ids.BUYS_POLICY, className="note"),
         graph(ids.BUYS_TRADE, 320),
-        html.Div(id=ids.BUYS_TABLE),
         dcc.Download(id=ids.BUYS_DOWNLOAD),
     ]
 
