@@ -125,6 +125,7 @@ BUYS_CKPT = "buys-checkpoint"
 BUYS_PRICE = "buys-price"
 BUYS_CSV = "buys-csv"
 BUYS_TABLE = "buys-table"
+BUYS_ALL = "buys-all"  # the side-by-side's every column, on demand
 BUYS_POLICY = "buys-policy"
 BUYS_TRADE = "buys-trade"  # the optimiser's trade: goodput against rack-down visits
 BUYS_DOWNLOAD = "buys-download"

@@ -64,6 +64,58 @@ def pair(a: float, b: float, unit: str, figures: int = 3) -> str:
     return f"{sig(a, figures)} / {sig(b, figures)} {unit}"
 
 
+def money(x: float) -> str:
+    """Dollars for people, to 3 significant figures: '$708', '$1,090', '$123 k', '$577 M',
+    '$1.20 bn' (a negative amount '-$6.46 M'); a CSV keeps the whole number."""
+    sign, x = ("-" if x < 0 else ""), abs(x)
+    x3 = float(f"{x:.3g}")  # to 3 figures first, so $999,999 is '$1.00 M', not '$1,000 k'
+    for size, at, word in ((1e9, 1e9, " bn"), (1e6, 1e6, " M"), (1e3, 1e4, " k")):
+        if x3 >= at:
+            return f"{sign}${sig(x3 / size)}{word}"
+    return f"{sign}${round(x):,}"
+
+
+def goodput_kept(
+    fraction: float,
+    scale: str,
+    stops_per_day: float,
+    faults_per_day: float,
+    minutes_per_stop: float,
+    detect_min: float,
+    restart_min: float,
+    down_share: float,
+) -> str:
+    """Why a job keeps the goodput it keeps, from the closed form's pieces: how often it
+    stops, how long each stop holds it, the share of time it is down (stops overlap), and
+    what checkpoints and lost work take of the rest."""
+    if stops_per_day <= 0:
+        return f"{scale} keeps {fraction:.1%}: nothing stops it"
+    per, n = ("day", 1.0) if stops_per_day >= 1 else ("year", 365.25)
+    planned = (stops_per_day - faults_per_day) * n
+    held = f"{sig(minutes_per_stop, 2)} min ({sig(detect_min, 2)} to detect, "
+    held += f"{sig(restart_min, 2)} to restart or wait)"
+    overlap = "stops overlap, so " if stops_per_day * minutes_per_stop > 24 * 60 else ""
+    rest = max(0.0, 1.0 - down_share - fraction)
+    return (
+        f"{scale} keeps {fraction:.1%}: it is stopped {sig(stops_per_day * n)} times a {per}, "
+        f"once every {duration_words(86400 / stops_per_day)} ({sig(faults_per_day * n)} "
+        f"unplanned{f', {sig(planned)} planned' if planned >= 0.0005 else ''}), each "
+        f"holding it {held}; {overlap}it is down {down_share:.1%} of the time, and "
+        f"checkpoints and the work lost since the last one take {rest:.1%} more"
+    )
+
+
+def duration_words(seconds: float) -> str:
+    """A span for people: '16 min', '5.9 h', '31 days'."""
+    if seconds < 90:
+        return f"{sig(seconds, 2)} s"
+    if seconds < 90 * 60:
+        return f"{sig(seconds / 60, 2)} min"
+    if seconds < 48 * 3600:
+        return f"{sig(seconds / 3600, 2)} h"
+    return f"{sig(seconds / 86400, 2)} days"
+
+
 # --- partition ---------------------------------------------------------------------------
 def interactivity(at: float) -> str:
     """The interactivity a deployment runs at, in words: '50 tokens/s per user: a token

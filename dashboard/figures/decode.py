@@ -21,6 +21,7 @@ from model.workloads.decode_params import REFERENCE_TOKENS_PER_S_PER_USER
 ROW_HEIGHTS = (0.64, 0.36)
 ROW_SPACING = 0.06
 LOG_TICKS = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000)
+RATIO_TICKS = (0.5, 1, 1.5, 2, 3, 5, 10, 20)  # the ratio panel: 1.5 so a small gap reads
 
 
 def _panels() -> dict:
@@ -117,8 +118,54 @@ def _ratio_trace(ratio: Sequence[dict], base: str) -> dict:
         "name": f"this scenario ÷ {base}",
         "showlegend": False,
         "line": {"color": COLORS["scenario"], "width": 2},
+        "fill": "tonexty",  # down to the parity trace drawn just before: the gap, shaded
+        "fillcolor": "rgba(230, 159, 0, 0.25)",
         "hovertemplate": (
             f"%{{x:.0f}} tokens/s per user<br>%{{y:.2f}}× {base}'s tokens/s per GPU<extra></extra>"
+        ),
+        "xaxis": "x2",
+        "yaxis": "y2",
+    }
+
+
+def _parity_trace(ratio: Sequence[dict]) -> dict:
+    """1× under the ratio on the bottom panel, drawn only so the ratio can fill down to it:
+    the shaded band is the gap between the two fabrics (none where they are equal)."""
+    x = np.array([p["tokens_per_s_per_user"] for p in ratio], dtype=float)
+    return {
+        "type": "scatter",
+        "x": x,
+        "y": np.ones_like(x),
+        "mode": "lines",
+        "name": "parity",
+        "showlegend": False,
+        "hoverinfo": "skip",
+        "line": {"width": 0, "color": MUTED},
+        "xaxis": "x2",
+        "yaxis": "y2",
+    }
+
+
+def _ratio_at(ratio: Sequence[dict], at: float, base: str) -> dict:
+    """The ratio at the interactivity set (at=), marked and labelled on the bottom panel: the
+    model's point nearest at= (as vendor_claim's ratio_at reads it)."""
+    near = min(ratio, key=lambda p: abs(p["tokens_per_s_per_user"] - at))
+    xs = [math.log(p["tokens_per_s_per_user"]) for p in ratio]
+    right = (math.log(near["tokens_per_s_per_user"]) - xs[0]) < 0.6 * (xs[-1] - xs[0])
+    return {
+        "type": "scatter",
+        "x": [near["tokens_per_s_per_user"]],
+        "y": [near["ratio"]],
+        "mode": "markers+text",
+        "name": "at the interactivity set",
+        "showlegend": False,
+        "text": [f"{near['ratio']:.2f}× {base} at {at:g}/user"],
+        "textposition": "top right" if right else "top left",  # inside the panel
+        "textfont": {"size": 10, "color": FG},
+        "marker": {"size": 8, "color": COLORS["scenario"], "line": {"color": FG, "width": 1}},
+        "hovertemplate": (
+            f"%{{x:.0f}} tokens/s per user (at=)<br>%{{y:.3f}}× {base}'s tokens/s per GPU"
+            "<extra></extra>"
         ),
         "xaxis": "x2",
         "yaxis": "y2",
@@ -204,8 +251,8 @@ def _label_axes(lay: dict, base: str) -> None:
     lay["yaxis"] |= {"title": {"text": "tokens/s per GPU"}, "tickformat": "~s"}
     lay["yaxis2"] |= {
         "title": {"text": f"× {base}"},
-        "tickvals": [1, 2, 5, 10, 20],
-        "ticktext": ["1", "2", "5", "10", "20"],
+        "tickvals": list(RATIO_TICKS),
+        "ticktext": [f"{v:g}" for v in RATIO_TICKS],
     }
 
 
@@ -232,7 +279,11 @@ def decode_figure(decode: dict) -> dict:
     ratio = decode.get("ratio_vs_baseline") or []
     claim = base == "eth-x72"  # NVIDIA's figure is NVLink 6 against off-the-shelf Ethernet
     if ratio:
-        data.append(_ratio_trace(ratio, base))
+        data += [
+            _parity_trace(ratio),
+            _ratio_trace(ratio, base),
+            _ratio_at(ratio, _at(decode), base),
+        ]
         lay["yaxis2"] |= _ratio_range(ratio, claim)
         shapes, note = _ratio_lines(claim), _ratio_note(base, claim)
     else:

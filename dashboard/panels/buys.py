@@ -26,6 +26,7 @@ from dashboard.figures.goodput import policy_figure
 from dashboard.panels.below import unseen
 from dashboard.panels.common import graph
 from dashboard.panels.tables import html_table
+from model import words
 from model.errors import ScenarioError
 from model.fabric import features
 from model.registry import kind_of
@@ -138,11 +139,12 @@ def _controls() -> html.Div:
 
 
 def _answer_slots() -> list[Component]:
-    """The places the callbacks fill: the best policy, its trade, the table, the CSV."""
+    """The places the callbacks fill: the table (what a buyer reads first), the best policy,
+    its trade, the CSV."""
     return [
+        html.Div(id=ids.BUYS_TABLE),
         html.Div(id=ids.BUYS_POLICY, className="note"),
         graph(ids.BUYS_TRADE, 320),
-        html.Div(id=ids.BUYS_TABLE),
         dcc.Download(id=ids.BUYS_DOWNLOAD),
     ]
 
@@ -253,6 +255,70 @@ def _answers(
     return json.dumps(values), json.dumps(best), json.dumps(along)
 
 
+RANKED_COLUMNS = ("goodput lost", "money a year", "restarts a year")
+
+
+def own_scale(values: dict, st: dict[str, Any]) -> int:
+    """The index of the panel's own job scale among the table's (compare.scales_for)."""
+    return next(
+        k
+        for k, sc in enumerate(values["scales"])
+        if (sc["job_racks"], sc["spares"]) == (st["job_racks"], st["spares"])
+    )
+
+
+def _short(row: dict) -> str:
+    """A row by what it changes: 'reroute off', 'gb200-nvl72 instead'."""
+    return f"{row['key']} off" if row["key"] in features.FEATURE_KEYS else f"{row['key']} instead"
+
+
+def ranked(values: dict, k: int) -> pd.DataFrame:
+    """What each feature (or fabric) buys at scale k, the few columns a buyer reads first,
+    ranked by money a year (goodput points rank the same at one price): the goodput lost
+    without it, the money that is, and the restarts a year it adds."""
+    rows = sorted(
+        values["rows"][1:], key=lambda r: (-r["at"][k]["money_per_year"], -r["at"][k]["value_pp"])
+    )
+    cells = [r["at"][k] for r in rows]
+    return pd.DataFrame(
+        dict(
+            zip(
+                RANKED_COLUMNS,
+                (
+                    [f"{a['value_pp']:+.2f} pp" for a in cells],
+                    [words.money(a["money_per_year"]) for a in cells],
+                    [_signed(a["extra_restarts_per_year"]) for a in cells],
+                ),
+                strict=True,
+            )
+        ),
+        index=pd.Index([_short(r) for r in rows], name="without"),
+        dtype=object,
+    )
+
+
+def _signed(x: float) -> str:
+    """A change in a count, signed, to 3 significant figures ('+9,270', '-8.78', '0')."""
+    return "0" if abs(x) < 0.005 else ("+" if x > 0 else "-") + words.sig(abs(x))
+
+
+def kept_notes(values: dict, k: int) -> html.Ul:
+    """Why the job with every feature keeps its goodput, at the panel's scale first, then
+    the others (compare.kept: the closed form's stops, their length and their overlap)."""
+    order = [k, *(i for i in range(len(values["scales"])) if i != k)]
+    return html.Ul(
+        [
+            html.Li(
+                values["scales"][i]["kept"]["sentence"][0].upper()
+                + values["scales"][i]["kept"]["sentence"][1:]
+                + "."
+            )
+            for i in order
+        ],
+        className="note kept",
+    )
+
+
 def frame(values: dict) -> pd.DataFrame:
     """The side-by-side as a DataFrame: a row a configuration, four columns a scale."""
     cols: dict[str, list[str]] = {}
@@ -263,7 +329,7 @@ def frame(values: dict) -> pd.DataFrame:
         cols[f"{tag}: goodput"] = [f"{a['fraction']:.3%}" for a in cells]
         cols[f"{tag}: value, pp"] = [f"{a['value_pp']:+.3f}" for a in cells]
         cols[f"{tag}: GPU-h a year"] = [f"{a['gpu_hours_per_year']:,.0f}" for a in cells]
-        cols[f"{tag}: $ a year"] = [f"{a['money_per_year']:,.0f}" for a in cells]
+        cols[f"{tag}: $ a year"] = [words.money(a["money_per_year"]) for a in cells]
     index = pd.Index([row["label"] for row in values["rows"]], name="configuration")
     return pd.DataFrame(cols, index=index, dtype=object)
 
@@ -353,6 +419,37 @@ def _whys(values: dict) -> html.Ul:
     )
 
 
+def _answer(values: dict, k: int, note: html.P) -> html.Div:
+    """The buyer's answer at a glance: the ranked table at the panel's scale, why the job
+    keeps what it keeps, then every column at every scale on demand."""
+    sc = values["scales"][k]
+    unit = values.get("unit", "racks").split(" ")[0]
+    return html.Div(
+        [
+            html.P(
+                f"Ranked by money a year, for a job over {sc['job_racks']:,} "
+                f"{unit if sc['job_racks'] > 1 else unit.removesuffix('s')}"
+                + (" with spare racks" if sc["spares"] else "")
+                + f" at ${values['price_per_gpu_h']:g} per GPU-hour: what each costs when it "
+                "is missing (goodput points, the money they are, and the restarts a year it "
+                "adds).",
+                className="note",
+            ),
+            html.Div(html_table(ranked(values, k), "compare-table ranked"), className="scroll-x"),
+            kept_notes(values, k),
+            note,
+            html.Details(
+                [
+                    html.Summary("all columns: every scale, goodput, GPU-hours, and why"),
+                    html.Div(_wide(html_table(frame(values))), style={"overflowX": "auto"}),
+                    _whys(values),
+                ],
+                id=ids.BUYS_ALL,
+            ),
+        ]
+    )
+
+
 OUTPUTS = {
     "table": Output(ids.BUYS_TABLE, "children"),
     "policy": Output(ids.BUYS_POLICY, "children"),
@@ -399,13 +496,7 @@ def table(
         className="note",
     )
     return {
-        "table": html.Div(
-            [
-                note,
-                html.Div(_wide(html_table(frame(values))), style={"overflowX": "auto"}),
-                _whys(values),
-            ]
-        ),
+        "table": _answer(values, own_scale(values, st), note),
         "policy": policy_note(
             best, st["job_racks"], f"{s.fabric} domain" if kind.several_racks else "rack", along
         ),

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from dash import Dash, Input, Output, html
+from dash.development.base_component import Component
 
 from dashboard import figures, ids, state
 from dashboard.figures import claims
@@ -34,6 +35,7 @@ def decode_and_goodput() -> list[html.Div]:
             "MoE decode: throughput against interactivity",
             ids.DECODE,
             html.P(id=ids.VERSUS, className="note"),
+            height=440,  # the ratio panel under the curves tall enough to read the gap
         ),
         # taller: two bars of three-line labels above a legend that wraps on a narrow screen
         _chart("MoE decode: where a step's time goes", ids.BREAKDOWN, height=480),
@@ -50,12 +52,26 @@ def timeline_and_latency() -> list[html.Div]:
 
 
 def versus(d: dict) -> str:
-    """The comparison in words: the ratio to the same GPU on the other fabric along the
+    """The comparison in words (versus_parts, one paragraph)."""
+    return " ".join(versus_parts(d))
+
+
+def _versus_children(d: dict) -> list[Component] | str:
+    """The comparison on the page: against Ethernet, the gain and its interactivity first,
+    on a line of its own (the model's vendor_claim sentence), then the rest."""
+    parts = versus_parts(d)
+    if not d.get("vendor_claim"):
+        return " ".join(parts)
+    return [html.Strong(parts[0], className="claim"), html.Br(), " ".join(parts[1:])]
+
+
+def versus_parts(d: dict) -> list[str]:
+    """The comparison in sentences: the ratio to the same GPU on the other fabric along the
     frontier, where the vendor's NVLink 6 figure falls (or why it does not), and where the
     fabric matters: the step's exposed communication, healthy and now."""
     rng = d["ratio_20_200"]
     if rng is None:
-        return "The job is down in this scenario: no decode curve to compare."
+        return ["The job is down in this scenario: no decode curve to compare."]
     base = d["baseline"]
     out = [
         (
@@ -100,7 +116,7 @@ def versus(d: dict) -> str:
             f"Along the curve the fault costs most at {worst['tokens_per_s_per_user']:.0f} "
             f"tokens/s per user: {worst['ratio']:.1%} of the healthy rack."
         )
-    return " ".join(out)
+    return out
 
 
 def _cost_outputs() -> dict[str, Output]:
@@ -133,7 +149,7 @@ def cost_charts(search: str | None) -> dict[str, Any]:
             {k: v for k, v in d.items() if k != "scenario"},
             lambda: figures.decode_figure(d),
         ),
-        versus=versus(d),
+        versus=_versus_children(d),
         breakdown=results.figure(
             "breakdown",
             [d.get("breakdown"), d.get("healthy_breakdown")],

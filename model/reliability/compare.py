@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from model import words
 from model.errors import ScenarioError
 from model.fabric.features import FEATURE_KEYS
 from model.multirack.domains import DOMAINS
@@ -86,6 +87,52 @@ def why(key: str, value_pp: float, ref: dict, row: dict, spares: bool, unit: str
     return out + (f", mostly from {' and '.join(top)}" if top else "")
 
 
+def kept(ref: dict, scale: str) -> dict:
+    """Why the reference row keeps its goodput at a scale, from the closed form's own pieces
+    (goodput.closed_form): stops a day (every rack's events reach the job), the mean time
+    each holds it (detection, then restart or wait), the share of time it is down with the
+    stops overlapping (1 - exp(-load)), and the sentence that says it."""
+    per_day = 24.0 / HOURS_PER_YEAR
+    stops = sum(
+        k["per_rack_year"] * (k["unplanned_stops"] + k["planned_stops"]) for k in ref["kinds"]
+    )
+    faults = sum(k["per_rack_year"] * k["unplanned_stops"] for k in ref["kinds"])
+    load_h = sum(k["per_rack_year"] * k["down_h_per_event"] for k in ref["kinds"])
+    b = ref["badput"]
+    down = b["detection"] + b["restarts"] + b["maintenance"] + b["repair_wait"]
+    minutes = 60.0 * load_h / stops if stops else 0.0
+    detect = minutes * b["detection"] / down if down else 0.0
+    out = {
+        "fraction": ref["fraction"],
+        "stops_per_day": stops * per_day,
+        "unplanned_per_day": faults * per_day,
+        "minutes_per_stop": minutes,
+        "detect_minutes_per_stop": detect,
+        "down_share": down,
+    }
+    return out | {
+        "sentence": words.goodput_kept(
+            ref["fraction"],
+            scale,
+            out["stops_per_day"],
+            out["unplanned_per_day"],
+            minutes,
+            detect,
+            minutes - detect,
+            down,
+        )
+    }
+
+
+def scale_words(job_racks: int, spares: bool, gpus: int, unit: str = "rack") -> str:
+    """'a job over 2,000 racks with spare racks (144,000 GPUs)'."""
+    return (
+        f"a job over {words.plural(job_racks, unit)}"
+        + (" with spare racks" if spares else "")
+        + f" ({words.plural(gpus, 'GPU')})"
+    )
+
+
 def scales_for(
     job_racks: int, spares: bool, fabric: str = "vr-nvl72"
 ) -> tuple[tuple[int, bool], ...]:
@@ -94,6 +141,42 @@ def scales_for(
     own = (job_racks, spares)
     base = RELIABILITY[fabric_kind(fabric)].scales
     return base if own in base else (*base, own)
+
+
+def _cell(
+    key: str,
+    i: int,
+    ref: dict,
+    row: dict,
+    scale: tuple[int, bool],
+    unit_gpus: int,
+    price: float,
+    unit: str,
+) -> dict:
+    """Row i's value at one scale (job racks, spare racks): goodput points, GPU-hours and
+    money a year, the restarts a year it adds, and why."""
+    job_racks, spares = scale
+    value = ref["fraction"] - row["fraction"]
+    gpu_h = value * job_racks * unit_gpus * HOURS_PER_YEAR
+    return {
+        "job_racks": job_racks,
+        "spares": spares,
+        "fraction": row["fraction"],
+        "value_pp": value * 100.0,
+        "gpu_hours_per_year": gpu_h,
+        "money_per_year": gpu_h * price,
+        "restarts_per_year": _restarts_per_year(row),
+        "extra_restarts_per_year": _restarts_per_year(row) - _restarts_per_year(ref),
+        "badput_hours_per_year": row["badput_hours_per_rack_year"],
+        "why": "the reference row" if i == 0 else why(key, value * 100, ref, row, spares, unit),
+    }
+
+
+def _restarts_per_year(row: dict) -> float:
+    """The job's stops a year, each a restart (every rack's events reach the job)."""
+    return sum(
+        k["per_rack_year"] * (k["unplanned_stops"] + k["planned_stops"]) for k in row["kinds"]
+    )
 
 
 def _row_key(row: dict) -> str:
@@ -143,32 +226,25 @@ def feature_values(
     out_rows = []
     for i, first in enumerate(cols[0][2]):
         key = _row_key(first)
-        at = []
-        for job_racks, spares, rows in cols:
-            ref, row = rows[0], rows[i]
-            value = ref["fraction"] - row["fraction"]
-            gpu_h = value * job_racks * unit_gpus * HOURS_PER_YEAR
-            at.append(
-                {
-                    "job_racks": job_racks,
-                    "spares": spares,
-                    "fraction": row["fraction"],
-                    "value_pp": value * 100.0,
-                    "gpu_hours_per_year": gpu_h,
-                    "money_per_year": gpu_h * price,
-                    "badput_hours_per_year": row["badput_hours_per_rack_year"],
-                    "why": "the reference row"
-                    if i == 0
-                    else why(key, value * 100, ref, row, spares, unit),
-                }
-            )
+        at = [
+            _cell(key, i, rows[0], rows[i], (job_racks, spares), unit_gpus, price, unit)
+            for job_racks, spares, rows in cols
+        ]
         out_rows.append({"label": first["label"], "query": first["query"], "key": key, "at": at})
     return {
         "price_per_gpu_h": price,
         "price_source": next(f.source for f in rate_facts(rates) if f.name == "price_per_gpu_h"),
         "repair": repair,
         "workload": cols[0][2][0]["workload"],
-        "scales": [{"job_racks": j, "spares": s, "gpus": j * unit_gpus} for j, s, _ in cols],
+        "scales": [
+            {
+                "job_racks": j,
+                "spares": s,
+                "gpus": j * unit_gpus,
+                "kept": kept(rows[0], scale_words(j, s, j * unit_gpus, unit)),
+            }
+            for j, s, rows in cols
+        ],
         "rows": out_rows,
     } | (
         {"fabric": fabric, "unit": f"{fabric} domains ({unit_gpus:,} GPUs each)"}
@@ -200,7 +276,7 @@ def records(values: dict) -> list[dict]:
 def _cells(a: dict, money: bool) -> list[str]:
     """One scale's cells of a table row: goodput, value, GPU-hours (and money)."""
     out = [f"{a['fraction']:.3%}", f"{a['value_pp']:+.3f}", f"{a['gpu_hours_per_year']:,.0f}"]
-    return out + ([f"{a['money_per_year']:,.0f}"] if money else [])
+    return out + ([words.money(a["money_per_year"])] if money else [])
 
 
 def markdown(values: dict) -> str:
@@ -216,6 +292,9 @@ def markdown(values: dict) -> str:
         cells = [row["label"]] + [c for a in row["at"] for c in _cells(a, money=True)]
         lines.append("| " + " | ".join(cells) + " |")
     lines.append("")
+    for sc in scales:
+        kept = sc["kept"]["sentence"]
+        lines.append(f"- **Why {sc['kept']['fraction']:.3%}**: {kept[0].upper()}{kept[1:]}.")
     for row in values["rows"][1:]:
         parts = "; at ".join(
             f"{a['job_racks']:,} rack{'s' if a['job_racks'] > 1 else ''}, {a['why']}"

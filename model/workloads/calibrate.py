@@ -481,6 +481,10 @@ def decode_markdown(terms: Terms = Dm.FITTED) -> str:
         "#### Decode: model against published",
         "",
         markdown_table(table(terms)),
+        "",
+        "#### DeepSeek's production fabric (h800-ib), checks",
+        "",
+        markdown_table(deepseek_production_points()),
     ]
     return "\n".join(out)
 

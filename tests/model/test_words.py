@@ -197,3 +197,33 @@ def test_each_switch_says_what_it_means_on_this_fabric():
     assert meaning("gb200-nvl72", F.HOT_SWAP).startswith("off on gb200-nvl72 by default: loss")
     here = {k: v["here"] for k, v in _r("fabric=gb200-nvl72")["features"].items()}
     assert all(here.values()) and not any(_r("")["features"][k]["here"] for k in here)
+
+
+@pytest.mark.parametrize(
+    "x, says",
+    [
+        (576_773_420, "$577 M"),
+        (6_463_220, "$6.46 M"),
+        (123_333, "$123 k"),
+        (10_120, "$10.1 k"),
+        (1_090, "$1,090"),
+        (708, "$708"),
+        (0, "$0"),
+        (999_999, "$1.00 M"),  # rounded first: never '$1,000 k'
+        (1.2e9, "$1.20 bn"),
+        (-6_463_220, "-$6.46 M"),
+    ],
+)
+def test_money_is_for_people(x, says):
+    """Issue 28 (6): '$576,773,420 a year' read as a number to count, not an amount."""
+    assert W.money(x) == says
+
+
+def test_a_kept_goodput_says_how_often_how_long_and_the_overlap():
+    s = W.goodput_kept(0.2976, "a job over 2,000 racks", 92.34, 63.1, 16.83, 6.83, 10.0, 0.66)
+    assert s.startswith("a job over 2,000 racks keeps 29.8%: it is stopped 92.3 times a day")
+    assert "once every 16 min" in s and "(63.1 unplanned, 29.2 planned)" in s
+    assert "each holding it 17 min (6.8 to detect, 10 to restart or wait)" in s
+    assert "stops overlap, so it is down 66.0% of the time" in s and "take 4.2% more" in s
+    rare = W.goodput_kept(0.99, "a job over 1 rack", 0.07, 0.03, 64.0, 4.5, 59.5, 0.003)
+    assert "25.6 times a year, once every 14 days" in rare and "overlap" not in rare

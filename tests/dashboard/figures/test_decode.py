@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from plotly.subplots import make_subplots
 
@@ -102,3 +104,26 @@ def test_decode_figure_is_plotlys_make_subplots_with_lines_on_the_panels_that_ha
     assert [(a["xref"], a["yref"], a["x"], a["y"]) for a in notes] == [
         ("x2 domain", "y2 domain", 0.5, 0.5)
     ]
+
+
+def test_the_gap_over_ethernet_is_shaded_and_its_value_at_at_is_marked():
+    """Issue 28 (6): the three curves overlap and the gap could not be read. The ratio panel
+    fills from 1x to the ratio (the gap, shaded) and marks the ratio at the interactivity
+    set (at=) with its value, the model's point nearest at=."""
+    d = decode_curves(scenario("at=100"))
+    fig = as_go(charts.decode_figure(d))
+    names = [t.name for t in fig.data]
+    ratio = trace(fig, "this scenario ÷ eth-x72")
+    parity = trace(fig, "parity")
+    assert names.index("parity") == names.index(ratio.name) - 1  # tonexty fills down to it
+    assert ratio.fill == "tonexty" and set(parity.y) == {1.0} and list(parity.x) == list(ratio.x)
+    mark = trace(fig, "at the interactivity set")
+    near = min(d["ratio_vs_baseline"], key=lambda p: abs(p["tokens_per_s_per_user"] - 100))
+    assert list(mark.x) == [near["tokens_per_s_per_user"]] and list(mark.y) == [near["ratio"]]
+    assert mark.text[0] == f"{near['ratio']:.2f}× eth-x72 at 100/user"
+    # written away from the nearer edge of the ratio's span, so it stays in the panel
+    for q, side in (("at=20", "top right"), ("at=100", "top left"), ("at=300", "top left")):
+        m = trace(as_go(charts.decode_figure(decode_curves(scenario(q)))), mark.name)
+        assert m.textposition == side, q
+    lo, hi = fig.layout.yaxis2.range  # log10: 1x and the marked ratio both in view
+    assert lo < 0 < hi and lo < math.log10(near["ratio"]) < hi

@@ -5,11 +5,13 @@ repair policy and its trade, and the table as CSV."""
 from __future__ import annotations
 
 import io
+import re
 
 import pandas as pd
 import pytest
 
 from dashboard.panels import buys
+from model import words as W
 from model.errors import ScenarioError
 from model.reliability import compare
 from model.scenario import parse_query
@@ -115,3 +117,37 @@ def test_a_multi_rack_domain_gets_its_own_seven_features():
     out = buys.table("?fabric=vr-nvl576", **OK)
     assert "vr-nvl576 with all seven features" in str(out["table"])
     assert "Not modelled" not in str(out["table"]) and out["trade"]["data"]
+
+
+def test_the_buyer_reads_a_short_table_ranked_by_money_with_the_rest_on_demand():
+    """Issue 28 (6): the table was 13 columns of wrapped headers. The first table is the
+    few columns a buyer reads, at the panel's own scale, ranked by money a year; every
+    column at every scale is one click away (html.Details)."""
+    st = buys.settings(VR, **OK)
+    values = buys._values(VR, st)
+    k = buys.own_scale(values, st)
+    assert (values["scales"][k]["job_racks"], values["scales"][k]["spares"]) == (16, True)
+    df = buys.ranked(values, k)
+    assert len(df.columns) + 1 <= 6 and list(df.columns) == list(buys.RANKED_COLUMNS)
+    assert len(df) == len(values["rows"]) - 1  # every row but the reference
+    by_money = sorted(values["rows"][1:], key=lambda r: -r["at"][k]["money_per_year"])
+    assert list(df.index) == [buys._short(r) for r in by_money]  # ranked by money a year
+    assert list(df["money a year"]) == [W.money(r["at"][k]["money_per_year"]) for r in by_money]
+    for cell in df["money a year"]:  # '$9.65 M', '$108 k', '$11': never '$9,652,292'
+        assert re.fullmatch(r"-?\$(\d{1,3}(,\d{3})?|\d+(\.\d+)? (k|M|bn))", cell), cell
+    out = buys.table("", **OK)["table"]
+    text = str(out)
+    assert "compare-table ranked" in text and "Details" in text
+    # the full table is still there, its money for people too
+    full = buys.frame(values)
+    assert full.shape[1] == 4 * len(values["scales"])
+    assert all(v.startswith(("$", "-$")) for v in full.filter(like="$ a year").to_numpy().ravel())
+
+
+def test_why_the_job_keeps_its_goodput_is_said_beside_the_table():
+    out = buys.table("", **(OK | {"racks": "2000"}))
+    text = _text(out["table"])
+    st = buys.settings(VR, **(OK | {"racks": "2000"}))
+    kept = buys._values(VR, st)["scales"][1]["kept"]
+    assert kept["sentence"][1:] in text and "stops overlap" in text
+    assert f"keeps {kept['fraction']:.1%}" in text

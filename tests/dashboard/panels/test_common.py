@@ -57,3 +57,21 @@ def test_no_chart_config_uploads_anywhere():
     for cfg in (graph_config(), rack_figure.graph_config()):
         assert cfg["showSendToCloud"] is False and cfg["plotlyServerURL"] == ""
         assert {"sendChartToCloud", "sendDataToCloud"} <= set(cfg["modeBarButtonsToRemove"])
+
+
+def test_the_gain_over_ethernet_leads_the_decode_words_on_a_line_of_its_own() -> None:
+    """Issue 28 (6): the decode gain over Ethernet and its interactivity in one sentence (the
+    model's vendor_claim), first and set apart; the rest of the comparison after it."""
+    from dash import html
+
+    from dashboard.figures.claims import with_claim
+    from dashboard.infra.results import decode
+    from dashboard.panels import costs
+    from model import parse_query
+
+    s = parse_query("at=100").scenario
+    d = with_claim(s, decode(s))
+    kids = costs.cost_charts(search="?at=100")["versus"]
+    assert isinstance(kids[0], html.Strong) and kids[0].children == d["vendor_claim"]["sentence"]
+    assert "at 100 tokens/s per user" in kids[0].children
+    assert " ".join([kids[0].children, kids[2]]) == costs.versus(d)

@@ -4,12 +4,14 @@ degraded rate comes from the step model and decode, which change."""
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
-from model import docs
+from model import docs, parse_query
 from model.errors import ScenarioError
 from model.fabric.features import FEATURE_KEYS
-from model.reliability import compare
+from model.reliability import compare, goodput
 from model.reliability.rates import DEFAULT_RATES
 
 
@@ -63,3 +65,42 @@ def test_a_bad_price_is_refused():
     with pytest.raises(ScenarioError) as e:
         compare.feature_values(price_per_gpu_h=-1.0)
     assert e.value.token == "price"
+
+
+def test_why_a_2000_rack_job_keeps_what_it_keeps_is_the_closed_forms_own_pieces(values):
+    """Issue 28 (6): 29.76% at 2,000 racks with spares was shown without a word of why. The
+    reason is the closed form's: every rack's stops reach the job, each holds it for its
+    detection and restart, and the stops overlap (down 1 - exp(-load) of the time)."""
+    one, big = (s["kept"] for s in values["scales"])
+    ref = goodput.closed_form(parse_query("").scenario, job_racks=2000, spares=True)
+    assert big["fraction"] == pytest.approx(ref["fraction"])
+    # the stops a day scale with the racks: 2,000 racks' events, each a stop of the job
+    assert big["stops_per_day"] == pytest.approx(
+        (ref["interruptions_per_job_year"] + ref["planned_stops_per_year"]) * 24 / 8766
+    )
+    assert big["unplanned_per_day"] == pytest.approx(ref["interruptions_per_job_year"] * 24 / 8766)
+    # down share is the closed form's own: exp(-load) up, load = stops x their length
+    load = big["stops_per_day"] / 24 * big["minutes_per_stop"] / 60
+    assert 1 - big["down_share"] == pytest.approx(math.exp(-load), rel=1e-9)
+    # stops a day x minutes each more than fill a day: the sentence says they overlap
+    assert big["stops_per_day"] * big["minutes_per_stop"] > 24 * 60
+    assert "stops overlap" in big["sentence"] and "stops overlap" not in one["sentence"]
+    assert f"keeps {ref['fraction']:.1%}" in big["sentence"]
+    assert "2,000 racks with spare racks (144,000 GPUs)" in big["sentence"]
+    # and what the sentence leaves after the down time is what checkpoints and lost work take
+    rest = ref["badput"]["lost_work"] + ref["badput"]["checkpoints"] + ref["badput"]["degraded"]
+    assert 1 - big["down_share"] - big["fraction"] == pytest.approx(rest)
+    assert f"take {rest:.1%} more" in big["sentence"]
+
+
+def test_each_row_says_the_restarts_a_year_it_adds(values):
+    rows = {r["key"]: r for r in values["rows"]}
+    for row in values["rows"]:
+        for a, ref in zip(row["at"], rows["vr-nvl72"]["at"], strict=True):
+            assert a["extra_restarts_per_year"] == pytest.approx(
+                a["restarts_per_year"] - ref["restarts_per_year"]
+            )
+    # without in-service updates every switch update is a whole-job stop: 2,000 racks' a year
+    issu = rows["issu"]["at"][1]["extra_restarts_per_year"]
+    assert issu == pytest.approx(2000 * rows["issu"]["at"][0]["extra_restarts_per_year"])
+    assert issu > 0

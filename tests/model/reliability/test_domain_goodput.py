@@ -104,7 +104,10 @@ def test_the_degraded_rate_is_the_domains_own_job():
 
 def test_the_seven_features_on_a_domain_beside_one_rack():
     v = C.feature_values(scales=C.scales_for(1, False, "vr-nvl1152"), fabric="vr-nvl1152")
+    kept = [sc.pop("kept") for sc in v["scales"]]
     assert v["scales"] == [{"job_racks": 1, "spares": False, "gpus": 1152}]
+    # why it keeps its goodput, said of the domain (issue 28, 6)
+    assert kept[0]["sentence"].startswith("a job over 1 domain (1,152 GPUs) keeps")
     keys = [r["key"] for r in v["rows"]]
     assert keys[0] == "vr-nvl1152" and len(keys) == 8  # all seven, then each off
     for row in v["rows"][1:]:
