@@ -103,7 +103,7 @@ def _subtitle(decode: dict) -> str:
     return (
         f"{decode.get('model', '')}, {decode.get('gpu', '')}; per installed GPU; the best "
         f"deployment at each point<br>against {decode.get('baseline', '')}: "
-        f"{decode.get('baseline_why', '')}; dotted: {_at(decode):g}/user, the "
+        f"{decode.get('baseline_why', '')}<br>dotted: {_at(decode):g}/user, the "
         "interactivity set (at=)"
     )
 
