@@ -209,7 +209,6 @@ def _ethernet() -> html.Label:
             options=eth_options(None),
             value=f"{ETH_X72.gpu_tbs_bidir:g}",
             clearable=False,
-            style={"minWidth": "16em"},
         ),
         ETH_HINT,
         ids.ETH_PORTS_BOX,

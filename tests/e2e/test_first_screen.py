@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from harness.page import WORST, query, ready
+from harness.servers import ARTIFACTS
 from tests.e2e.conftest import PageLog
 
 pytestmark = pytest.mark.e2e
@@ -88,3 +89,23 @@ def test_the_keyboard_walks_and_presses_the_rack_and_the_map(served, page):
     page.keyboard.press("Enter")
     expect(page).to_have_url(re.compile(r"fail=gpu04,gpu01-st1\.sw1\.c0"))
     assert page.log.errors == []
+
+
+@pytest.mark.parametrize(
+    "w,h,phone", [(1280, 800, 0), (1920, 1080, 0), (1024, 768, 0), (390, 844, 1)]
+)
+def test_the_page_at_four_viewports(served, browser, w, h, phone):
+    """Issue 28's screenshots (artifacts/issue28-WxH.png, looked at for the closing note): a
+    GPU and a switch tray lost. At each size the page fits its width and logs no error, and
+    the job card tells the story the other cards tell."""
+    ctx = browser.new_context(viewport={"width": w, "height": h}, is_mobile=bool(phone))
+    page = ctx.new_page()
+    log = PageLog(page)
+    page.goto(served + "/?fail=gpu08,st3")
+    ready(page)
+    job = page.locator("#cards .card", has=page.locator(".card-title", has_text="Job"))
+    expect(job.locator(".card-value")).to_have_text("restarted on 71 GPUs")
+    assert page.evaluate("document.documentElement.scrollWidth") <= w + 2
+    page.screenshot(path=str(ARTIFACTS / f"issue28-{w}x{h}.png"), full_page=True)
+    assert log.errors == []
+    ctx.close()
