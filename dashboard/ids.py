@@ -40,8 +40,8 @@ ID_INPUT = "id-input"  # the find box: Enter highlights the part, the button app
 FIND_OPTIONS = "find-options"  # its suggestions (a datalist), as a person types
 FAIL_BTN = "fail-button"
 REPAIR_ALL = "repair-all"
+CARDS_SHOWN = "cards-shown"  # the cards' values shown and before (common.mark_was)
 COPY_LINK = "copy-link"  # copies the page's URL (query and #fragment) to the clipboard
-COPY_STATUS = "copy-status"
 
 # panels/faults.py: the faults as removable chips, undo and redo
 FAULT_CHIPS = "fault-chips"
@@ -106,7 +106,9 @@ COMPARE = "compare-table"
 EXPORT_JSON = "export-json"
 EXPORT_CSV = "export-csv"
 PRINT = "print-report"  # the browser's print of the page, as a report (assets/present.js)
-REPORT_HTML = "download-report"  # the report as one HTML file (assets/report.js)
+REPORT_HTML = "download-report"  # the report as one HTML file (panels/export.py report)
+REPORT_IMAGES = "report-images"  # the page's drawings as SVG, for the report (assets/present.js)
+REPORT_DOWNLOAD = "report-download"
 DOWNLOAD = "download"
 ASSUMPTIONS = "assumptions"
 ASSUMPTIONS_BODY = "assumptions-body"
