@@ -81,46 +81,6 @@ part that is no cable, edit nothing (the server says why, from the press store).
     }
   }, true);
 
-  /* The rack and the cable map as drawn: the figures the server sent (the rack's base, or its
-  Patch applied there; the map's) with the hover labels spelled out from the server's compact
-  codes (figures/rack/overlay.py label_data): a cable's label its code's words (or its own,
-  for the cables the scenario names), a front part's what it is (its trace's meta.hover, from
-  the same response, never the drawn plot, which lags it) and its state. Copies: nothing Dash
-  holds is changed. */
-  function compose(fig, map, d) {
-    const none = window.dash_clientside.no_update;
-    if (!fig || !fig.data) return [none, none];
-    if (!d || !d.codes) return [fig, map || none];
-    const out = Array.from(d.codes, (ch, i) => d.named[i] || d.words[ch.charCodeAt(0) - 48]);
-    const data = fig.data.slice();
-    if (data[d.hits]) data[d.hits] = Object.assign({}, data[d.hits], { hovertext: out });
-    for (const t in d.parts) {
-      const p = d.parts[t];
-      const base = data[+t] && data[+t].meta && data[+t].meta.hover;
-      if (!base || base.length !== p.codes.length) continue;
-      const text = base.map((b, i) => b + "<br>" + p.words[p.codes.charCodeAt(i) - 48]);
-      data[+t] = Object.assign({}, data[+t], { hovertext: text });
-    }
-    link();
-    return [Object.assign({}, fig, { data: data }), mapFigure(d, out, map)];
-  }
-  window.dash_clientside = window.dash_clientside || {};
-  window.dash_clientside.rack = { compose: compose };
-
-  /* The map's statuses (z: the same codes) and hover text, a row a GPU, `cols` cables a row. */
-  function mapFigure(d, labels, map) {
-    const meta = map && map.layout && map.layout.meta;
-    if (!meta || !meta.cols || !map.data || d.codes.length % meta.cols) {
-      return map || window.dash_clientside.no_update;
-    }
-    const rows = Array.from({ length: d.codes.length / meta.cols }, (_, r) => r * meta.cols);
-    const z = rows.map((k) => Array.from({ length: meta.cols }, (_, c) => d.codes.charCodeAt(k + c) - 48));
-    const text = rows.map((k) => labels.slice(k, k + meta.cols));
-    const data = map.data.slice();
-    data[0] = Object.assign({}, data[0], { z: z, text: text });
-    return Object.assign({}, map, { data: data });
-  }
-
   /* Hovering a cable on either view lights it on the other (plotly's own label there, and so
   the line under the rack): Fx.hover given a place (xval, yval) on the map, the cable's point
   by number on the drawing (a place could tie with a neighbour's). `mirrored` marks these so
@@ -163,23 +123,14 @@ part that is no cable, edit nothing (the server says why, from the press store).
     window.Plotly.Fx.unhover(g.rack);
     window.rackHover.hoverPoint(g.rack, { curve: g.meta.hits, point: d[0].pointNumber }, null);
   }
-  const linked = new WeakSet();  // the plots whose events are bound
-  function link() {
-    setTimeout(function () {
-      const g = graphs();
-      if (!g) return setTimeout(link, 200);  // not drawn yet
-      window.rackHover.bind(g.rack);  // the spine's exact hover
-      if (!linked.has(g.rack) && g.rack.on) {
-        g.rack.on("plotly_hover", onRackHover);
-        g.rack.on("plotly_unhover", onUnhover("map"));
-        g.rack.on("plotly_afterplot", relabel);
-        linked.add(g.rack);
-      }
-      if (!linked.has(g.map) && g.map.on) {
-        g.map.on("plotly_hover", onMapHover);
-        g.map.on("plotly_unhover", onUnhover("rack"));
-        linked.add(g.map);
-      }
-    }, 0);
-  }
+  (function link() {  // once both views are drawn (their events kept across redraws)
+    const g = graphs();
+    if (!g || !g.rack.on || !g.map.on) return setTimeout(link, 200);
+    window.rackHover.bind(g.rack);  // the spine's exact hover
+    g.rack.on("plotly_hover", onRackHover);
+    g.rack.on("plotly_unhover", onUnhover("map"));
+    g.rack.on("plotly_afterplot", relabel);
+    g.map.on("plotly_hover", onMapHover);
+    g.map.on("plotly_unhover", onUnhover("rack"));
+  })();
 })();

@@ -152,7 +152,7 @@ def bench_click() -> None:
         assert search == f"?fail={cable}"
         # ... and the rack redraws from it with a Patch (its request beside the cards')
         v = {"url.search": search, "rack-fabric.data": "vr-nvl72"}
-        r = c.post("/_dash-update-component", json=body(app, "rack-base", v, "url.search"))
+        r = c.post("/_dash-update-component", json=body(app, "rack", v, "url.search"))
         assert r.status_code == 200
         sizes.append(len(r.data))
 

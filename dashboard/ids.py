@@ -66,11 +66,7 @@ RACK_FABRIC = "rack-fabric"
 RACK_VIEW = "rack-view"  # what the rack on show was drawn for: a redraw only if it changes
 RACK_SELECT = "rack-select"
 RACK_SELECT_BOX = "rack-select-box"
-RACK_LABELS = "rack-labels"  # the hover labels, compact; the browser writes them in
-# the rack's and the map's figures as the server sends them (a whole figure or a Patch): the
-# browser draws each once with its labels written in (assets/rack_press.js `compose`)
-RACK_BASE = "rack-base"
-MAP_BASE = "map-base"
+# the rack's and the map's figures: whole once a fabric, then a Patch of what a change changed
 CABLE_MAP = "cable-map"  # every cable a cell, beside the drawing (figures/rack/cablemap.py)
 RACK_KEYS = "rack-keys"  # the drawing, focusable: the arrow keys walk its parts
 MAP_KEYS = "map-keys"  # the cable map, focusable: the arrow keys walk its cells

@@ -203,6 +203,11 @@ def selection_patch(fabric_key: str, cid: str | None) -> Patch:
     return patch
 
 
+def columns_of(fabric_key: str) -> int:
+    """The map's cables a row (a row a GPU)."""
+    return _base(fabric_key)["layout"]["meta"]["cols"]
+
+
 def cable_map_figure(fabric_key: str, selected: str | None = None) -> dict:
     """The cable map of a fabric (a fresh copy), the selected part's cells outlined: every
     cell healthy until the browser writes the scenario's statuses and labels in."""
