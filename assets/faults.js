@@ -1,21 +1,14 @@
-/* The fault chips' x and undo / redo (dashboard/panels/faults.py).
-
-A chip's x writes which fault it is to the store chip-pick; the server takes that fault out
-of the URL's scenario. Undo and redo step through the scenarios this tab has shown: `track`
-keeps them (the URL's query each time, the newest 50) and where the page is among them;
-`step` moves there and sets the URL's query, which every panel follows. */
+/* The fault chips' x (the fault to chip-pick; the server takes it out of the URL) and undo /
+redo (panels/faults.py) through the queries this tab has shown: `track` keeps the newest 50
+and where the page is among them, `step` moves there and sets the URL's query. */
 (function () {
   const MAX = 50;
   document.addEventListener("click", function (e) {
     const chip = e.target && e.target.closest && e.target.closest(".chip[data-id]");
     if (!chip) return;
-    window.dash_clientside.set_props("chip-pick", {
-      data: { kind: chip.dataset.kind, id: chip.dataset.id, at: performance.now() },
-    });
+    window.dash_clientside.set_props("chip-pick", { data: { kind: chip.dataset.kind, id: chip.dataset.id, at: performance.now() } });
   });
-  function valid(h) {
-    return h && Array.isArray(h.stack) && Number.isInteger(h.at) && h.at < h.stack.length;
-  }
+  const valid = (h) => h && Array.isArray(h.stack) && Number.isInteger(h.at) && h.at < h.stack.length;
   window.dash_clientside = window.dash_clientside || {};
   window.dash_clientside.faults = {
     track: function (search, hist) {

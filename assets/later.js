@@ -1,36 +1,26 @@
 /* The page below the first screen is mounted and drawn once the reader first comes near it
-(panels/lazy.py, panels/below.py): an IntersectionObserver, watching once the rack and the
-cards are drawn (the first screen at its real height), sets below-mount and below-seen, and
-`later` then copies the scenario (ready) to ready-later, which everything below follows. The
-report buttons call it too, through window.belowDrawn. */
+(panels/lazy.py, below.py): an IntersectionObserver, set once the rack and cards are drawn,
+sets below-mount and below-seen; `later` then copies ready to ready-later. */
 (function () {
-  let seenOnce = false;
-  function seen() {
-    const set = window.dash_clientside && window.dash_clientside.set_props;
-    if (!set) return;
-    if (!seenOnce) set("below-mount", { data: true });
-    seenOnce = true;
-    set("below-seen", { data: true });
+  let mounted = false;
+  function seen() {  // the page below mounted (once) and drawn
+    if (!mounted) window.dash_clientside.set_props("below-mount", { data: true });
+    mounted = true;
+    window.dash_clientside.set_props("below-seen", { data: true });
   }
   function watch() {
     const below = document.querySelectorAll(".charts, .compare, .buys");
     const gd = document.querySelector("#rack .js-plotly-plot");
     const drawn = gd && gd.data && gd.data.length && document.querySelector("#cards .card");
     if (!below.length || !drawn || !window.dash_clientside.set_props) return setTimeout(watch, 100);
-    const obs = new IntersectionObserver(function (entries) {
-      if (entries.some((e) => e.isIntersecting)) {
-        obs.disconnect();
-        seen();
-      }
-    }, { rootMargin: "300px" });  // a little before it scrolls in: drawn by the time it is seen
+    const obs = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) &&
+      (obs.disconnect(), seen()), { rootMargin: "300px" });  // drawn by the time it is seen
     below.forEach((el) => obs.observe(el));
   }
   window.dash_clientside = window.dash_clientside || {};
   watch();
-  window.belowSeen = seen;
-  /* Resolves (true) once every chart below holds one of the app's figures (its layout.meta,
-  not the placeholder's: panels/common.py graph), the assumptions' tables are in and no chart
-  has redrawn (plotly_afterplot) for 0.4 s; false after `ms` (60 s). */
+  /* Resolves true once every chart below holds the app's figure (not the placeholder), the
+  assumptions' tables are in and no chart has redrawn for 0.4 s; false after `ms` (60 s). */
   window.belowDrawn = function (ms) {
     seen();
     const until = performance.now() + (ms || 60000);

@@ -1,22 +1,16 @@
-/* The one file that reads plotly.js's private fields (the axes' pixel mapping, the full
-layout and data, the hover data): written against plotly.js 4.1.1, the version Dash serves
-(the plotly package's package_data/plotly.min.js). tests/test_assets.py fails when that
-version changes, or when another file of assets/ reads a private field.
-
-The spine's exact hover: its 5,184 hit points (a cable each, drawn as nothing: figures/rack/
-spine.py) sit within a pixel of each other, and plotly's SVG hover calls all within reach a
-tie. So over the spine the hover is found here: plotly asks "plotly_beforehover" first, and
-the answer is false after hovering the nearest hit point by number (Fx.hover with
-[{curveNumber, pointNumber}]). A press asks the same search (assets/rack_press.js), so a click
-fails what the hover names. Elsewhere (the front view) plotly's own hover is untouched. */
+/* The one file that reads plotly.js's private fields (axes' pixel mapping, full layout and
+data, hover data), written against plotly.js 4.1.1, the version Dash serves: tests/
+test_assets.py fails when that changes, or when another file reads one.
+The spine's exact hover: its 5,184 hit points (figures/rack/spine.py) sit within a pixel of
+each other and plotly's SVG hover calls all in reach a tie, so there plotly_beforehover
+answers false after hovering the nearest by number. A press asks the same search. */
 (function () {
   function axes(l, t) {  // a trace's axes in the full layout
     return [l["xaxis" + t.xaxis.slice(1)], l["yaxis" + t.yaxis.slice(1)]];
   }
 
-  /* The point of the traces `curves` nearest the pointer (page coordinates), within the
-  layout's hoverdistance (plus the half pixel plotly grants) of its marker's edge, the pointer
-  on its subplot: {curve, point}, or null. Ties go to the lower number, as plotly's do. */
+  /* The point of `curves` nearest the pointer (page coordinates), within hoverdistance (+0.5
+  px, as plotly) of its marker's edge, on its subplot: {curve, point} or null; ties: lowest. */
   function nearest(gd, clientX, clientY, curves) {
     const l = gd && gd._fullLayout;
     if (!l || !gd._fullData) return null;
@@ -55,16 +49,12 @@ fails what the hover names. Elsewhere (the front view) plotly's own hover is unt
     return ok ? { row: row, col: col } : null;
   }
 
-  function hovered(gd, p) {
-    const d = gd._hoverdata;
-    return !!(d && d.length === 1 && d[0].curveNumber === p.curve && d[0].pointNumber === p.point);
-  }
+  const hovered = (gd, p, d = gd._hoverdata) =>  // plotly hovers p, and only p
+    !!(d && d.length === 1 && d[0].curveNumber === p.curve && d[0].pointNumber === p.point);
 
-  /* Hover one point by number and tell the page with plotly_hover (dcc.Graph's hoverData:
-  the line under the rack; the map's mirror): plotly.js 4 draws the label of a point given
-  by number but emits nothing for it. `event` is what listeners see (the pointer's, or a
-  mirror's mark); null: the label only. Should plotly defer the hover (its 50 ms throttle),
-  it is told once drawn. */
+  /* Hover one point by number and emit plotly_hover (hoverData: the line under the rack),
+  which plotly.js 4 does not for a point given so; `event` is what listeners see (null: the
+  label only). A hover plotly deferred (its 50 ms throttle) is told once drawn. */
   function hoverPoint(gd, p, event) {
     window.Plotly.Fx.hover(gd, [{ curveNumber: p.curve, pointNumber: p.point }], "x2y");
     if (event === null) return;
@@ -72,17 +62,14 @@ fails what the hover names. Elsewhere (the front view) plotly's own hover is unt
       if (!hovered(gd, p)) return false;
       const l = gd._fullLayout;
       const pt = gd._hoverdata[0];
-      gd.emit("plotly_hover", {
-        event: event, points: gd._hoverdata, xaxes: [l.xaxis2], yaxes: [l.yaxis], xvals: [pt.x], yvals: [pt.y],
-      });
+      gd.emit("plotly_hover", { event, points: gd._hoverdata, xaxes: [l.xaxis2], yaxes: [l.yaxis], xvals: [pt.x], yvals: [pt.y] });
       return true;
     };
     if (!tell()) setTimeout(tell, 60);
   }
 
-  /* plotly_beforehover: a pointer near a cable on the spine is hovered here (false: plotly's
-  own search skipped); anything else (the front view, no cable in reach, the pointer leaving,
-  the keyboard's hovers, which name a place) goes on to plotly. */
+  /* A pointer near a cable on the spine is hovered here (false: plotly's search skipped);
+  anything else (the front view, the pointer leaving, the keyboard's places) goes on. */
   function before(gd) {
     return function (e) {
       if (!(e instanceof MouseEvent) || e.type === "mouseout" || e.type === "mouseleave") return true;
@@ -107,8 +94,7 @@ fails what the hover names. Elsewhere (the front view) plotly's own hover is unt
     hoverPoint: hoverPoint,
     bind: bind,
   };
-  /* Bound by the first pointer move over the drawing at the latest (a capture listener runs
-  before plotly's): unbound, plotly's own search names any hit point within reach. */
+  // bound at the latest by the first pointer move over the drawing (capture: before plotly's)
   document.addEventListener("mousemove", function (e) {
     const gd = e.target && e.target.closest && e.target.closest("#rack .js-plotly-plot");
     if (gd) bind(gd);

@@ -1,8 +1,6 @@
-/* The cards, events, readers' questions and counts, written into their places from the
-summary's static tree (panels/common.py static_html, panels/cards.py): an element is
-[tag, {className, title, open, was}, children], text is text; every string goes in as a text
-node, never as HTML. Dash holds none of these elements, so a press does not re-wrap ~80
-components at each of its renderer's dispatches (issue 13's press budget). */
+/* The cards, events, questions and counts written from the summary's static tree (panels/
+common.py static_html): [tag, {className, title, open, was}, children] or text, each string
+a text node. Dash holds none of them: a press re-wraps no ~80 components (issue 13). */
 (function () {
   const TAGS = new Set(["div", "span", "p", "b", "li", "tr", "td", "details", "summary"]);
   function build(node) {
@@ -19,7 +17,6 @@ components at each of its renderer's dispatches (issue 13's press budget). */
   }
   window.dash_clientside = Object.assign(window.dash_clientside || {}, {
     summary: {
-      /* The parts into their places; the answer (summary-drawn) is the search they show. */
       draw: function (data) {
         if (!data || !data.html) return [window.dash_clientside.no_update];
         for (const id in data.html) {
