@@ -196,7 +196,7 @@ class TestTheFindBox:
 
 
 def _labels_say(page, text: str) -> None:
-    """Wait for the hover labels the browser patches in (rack.labels) to say `text`."""
+    """Wait for the hover labels the server patches in (overlay.py label_patch) to say `text`."""
     page.wait_for_function(
         f"t => {{ const h = {GD}.data[{TRACES['cable_hits']}].hovertext;"
         " return Array.isArray(h) && h.some(x => x.includes(t)); }",
