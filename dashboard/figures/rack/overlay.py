@@ -180,9 +180,25 @@ def label_patch(fig: Any, cable_map: Any, now: dict, before: dict | None, cols: 
             continue
         for i in diff:
             fig["data"][t]["hovertext"][i] = labels[i]
-            if t == now["hits"]:
-                cable_map["data"][0]["z"][i // cols][i % cols] = codes[i]
-                cable_map["data"][0]["text"][i // cols][i % cols] = labels[i]
+        if t == now["hits"]:
+            _map_cells(cable_map["data"][0], diff, codes, labels, cols)
+
+
+def _map_cells(cells: Any, diff: list[int], codes: list[int], labels: list[str], cols: int):
+    """The map's cells of the cables `diff` on a Patch of its trace: a row (a GPU's cables)
+    whole where a quarter of it changed or more (a GPU's loss changes its every cable), else
+    cell by cell."""
+    rows: dict[int, list[int]] = {}
+    for i in diff:
+        rows.setdefault(i // cols, []).append(i)
+    for r, changed in rows.items():
+        if len(changed) * 4 >= cols:
+            cells["z"][r] = codes[r * cols : (r + 1) * cols]
+            cells["text"][r] = labels[r * cols : (r + 1) * cols]
+            continue
+        for i in changed:
+            cells["z"][r][i % cols] = codes[i]
+            cells["text"][r][i % cols] = labels[i]
 
 
 def overlay_data(scenario: Scenario) -> dict[int, dict[str, Any]]:
