@@ -4,8 +4,7 @@ sets below-mount and below-seen; `later` then copies ready to ready-later. */
 (function () {
   let mounted = false;
   function seen() {  // the page below mounted (once) and drawn
-    if (!mounted) window.dash_clientside.set_props("below-mount", { data: true });
-    mounted = true;
+    mounted = mounted || (window.dash_clientside.set_props("below-mount", { data: true }), true);
     window.dash_clientside.set_props("below-seen", { data: true });
   }
   function watch() {

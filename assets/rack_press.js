@@ -48,16 +48,18 @@ plotly's doubleClick is off: a double-click is two presses. */
   }
   window.rackPress = press;
 
-  /* A click (down and up within a few pixels: a drag zooms) on a view's plot area presses
-  what is under where it went down, as the hover finds it (rack_hover.js); not plotly_click,
-  which names the point last hovered (throttled, cleared by a redraw). */
+  /* A pointer down and up within a few pixels (a drag zooms; a tap too) on a view's plot area
+  presses what is under where it went down, as the hover finds it (rack_hover.js); not
+  plotly_click: it names the point last hovered (throttled, cleared by a redraw). */
   const SLOP_PX = 4;
   let downAt = null;
-  document.addEventListener("mousedown", function (e) {
-    const on = e.target.closest && e.target.closest(".draglayer") && e.target.closest("#rack, #cable-map");
+  document.addEventListener("pointerdown", function (e) {
+    const on = e.isPrimary && e.button === 0 && e.target.closest && e.target.closest(".draglayer") &&
+      e.target.closest("#rack, #cable-map");
     downAt = on ? { x: e.clientX, y: e.clientY, on: on.id } : null;
   }, true);
-  document.addEventListener("click", function (e) {
+  document.addEventListener("pointercancel", () => { downAt = null; }, true);
+  document.addEventListener("pointerup", function (e) {
     const at = downAt;
     downAt = null;
     const g = graphs();
@@ -99,13 +101,13 @@ plotly's doubleClick is off: a double-click is two presses. */
     window.rackHover.hoverPoint(g.rack, { curve: g.meta.hits, point: n[0] * g.meta.cols + n[1] }, { mirrored: true });
   }
   const onUnhover = (other) => (e) => !mirrored(e) && graphs() && unmirror(graphs()[other]);
-  /* plotly keeps a label across a redraw (after a press, the state before): hovered again,
-  quietly (no hoverData: the new URL asked for the line already). */
+  /* plotly keeps a label across a redraw (the state before): a cable's hovered again, quietly
+  (no hoverData: the new URL asked already); a front part's (a tap's) taken down. */
   function relabel() {
     const g = graphs();
     const d = g && window.rackHover.hoverData(g.rack);
-    if (!d || d.length !== 1 || d[0].curveNumber !== g.meta.hits) return;
-    window.Plotly.Fx.unhover(g.rack);
+    if (!d || d.length !== 1) return;
+    if (d[0].curveNumber !== g.meta.hits) return window.Plotly.Fx.unhover(g.rack);
     window.rackHover.hoverPoint(g.rack, { curve: g.meta.hits, point: d[0].pointNumber }, null);
   }
   (function link() {  // once both views are drawn (their events kept across redraws)

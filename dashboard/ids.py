@@ -31,6 +31,10 @@ WORKLOAD = "workload"
 FEATURES = "features"
 FEATURES_BOX = "features-box"  # the features' box: its title says why they are disabled
 WORKLOAD_BOX = "workload-box"
+AT = "at"  # the interactivity the deployment runs at (at=), tokens/s per user
+AT_WORDS = "at-words"  # that interactivity in words
+ETH_PORTS = "eth-ports"  # the Ethernet a GPU (eth_bw=): on eth-x72, and vr-nvl72's baseline
+ETH_PORTS_BOX = "eth-ports-box"
 ISSU_BOX = "issu-box"
 FEATURES_TITLE = "features-title"  # the fabric's own name for its resiliency features
 ISSU = "issu"

@@ -12,13 +12,21 @@ from types import MappingProxyType
 
 from model.errors import ScenarioError
 from model.fabric.features import FEATURE_KEYS, default_features
-from model.fabric.presets import FABRICS
+from model.fabric.presets import ETH_X72, FABRICS
 from model.ids import compute_tray_id, tray_id
 from model.kinds import ComponentKind as K
 from model.multirack.domains import DOMAINS
 from model.parts import in_rack, matching, part
 from model.registry import kind_named, kind_of
-from model.scenario import Parsed, Scenario, parse_query, rack_fabric, to_query
+from model.scenario import (
+    DEFAULT_AT,
+    ETH_BW_FABRICS,
+    Parsed,
+    Scenario,
+    parse_query,
+    rack_fabric,
+    to_query,
+)
 from model.workloads.hardware import BASELINE
 
 PRESETS: Mapping[str, tuple[str, str]] = MappingProxyType(
@@ -51,7 +59,7 @@ def current(search: str | None) -> Parsed:
     q = to_query(s, include_fabric=True)
     base = BASELINE[s.fabric]
     return Parsed(
-        Scenario(fabric=base),
+        Scenario(fabric=base, at=s.at),
         parsed.notices,
         [
             *parsed.errors,
@@ -209,6 +217,8 @@ def set_fabric(s: Scenario, key: str) -> tuple[Scenario, list[str]]:
         # a rack's tray updates stay on racks: a domain's trays are named per rack
         update=() if to_several or kind_of(s).several_racks else s.update,
         repair=Scenario().repair if to_several else s.repair,  # the operator's policy
+        eth_bw=s.eth_bw if key in ETH_BW_FABRICS else None,  # Ethernet's, where it means it
+        at=s.at,  # the interactivity the deployment runs at
     )
     p = parse_query(to_query(moved, include_fabric=True), strict=False)
     msgs = [*p.errors, *unswitched]
@@ -238,6 +248,32 @@ def set_update(s: Scenario, value: str | None) -> Scenario:
 def set_workload(s: Scenario, value: str | None) -> Scenario:
     """Another workload (None keeps the scenario's)."""
     return _reparse(replace(s, workload=value or s.workload))
+
+
+def set_at(s: Scenario, value: object) -> Scenario:
+    """Another interactivity (at=, tokens/s per user); ScenarioError names a bad one (empty
+    keeps the scenario's)."""
+    if value is None or str(value).strip() == "":
+        return s
+    return _with_number(replace(s, at=DEFAULT_AT), "at", value)
+
+
+def set_eth_bw(s: Scenario, value: object) -> Scenario:
+    """Another Ethernet per GPU (eth_bw=, TB/s both ways); eth-x72's default (NVLink 6's
+    bandwidth) or empty clears it. ScenarioError on a fabric it does not apply to."""
+    if value is None or str(value).strip() in ("", f"{ETH_X72.gpu_tbs_bidir:g}"):
+        return replace(s, eth_bw=None)
+    return _with_number(replace(s, eth_bw=None), "eth_bw", value)
+
+
+def _with_number(s: Scenario, key: str, value: object) -> Scenario:
+    """s with key=value, read by the one parser (which names a bad value); only a number is
+    ever written into the query."""
+    try:
+        v = float(str(value))
+    except ValueError:
+        raise ScenarioError(f"{key} '{value}' is not a number", key) from None
+    return parse_query(f"{to_query(s, True)}&{key}={v:g}").scenario
 
 
 def preset(name: str) -> Scenario:

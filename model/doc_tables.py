@@ -16,6 +16,8 @@ from model.reliability.site import site_of
 from model.scenario import Scenario, parse_query
 from model.telemetry import fields
 from model.workloads import comm
+from model.workloads.models import MOE_MODELS
+from model.workloads.throughput import DECODE, frontiers, ratio_along
 
 MC_RACK_YEARS = 2_000  # the Monte Carlo column's sample, rack-years (DEFAULT_SAMPLE_RACK_YEARS)
 SCALES = ((1, False), (16, False), (128, False), (2_000, False), (16, True), (128, True))
@@ -369,3 +371,68 @@ def optical_sentence() -> str:
             f"{wa['repair_wait']:.1f} -> {wb['repair_wait']:.1f} h a rack-year)"
         )
     return "With `link_end_per_h=3.9e-7&cable_per_h=0`: " + "; ".join(parts) + "."
+
+
+def _decode_at(q: str, x: float) -> tuple[float, str]:
+    """The scenario's decode frontier at interactivity x: tokens/s per GPU and deployment."""
+    s = parse_query(q).scenario
+    fr = DECODE[s.kind].frontiers(s)[0]["scenario"]
+    i = int(np.argmin(np.abs(fr.x - x)))
+    dep = fr.deployment_at(i)
+    return float(fr.tokens_per_s_per_gpu[i]), dep.label() if dep else "does not run"
+
+
+ISLAND_ROWS = (
+    ("b200-roce healthy", "fabric=b200-roce"),
+    ("`fail=node03` (8 GPUs)", "fabric=b200-roce&fail=node03"),
+    ("`fail=node03.sw1` (half of one node's NVLink)", "fabric=b200-roce&fail=node03.sw1"),
+    ("`fail=gpu17.nic`", "fabric=b200-roce&fail=gpu17.nic"),
+    ("`fail=leaf`", "fabric=b200-roce&fail=leaf"),
+    ("gb200-nvl72 healthy", "fabric=gb200-nvl72"),
+    ("gb200-nvl72 `fail=ct03` (4 GPUs)", "fabric=gb200-nvl72&fail=ct03"),
+)
+
+
+def islands_table() -> str:
+    """CALIBRATION.md's b200-roce table: DeepSeek-R1 tokens/s per GPU at 50, 125 and 200
+    tokens/s per user, and the deployment at 125, for the HGX cluster and GB200 NVL72."""
+    out = ["| scenario | 50 | 125 | 200 | deployment at 125 |", "|---|---|---|---|---|"]
+    for label, q in ISLAND_ROWS:
+        at = [_decode_at(q + "&workload=deepseek-r1", x) for x in (50.0, 125.0, 200.0)]
+        cells = " | ".join(f"{v:,.0f}" if np.isfinite(v) else "-" for v, _ in at)
+        out.append(f"| {label} | {cells} | {at[1][1]} |")
+    return "\n".join(out)
+
+
+def exposed_sentence() -> str:
+    """CALIBRATION.md's 'a fault costs what is exposed': the held step at the reference for one
+    and four lost trays on vr-nvl72, and the re-chosen deployment's delivery."""
+    out = []
+    for q, what in (("fail=st3", "losing st3"), ("fail=st1,st2,st3,st4", "losing four trays")):
+        d = evaluate(parse_query(q).scenario)["decode"]
+        h = d["held"]
+        out.append(
+            f"{what} moves the exposed communication of the healthy deployment "
+            f"({h['deployment']}) from {h['exposed_us_healthy'] / 1000:.3f} to "
+            f"{h['exposed_us_now'] / 1000:.3f} ms a step ({100 * h['lost']:.2f}% fewer tokens/s "
+            f"held), and the re-chosen deployment ({d['deployment']['label']}) delivers "
+            f"{100 * d['vs_healthy']:.1f}% of the healthy rack"
+        )
+    ref = evaluate(parse_query("").scenario)["decode"]["tokens_per_s_per_user"]
+    return f"On vr-nvl72 at {ref:g} tokens/s per user, " + "; ".join(out) + "."
+
+
+def ratio_sentence() -> str:
+    """CALIBRATION.md's NVLink 6 against eth-x72: the ratio's range over 20-200 tokens/s per
+    user for each MoE workload, and its largest step between neighbouring points."""
+    parts, steps = [], []
+    for w in sorted(MOE_MODELS):
+        fs = frontiers(assess(parse_query(f"workload={w}").scenario))
+        r = ratio_along(fs["scenario"], fs["baseline"])
+        parts.append(f"{r['range']['min']:.2f}-{r['range']['max']:.2f}x for {w}")
+        steps.append(r["max_step"])
+    return (
+        "Over 20-200 tokens/s per user the ratio is "
+        + ", ".join(parts)
+        + f"; its largest step between points 2 tokens/s per user apart is {max(steps):.3f}x."
+    )

@@ -97,6 +97,6 @@ def events(a: Assessment) -> list[str]:
     active = int(st.gpu_alive.sum())
     out.append(
         f"now: {active} GPUs active, worst GPU {_tbs(gated)} of {_tbs(f.gpu_tbs_bidir)}, "
-        f"rack {_tbs(bw['aggregate_tbs'])}; partition {part.state} ({words.mode_name(part.mode)})"
+        f"rack {_tbs(bw['aggregate_tbs'])}; {words.partition_now(part.mode, part.state, part.headline)}"
     )
     return out

@@ -21,12 +21,19 @@ from model.fabric.presets import DEFAULT_FABRIC, ETH_X72, FABRICS, Fabric, eth_w
 from model.ids import Component, parse_id
 from model.kinds import ComponentKind, DomainKind, FabricKind
 from model.multirack.domains import DOMAINS, Domain, parse_part
-from model.workloads.models import DEFAULT_WORKLOAD, WORKLOADS
+from model.workloads.models import DEFAULT_TOKENS_PER_S_PER_USER, DEFAULT_WORKLOAD, WORKLOADS
 
-KEYS = ("fabric", "fail", "flaky", "off", "on", "workload", "update", "eth_bw", "repair")
+KEYS = ("fabric", "fail", "flaky", "off", "on", "workload", "update", "eth_bw", "repair", "at")
 MAX_QUERY_LENGTH = 4000  # characters; gunicorn's request line limit is 4094 bytes
 MAX_IDS = 200  # per list (fail, flaky, update)
-ETH_BW_RANGE = (0.1, 14.4)  # TB/s bidirectional per GPU, eth-x72 only
+ETH_BW_RANGE = (0.1, 14.4)  # TB/s bidirectional per GPU
+# eth_bw= is eth-x72's per-GPU bandwidth: on eth-x72 the fabric's own, on vr-nvl72 the
+# Ethernet it is held against (its decode baseline, model/workloads/hardware.BASELINE).
+ETH_BW_FABRICS = (ETH_X72.key, "vr-nvl72")
+# at=: the interactivity a deployment runs at, tokens/s per user (workloads/models.py says
+# why the default); the frontier is read at its nearest point, 2 tokens/s per user apart.
+AT_RANGE = (2.0, 600.0)
+DEFAULT_AT = DEFAULT_TOKENS_PER_S_PER_USER
 MAX_WINDOW_DAYS = 365  # the longest planned repair window of repair=window-N
 MAX_DARK_LINKS = 72  # repair=dark-K: K links dark, 1 to this
 BW_PERCENT_RANGE = (50, 99)  # repair=bw-P: the worst GPU below P% of its bandwidth
@@ -76,6 +83,7 @@ class Scenario:
     update: tuple[str, ...] = ()  # switch trays under in-service update, or ("all",)
     eth_bw: float | None = None
     repair: str = "now"  # the repair policy (model/reliability/policy.py): canonical_repair
+    at: float = DEFAULT_AT  # the interactivity the deployment runs at, tokens/s per user
 
     @property
     def kind(self) -> FabricKind:
@@ -325,12 +333,35 @@ def _parse_rack(r: _Reader, raw: dict[str, str], fabric_key: str) -> Parsed:
         update=update,
         eth_bw=_eth_bw(r, raw, fabric_key),
         repair=_repair(r, raw),
+        at=_at(r, raw),
     )
     return Parsed(scenario, r.notices, r.errors)
 
 
+def _at(r: _Reader, raw: dict[str, str]) -> float:
+    """at= (the interactivity the deployment runs at, tokens/s per user), to 0.1; the
+    default when not given, or when bad (lenient)."""
+    tok = raw.get("at", "")
+    if tok == "":
+        return DEFAULT_AT
+    try:
+        val = float(tok)
+    except ValueError:
+        val = float("nan")
+    lo, hi = AT_RANGE
+    if not lo <= val <= hi:
+        r.error(
+            f"at '{tok}' must be the interactivity a deployment runs at: a number of tokens/s "
+            f"per user from {lo:g} to {hi:g} (default {DEFAULT_AT:g})",
+            token="at",
+        )
+        return DEFAULT_AT
+    return round(val, 1)
+
+
 def _eth_bw(r: _Reader, raw: dict[str, str], fabric_key: str) -> float | None:
-    """eth_bw= (eth-x72's per-GPU bandwidth, TB/s), rounded; None when not given or bad."""
+    """eth_bw= (eth-x72's per-GPU bandwidth, TB/s; on vr-nvl72 its Ethernet baseline's),
+    rounded; None when not given or bad."""
     if raw.get("eth_bw", "") == "":
         return None
     tok = raw["eth_bw"]
@@ -339,8 +370,12 @@ def _eth_bw(r: _Reader, raw: dict[str, str], fabric_key: str) -> float | None:
     except ValueError:
         val = float("nan")
     lo, hi = ETH_BW_RANGE
-    if fabric_key != ETH_X72.key:
-        r.error(f"eth_bw applies to eth-x72 only, not to {fabric_key}", token="eth_bw")
+    if fabric_key not in ETH_BW_FABRICS:
+        r.error(
+            f"eth_bw applies to eth-x72 (and to vr-nvl72's Ethernet baseline) only, not to "
+            f"{fabric_key}",
+            token="eth_bw",
+        )
     elif not lo <= val <= hi:
         r.error(f"eth_bw '{tok}' must be a number of TB/s from {lo} to {hi}", token=tok)
     else:
@@ -388,7 +423,10 @@ def _parse_domain(r: _Reader, raw: dict[str, str], d: Domain) -> Parsed:
     """A multi-rack domain (docs/MULTIRACK.md): fail= and flaky= take rack-prefixed IDs, L2
     chips and trays and trunks; update= an L1 tray (rNN.stK), an L2 tray (l2.tNN) or all."""
     if raw.get("eth_bw"):
-        r.error(f"eth_bw applies to eth-x72 only, not to {d.key}", token="eth_bw")
+        r.error(
+            f"eth_bw applies to eth-x72 (and to vr-nvl72's Ethernet baseline) only, not to {d.key}",
+            token="eth_bw",
+        )
     fail = _domain_ids(r, "fail", raw.get("fail", ""), d, None)
     flaky = _domain_ids(
         r,
@@ -422,6 +460,7 @@ def _parse_domain(r: _Reader, raw: dict[str, str], d: Domain) -> Parsed:
         workload=workload,
         update=update,
         repair=_repair(r, raw),
+        at=_at(r, raw),
     )
     return Parsed(scenario, r.notices, r.errors)
 
@@ -431,7 +470,7 @@ def _parse_islands(r: _Reader, raw: dict[str, str], f: IslandFabric) -> Parsed:
     model does not read are refused by name, never silently ignored."""
     for key in ("flaky", "off", "on", "update", "eth_bw", "repair"):
         if raw.get(key):
-            r.error(f"'{key}' is not modelled on {f.key}: it takes fail= and workload=", key)
+            r.error(f"'{key}' is not modelled on {f.key}: it takes fail=, workload= and at=", key)
     workload = raw.get("workload", DEFAULT_WORKLOAD) or DEFAULT_WORKLOAD
     if workload not in WORKLOADS:
         r.error(f"unknown workload '{workload}' (known: {', '.join(WORKLOADS)})", token=workload)
@@ -442,7 +481,8 @@ def _parse_islands(r: _Reader, raw: dict[str, str], f: IslandFabric) -> Parsed:
         return part.id, part
 
     fail = _part_ids(r, "fail", raw.get("fail", ""), parse, None)
-    return Parsed(Scenario(fabric=f.key, fail=fail, workload=workload), r.notices, r.errors)
+    scenario = Scenario(fabric=f.key, fail=fail, workload=workload, at=_at(r, raw))
+    return Parsed(scenario, r.notices, r.errors)
 
 
 def to_query(s: Scenario, include_fabric: bool = False) -> str:
@@ -462,6 +502,8 @@ def to_query(s: Scenario, include_fabric: bool = False) -> str:
         parts.append(f"eth_bw={s.eth_bw:g}")
     if s.repair != "now":
         parts.append(f"repair={s.repair}")
+    if s.at != DEFAULT_AT:
+        parts.append(f"at={s.at:g}")
     return "&".join(parts)
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 
-from model.kinds import ControlState, PartitionMode, RepairAction, Restart
+from model.kinds import ControlState, JobState, PartitionMode, RepairAction, Restart
 from model.params import MAINTENANCE_WINDOW_H
 
 # --- numbers for people: the one formatter ------------------------------------------------
@@ -65,6 +65,16 @@ def pair(a: float, b: float, unit: str, figures: int = 3) -> str:
 
 
 # --- partition ---------------------------------------------------------------------------
+def interactivity(at: float) -> str:
+    """The interactivity a deployment runs at, in words: '50 tokens/s per user: a token
+    every 20.0 ms to each user, about 38 words a second'."""
+    # [A] ~0.75 English words a token (OpenAI's rule of thumb for its tokenisers)
+    return (
+        f"{at:g} tokens/s per user: a token every {sig(1000 / at)} ms to each user, about "
+        f"{count(at * 0.75)} words a second"
+    )
+
+
 MAINTENANCE_PARTITION = "maintenance window: the switch update takes the fabric down"
 ALL_LINKS = "every GPU has all its links"
 FLAKY_ACTIVE = " (flaky links are still ACTIVE: they replay, they are not down)"
@@ -127,6 +137,30 @@ def ecmp_static(short: int) -> str:
 
 def ecmp_shrunk(lost: int, gpus: int) -> str:
     return f"{plural(lost, 'GPU')} out; the job's other {gpus - lost} GPUs reach each other"
+
+
+# The Ethernet card's value: what ECMP does for the job, where NMX would name a state.
+ECMP_HEADLINE = {
+    "update": "down for the update",
+    "cut": "GPUs cut off",
+    "static": "dead ports in use",
+    "lost": "GPUs out",
+    "short": "fewer ports",
+    "whole": "all ports up",
+}
+
+
+def partition_title(mode: PartitionMode) -> str:
+    """The partition card's title: NMX's partition, or Ethernet's ECMP which has none."""
+    return "ECMP routing" if mode is PartitionMode.ECMP else "Partition"
+
+
+def partition_now(mode: PartitionMode, state: str, headline: str) -> str:
+    """The partition in one clause of the scenario's story: NMX's state and mode, or on
+    Ethernet what ECMP does (it has no NMX state to name)."""
+    if mode is PartitionMode.ECMP:
+        return f"ECMP routing: {headline} (no NMX partition on Ethernet)"
+    return f"partition {state} ({mode_name(mode)})"
 
 
 def mode_name(mode: PartitionMode) -> str:
@@ -252,6 +286,20 @@ def restart(kind: Restart, usable_gpus: int) -> str:
     }[kind]
 
 
+def job_headline(state: JobState, kind: Restart, usable_gpus: int) -> str:
+    """The job's one state as every card tells it (issue 28: one story): running, degraded,
+    restarted on what remains, or stopped until something is back."""
+    if state.runs:
+        return str(state)
+    return {
+        Restart.AT_ONCE: f"restarted on {plural(usable_gpus, 'GPU')}",
+        Restart.AFTER_REPAIR: f"{state} until repair",
+        Restart.AFTER_CONTROLLER: f"{state} until the controller is back",
+        Restart.AFTER_WINDOW: f"{state} for the update window",
+        Restart.NONE: str(state),
+    }[kind]
+
+
 # --- repairs -------------------------------------------------------------------------------
 def repair_action(action: RepairAction, subject: str) -> str:
     """The service action, naming the tray it touches (or the number of trays updated)."""
@@ -301,3 +349,27 @@ def telemetry_feature(on: bool) -> str:
         "no drain ahead (a degrading link is found when it fails), detection by the "
         "10-minute timeout and a day to find the failed part"
     )
+
+
+# --- decode: why the best deployment changes (model/workloads/throughput.deployment_changes) ---
+DEPLOYMENT_WHY = {
+    "ep_up": "wider EP groups hold fewer experts a GPU, so each step reads fewer expert weights",
+    "ep_down": "narrower EP groups send less of each step's all-to-all over the fabric",
+    "mtp_on": "a drafted token a step buys interactivity that a smaller batch no longer can",
+    "mtp_off": "verifying a draft for every request costs more than the token it adds",
+    "overlap_on": "two micro-batches: one half's compute now hides the other's all-to-all",
+    "overlap_off": "one batch: reading every weight twice costs more than the all-to-all it hid",
+    "kv": "the KV cache's precision changes how many requests fit",
+    "fits": "the GPUs left in service hold no group of the healthy rack's EP size",
+}
+
+
+def deployment_change(before: str, after: str, x: float, why: str) -> str:
+    """One line: where along interactivity the best deployment changes, and why."""
+    return f"at {sig(x)} tokens/s per user, {before} → {after}: {DEPLOYMENT_WHY[why]}"
+
+
+def fault_change(healthy: str, here: str, lo: float, hi: float, why: str) -> str:
+    """One line: over which interactivities the fault moves the best deployment, and why."""
+    span = f"{sig(lo)} tokens/s per user" if lo == hi else f"{sig(lo)}-{sig(hi)} tokens/s per user"
+    return f"at {span} the fault moves {healthy} → {here}: {DEPLOYMENT_WHY[why]}"

@@ -36,7 +36,8 @@ def scenarios(draw, fabric: str | None = None, max_faults: int = 12) -> Scenario
             st.lists(st.sampled_from([f"st{i}" for i in range(1, 10)]), max_size=2),
         )
     )
-    parts = [f"fabric={fab}", f"workload={workload}"]
+    at = draw(st.sampled_from([50.0, 20.0, 36.4, 100.0, 180.0]))  # at=: 50 the default
+    parts = [f"fabric={fab}", f"workload={workload}", f"at={at:g}"]
     for key, vals in (
         ("fail", fail),
         ("flaky", flaky),

@@ -72,6 +72,13 @@ def _check(client, s: Scenario) -> None:
     assert dec["job_runs"] is runs
     assert ev["decode"]["running"] is (runs and n > 0)
 
+    # the interactivity the deployment runs at (at=): every decode answer is read there
+    assert ev["scenario"]["at"] == s.at
+    assert ev["decode"]["tokens_per_s_per_user"] == dec["tokens_per_s_per_user"] == s.at
+    assert dec["breakdown"] == (ev["decode"]["breakdown"] if dec["job_runs"] else None)
+    if ev["decode"]["running"]:
+        assert dec["at"]["scenario"]["tokens_per_s_per_gpu"] == ev["decode"]["tokens_per_s_per_gpu"]
+
     # the degraded throughput fraction: one number, rounded where a block rounds it
     frac = ev["delivered_fraction"]
     if s.workload == "train":

@@ -2,12 +2,17 @@
 describes out, as {"format", "scenario", "confidence", "components", "messages",
 "attribution"} (model/telemetry/importers). A file that cannot be read at all is HTTP 400
 {"error", "token"} with the token "line N"; a body over the size limit is refused before it
-is read (413); the model does the rest."""
+is read (413); the model does the rest. `?fabric=<key>` names the rack to assume when the
+file does not tell its own (a line or two of a scrape); an unknown key is 400."""
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 from flask import Response, jsonify, request
 
+from model.errors import ScenarioError
+from model.scenario import parse_query
 from model.telemetry.importers import MAX_BYTES, ImportRefused, import_text
 
 
@@ -20,9 +25,15 @@ def answer() -> tuple[Response, int] | Response:
     if size is not None and size > MAX_BYTES:
         msg = f"the body is {size:,} bytes; at most {MAX_BYTES:,} are read"
         return jsonify({"error": msg, "token": "body"}), 413
+    fabric = request.args.get("fabric")
+    if fabric is not None:
+        try:
+            fabric = parse_query(urlencode({"fabric": fabric})).scenario.fabric
+        except ScenarioError as e:
+            return jsonify({"error": e.message, "token": e.token}), 400
     data = request.stream.read(MAX_BYTES + 1)
     try:
-        out = import_text(data)
+        out = import_text(data, fabric)
     except ImportRefused as e:
         return jsonify({"error": e.message, "token": f"line {e.line}"}), 400
     return jsonify(out.to_json())

@@ -11,6 +11,7 @@ from flask import Blueprint, Response, jsonify
 
 from dashboard.api import importing
 from dashboard.api.telemetry_domain import domain_telemetry
+from dashboard.figures import claims
 from dashboard.infra import results, tasks
 from dashboard.infra.request import (
     Number,
@@ -37,7 +38,6 @@ from model.reliability.rates import (
 from model.reliability.timeline import timeline
 from model.telemetry.names import names_json
 from model.workloads import comm, moe_a2a
-from model.workloads.throughput import decode_breakdowns
 
 api = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -57,17 +57,14 @@ def calibration_route() -> Response:
     return jsonify(results.calibration())
 
 
-DECODE_PARAMS = declare(at=Number(2.0, 600.0))
-
-
 @api.get("/decode")
 def decode_route() -> Response:
-    """GET /api/v1/decode?<scenario>[&at=<tokens/s per user>]: the frontiers, the ratio along
-    them, and the step's breakdown at 50 tokens/s per user or at `at` (any operating point)."""
-    q = scenario_request(DECODE_PARAMS, multirack=True, islands=True)
-    out = results.decode(q.scenario)
-    if q.params.get("at") is not None:
-        out["at"] = decode_breakdowns(q.scenario, float(q.params["at"]))
+    """GET /api/v1/decode?<scenario>: the frontiers, the ratio along them, the step's
+    breakdown at the scenario's interactivity (at=, 50 tokens/s per user by default) for the
+    scenario, its healthy rack and its baseline, and where the model finds NVIDIA's 2.3x
+    (vendor_claim)."""
+    q = scenario_request(multirack=True, islands=True)
+    out = claims.with_claim(q.scenario, results.decode(q.scenario))
     return jsonify(out)
 
 
@@ -124,6 +121,7 @@ def goodput_route() -> Response:
             "repair": s.repair,
             "checkpoint_interval_s": kw.get("checkpoint_interval_s"),
             "workload": s.workload,
+            "at": s.at,
             "fabric": kind.reliability.features_fabric(s),  # a domain's own, or NVLink 6's
         }
         out["comparison"] = goodput.comparison(rates, years=years, racks=racks, **job, **cmp_kw)
@@ -136,6 +134,10 @@ def goodput_route() -> Response:
     if own["optimise"]:
         # split over the Celery workers when there are any (dashboard/infra/tasks.py)
         out["policy"] = tasks.best_policy(s, rates, years=years, racks=racks, **job)
+        # the same optimiser at three interactivities around at= (the degraded rate moves)
+        out["policy_along"] = goodput.best_policy_along(
+            s, rates, run=tasks.best_policy, years=years, racks=racks, **job
+        )
     return jsonify(out)
 
 

@@ -15,9 +15,11 @@ PART_COLORS = {
     "imbalance": "#7FC9A9",
     "dense": "#0072B2",
     "activations": "#999999",
+    "gaps": "#BBBBBB",
     "mtp_draft": "#F0E442",
     "exposed": "#D55E00",
-    "overhead": "#666666",
+    "outside": "#666666",
+    "residual": "#CC79A7",
 }
 SHORT = {
     "attention": "attention",
@@ -27,7 +29,9 @@ SHORT = {
     "activations": "activations",
     "mtp_draft": "MTP drafting",
     "exposed": "exposed comm.",  # dispatch and combine not hidden (hover: the model's name)
-    "overhead": "overhead",
+    "gaps": "gaps in a layer",
+    "outside": "outside the layers",
+    "residual": "residual (fitted)",
 }
 
 

@@ -1,6 +1,8 @@
 """MoE decode throughput against interactivity: the frontiers of this scenario, its healthy
 rack and its like-for-like baseline (the same GPU on the other fabric), over a panel of the
-scenario-to-baseline ratio; against eth-x72 the vendor's NVLink 6 claim is marked.
+scenario-to-baseline ratio; against eth-x72 the vendor's NVLink 6 claim is marked; a diamond
+where the best deployment changes along a curve and a cross where the fault moves it off the
+healthy rack's, each hover the model's line of why.
 Input: model.workloads.throughput.decode_curves(scenario)."""
 
 from __future__ import annotations
@@ -73,12 +75,35 @@ def _curve(key: str, pts: Sequence[dict], baseline: str) -> dict:
     }
 
 
+def _changes(key: str, changes: Sequence[dict]) -> dict:
+    """Where the model's best deployment changes along one curve: a marker on the curve, its
+    hover the model's line of why (model/workloads/throughput.deployment_changes)."""
+    name, color, symbol = {
+        "healthy": ("deployment changes (healthy)", COLORS["healthy"], "diamond"),
+        "scenario": ("deployment changes (this scenario)", COLORS["scenario"], "diamond"),
+        "fault": ("the fault moves the deployment", COLORS["scenario"], "x"),
+    }[key]
+    return {
+        "type": "scatter",
+        "x": np.array([c["tokens_per_s_per_user"] for c in changes], dtype=float),
+        "y": np.array([c["tokens_per_s_per_gpu"] for c in changes], dtype=float),
+        "text": [c["line"] for c in changes],
+        "mode": "markers",
+        "name": name,
+        "marker": {"symbol": symbol, "size": 8, "color": color, "line": {"color": FG}},
+        "hovertemplate": "%{text}<extra></extra>",
+        "xaxis": "x",
+        "yaxis": "y",
+    }
+
+
 def _subtitle(decode: dict) -> str:
     """The model, the GPU, what each point is and why this baseline."""
     return (
         f"{decode.get('model', '')}, {decode.get('gpu', '')}; per installed GPU; the best "
         f"deployment at each point<br>against {decode.get('baseline', '')}: "
-        f"{decode.get('baseline_why', '')}; dotted: {REFERENCE_TOKENS_PER_S_PER_USER:g}/user [A]"
+        f"{decode.get('baseline_why', '')}; dotted: {_at(decode):g}/user, the "
+        "interactivity set (at=)"
     )
 
 
@@ -149,10 +174,14 @@ def _no_ratio_note(base: str) -> dict:
     }
 
 
-def _reference_lines(with_ratio: bool) -> list[dict]:
-    """The reference interactivity, dotted, on each panel that has a trace."""
+def _at(decode: dict) -> float:
+    """The interactivity the scenario runs at (at=), as the model's answer says."""
+    return float(decode.get("tokens_per_s_per_user") or REFERENCE_TOKENS_PER_S_PER_USER)
+
+
+def _reference_lines(with_ratio: bool, ref: float) -> list[dict]:
+    """The interactivity set (at=), dotted, on each panel that has a trace."""
     ref_line = {"color": FG, "width": 1, "dash": "dot"}
-    ref = REFERENCE_TOKENS_PER_S_PER_USER
     lines = [vline(ref, dict(ref_line), "x", "y")]
     if with_ratio:
         lines.append(vline(ref, dict(ref_line), "x2", "y2"))
@@ -196,6 +225,10 @@ def decode_figure(decode: dict) -> dict:
     data = [
         _curve(k, curves[k], base) for k in ("baseline", "healthy", "scenario") if curves.get(k)
     ]
+    marks = decode.get("deployment_changes") or {}
+    data += [_changes(k, marks[k]) for k in ("healthy", "scenario") if marks.get(k)]
+    if decode.get("fault_changes"):
+        data.append(_changes("fault", decode["fault_changes"]))
     ratio = decode.get("ratio_vs_baseline") or []
     claim = base == "eth-x72"  # NVIDIA's figure is NVLink 6 against off-the-shelf Ethernet
     if ratio:
@@ -205,6 +238,6 @@ def decode_figure(decode: dict) -> dict:
     else:
         shapes, note = [], _no_ratio_note(base)
     _label_axes(lay, base)
-    lay["shapes"] = shapes + _reference_lines(bool(ratio))
+    lay["shapes"] = shapes + _reference_lines(bool(ratio), _at(decode))
     lay["annotations"] = [note]
     return {"data": data, "layout": lay}

@@ -216,6 +216,11 @@ def _best(s: Scenario, st: dict[str, Any]) -> dict:
     return json.loads(_answers(_key(s), *_settings_key(st))[1])
 
 
+def _along(s: Scenario, st: dict[str, Any]) -> list[dict]:
+    """goodput.best_policy_along: the same optimiser at three interactivities around at=."""
+    return json.loads(_answers(_key(s), *_settings_key(st))[2])
+
+
 def _key(s: Scenario) -> Scenario:
     """What the answers depend on: the fabric, features and workload (a rack's life starts
     whole, so today's faults, flaky parts and updates do not enter)."""
@@ -229,8 +234,8 @@ def _settings_key(st: dict[str, Any]) -> tuple:
 @lru_cache(maxsize=64)
 def _answers(
     h: Scenario, job_racks: int, spares: bool, repair: str, tau: float | None, price: float
-) -> tuple[str, str]:
-    """Both answers as JSON text (every caller gets its own copy), memoised on the frozen
+) -> tuple[str, str, str]:
+    """The answers as JSON text (every caller gets its own copy), memoised on the frozen
     inputs: a click changes the faults, not these, so the table is worked out once."""
     values = compare.feature_values(
         DEFAULT_RATES,
@@ -240,11 +245,12 @@ def _answers(
         price_per_gpu_h=price,
         workload=h.workload,
         fabric=kind_of(h).reliability.features_fabric(h),  # a domain's own seven features
+        at=h.at,
     )
-    best = goodput.best_policy(
-        replace(h, repair=repair), job_racks=job_racks, spares=spares, checkpoint_interval_s=tau
-    )
-    return json.dumps(values), json.dumps(best)
+    kw = {"job_racks": job_racks, "spares": spares, "checkpoint_interval_s": tau}
+    best = goodput.best_policy(replace(h, repair=repair), **kw)
+    along = goodput.best_policy_along(replace(h, repair=repair), **kw)
+    return json.dumps(values), json.dumps(best), json.dumps(along)
 
 
 def frame(values: dict) -> pd.DataFrame:
@@ -262,9 +268,30 @@ def frame(values: dict) -> pd.DataFrame:
     return pd.DataFrame(cols, index=index, dtype=object)
 
 
-def policy_note(best: dict, job_racks: int, unit: str = "rack") -> html.Div:
+def along_table(along: list[dict]) -> html.Table:
+    """The optimiser at three interactivities side by side (goodput.best_policy_along)."""
+    df = pd.DataFrame(
+        {
+            "best repair=": [r["best"] for r in along],
+            "gain over repairing at once": [f"{r['gain_vs_now'] * 100:+.3f} pp" for r in along],
+            "goodput repairing at once": [f"{r['fraction_now']:.3%}" for r in along],
+            "goodput at best": [f"{r['fraction_best']:.3%}" for r in along],
+        },
+        index=pd.Index(
+            [f"{r['tokens_per_s_per_user']:g} tokens/s per user" for r in along],
+            name="decode runs at",
+        ),
+        dtype=object,
+    )
+    return html_table(df)
+
+
+def policy_note(
+    best: dict, job_racks: int, unit: str = "rack", along: list[dict] | None = None
+) -> html.Div:
     """The optimiser's answer: the best policy, its gain over repairing at once, why, and
-    every policy tried with its goodput and rack-down visits a year (the trade)."""
+    every policy tried with its goodput and rack-down visits a year (the trade); with
+    `along`, the same optimiser at three interactivities side by side."""
     tried = pd.DataFrame(
         {
             "goodput": [f"{t['fraction']:.3%}" for t in best["tried"]],
@@ -291,6 +318,19 @@ def policy_note(best: dict, job_racks: int, unit: str = "rack") -> html.Div:
                         f"{best['why']}."
                     ),
                 ]
+            ),
+            *(
+                [
+                    html.P(
+                        "The same optimiser where decode runs slower or faster (at= sets it): "
+                        "a fault's slowdown, and so the cost of letting parts wait for a "
+                        "visit, depends on the interactivity.",
+                        className="note",
+                    ),
+                    along_table(along),
+                ]
+                if along
+                else []
             ),
             html.Details([html.Summary("every policy tried"), html_table(tried)]),
         ]
@@ -334,7 +374,7 @@ def table(
     s = state.current(search).scenario
     try:
         st = settings(s, racks, spares, repair, onsite, ckpt, price)
-        values, best = _values(s, st), _best(s, st)
+        values, best, along = _values(s, st), _best(s, st), _along(s, st)
     except ScenarioError as e:
         msg = html.Div(f"Not computed: {e.message}", className="msg error")
         return {"table": msg, "policy": "", "trade": empty_figure(f"Not computed: {e.message}")}
@@ -367,7 +407,7 @@ def table(
             ]
         ),
         "policy": policy_note(
-            best, st["job_racks"], f"{s.fabric} domain" if kind.several_racks else "rack"
+            best, st["job_racks"], f"{s.fabric} domain" if kind.several_racks else "rack", along
         ),
         "trade": policy_figure(best),
     }

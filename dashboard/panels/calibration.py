@@ -9,6 +9,7 @@ from dash import Dash, Input, Output, html
 from dash.exceptions import PreventUpdate
 
 from dashboard import ids
+from dashboard.figures.breakdown import SHORT
 from dashboard.infra import results
 
 
@@ -51,6 +52,24 @@ def _table(rows: list[dict]) -> html.Table:
     return html.Table([head, *body], className="facts")
 
 
+def _shares(points: list[dict]) -> html.Table:
+    """Each part's share of the decode step at each interactivity (issue 29): the measured
+    parts, and the one fitted residual, which the table names as such."""
+    parts = list(points[0]["parts"])
+    head = html.Tr(
+        [html.Th("tokens/s per user"), html.Th("best deployment")]
+        + [html.Th(SHORT.get(p, p)) for p in parts]
+    )
+    rows = [
+        html.Tr(
+            [html.Td(f"{x['tokens_per_s_per_user']:g}"), html.Td(x["deployment"])]
+            + [html.Td(f"{x['parts'][p]:.1%}") for p in parts]
+        )
+        for x in points
+    ]
+    return html.Table([head, *rows], className="facts shares")
+
+
 def body(answer: dict) -> list:
     """The panel's contents from the calibration answer."""
     terms = html.Table(
@@ -71,7 +90,13 @@ def body(answer: dict) -> list:
         ],
         className="facts",
     )
-    out: list = [html.P(answer["reading"]), html.H3("Decode: the fitted terms"), terms]
+    out: list = [
+        html.P(answer["reading"]),
+        html.H3("Decode: the fitted terms"),
+        terms,
+        html.H3("Decode: where a step's time goes, measured parts and the fitted residual"),
+        _shares(answer["step_shares"]),
+    ]
     for title, rows in answer["sections"].items():
         out += [html.H3(title), _table(rows)]
     out.append(

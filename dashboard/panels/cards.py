@@ -43,7 +43,7 @@ def cards(r: dict) -> list[html.Div]:
     lat = r["latency_us"]
     job = r["job"]
     part = r["partition"]
-    tone = {"running": "ok", "degraded": "warn"}.get(job["state"], "bad")
+    tone = {"running": "ok"}.get(job["state"], "warn" if job["runs"] else "bad")
     tbs = words.decimal
     value_min, value_agg, note = f"{tbs(pg['min'])} TB/s", f"{tbs(bw['aggregate_tbs'])} TB/s", ""
     if not job["runs"]:
@@ -82,12 +82,12 @@ def cards(r: dict) -> list[html.Div]:
             "bad" if lat.get("unstable_share") else "",
         ),
         card(
-            "Partition",
-            part["state"],
+            part["title"],
+            part["headline"],
             part["note"],
             {"HEALTHY": "ok", "UNHEALTHY": "bad"}.get(part["state"], "warn"),
         ),
-        card("Job", job["state"], f"{job['cause']}; restart: {job['restart']}", tone),
+        job_card(job, tone),
         control_card(r),
         # each block as the model answers it; one it does not answer (yet, on a multi-rack
         # domain: None) has no card, and domain_cards says so
@@ -96,6 +96,14 @@ def cards(r: dict) -> list[html.Div]:
         *([goodput_card(r["goodput"])] if r.get("goodput") else []),
         *([attribution_card(r["telemetry"], r["fabric"])] if r.get("telemetry") else []),
     ]
+
+
+def job_card(job: dict, tone: str) -> html.Div:
+    """The job's one state (the model's headline), why, and when it starts again."""
+    if JobState(job["state"]).runs:
+        return card("Job", job["headline"], job["cause"], tone)
+    when = "it restarted from its checkpoint" if job["runs"] else "it restarts"
+    return card("Job", job["headline"], f"{job['cause']}; {when} {job['restart']}", tone)
 
 
 def sharp_card(r: dict) -> html.Div:

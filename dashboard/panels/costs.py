@@ -12,7 +12,8 @@ from typing import Any
 from dash import Dash, Input, Output, html
 
 from dashboard import figures, ids, state
-from dashboard.figures.claims import VENDOR_DECODE_RATIO, where_ratio_passes
+from dashboard.figures import claims
+from dashboard.figures.claims import VENDOR_DECODE_RATIO
 from dashboard.infra import results
 from dashboard.panels import buys
 from dashboard.panels.below import unseen
@@ -20,7 +21,6 @@ from dashboard.panels.clock import CLOCK_START_S
 from dashboard.panels.common import changes, graph
 from model.registry import kind_of
 from model.scenario import parse_query
-from model.workloads.throughput import baseline_bandwidth_for_ratio
 
 
 def _chart(title: str, gid: str, *extra: Any, height: int = 360) -> html.Div:
@@ -66,34 +66,18 @@ def versus(d: dict) -> str:
             "envelopes of smooth batch sweeps)."
         )
     ]
-    if base == "eth-x72":
-        at = where_ratio_passes(d["ratio_vs_baseline"])
-        reach = max((p["tokens_per_s_per_user"] for p in d["curves"]["baseline"]), default=0)
-        if at:
-            out.append(
-                f"NVIDIA's 'up to {VENDOR_DECODE_RATIO:g}x' (FACTS.md §4) falls at about "
-                f"{at:.0f} tokens/s per user, beyond the 20-200 window and near {reach:.0f}, "
-                "the fastest eth-x72 decodes at all: there each layer's dispatch and combine "
-                "floor (the GPU side the same on both, the wire 3x) is most of the step, and "
-                "Ethernet's curve ends first."
-            )
-        else:
-            need = d.get("baseline_tbs_for_claim")
-            why = (
-                f" For {VENDOR_DECODE_RATIO:g}x at {d['tokens_per_s_per_user']:g} tokens/s per "
-                f"user, eth-x72 would need to carry only {need:.2f} TB/s per GPU against "
-                "NVLink 6's 3.6: the claim needs less Ethernet bandwidth, not its latency."
-                if need
-                else ""
-            )
-            out.append(
-                f"The ratio never reaches NVIDIA's 'up to {VENDOR_DECODE_RATIO:g}x' (FACTS.md "
-                "§4): at the same per-GPU bandwidth Ethernet pays only its wire latency (3x of "
-                "~0.35 µs a hop, 2 hops a dispatch and 3 a combine) and its packet rate (a "
-                "tenth, for flags and each token's metadata), while the GPU-side floor of about "
-                "18 + 30 µs a layer is the same on both, and two micro-batches hide most of "
-                f"the rest behind compute.{why}"
-            )
+    claim = d.get("vendor_claim")
+    if claim:  # the decode gain over Ethernet and its interactivity, first (the model's words)
+        out.insert(0, claim["sentence"])
+        out.append(
+            "At the same per-GPU bandwidth Ethernet pays only its wire latency (3x of ~0.35 µs "
+            "a hop, 2 hops a dispatch and 3 a combine) and its packet rate (a tenth, for flags "
+            "and each token's metadata), while the GPU-side floor of a layer's dispatch and "
+            "combine is the same on both and two micro-batches hide most of the rest behind "
+            f"compute: the 'up to {VENDOR_DECODE_RATIO:g}x' needs less Ethernet bandwidth "
+            "(set the Ethernet ports above), or the fastest interactivities, where Ethernet's "
+            "curve ends first."
+        )
     here, healthy, kept = d.get("breakdown"), d.get("healthy_breakdown"), d.get("held")
     if here and healthy:
         out.append(
@@ -136,11 +120,7 @@ def cost_charts(search: str | None) -> dict[str, Any]:
     """Decode curve, goodput comparison and latency for the URL's scenario."""
     unseen(search)
     s = state.current(search).scenario
-    d = results.decode(s)
-    if d["baseline"] == "eth-x72" and not where_ratio_passes(d["ratio_vs_baseline"]):
-        d["baseline_tbs_for_claim"] = baseline_bandwidth_for_ratio(
-            s.workload, VENDOR_DECODE_RATIO, d["tokens_per_s_per_user"]
-        )
+    d = claims.with_claim(s, results.decode(s))
     rows = results.comparison(kind_of(s).reliability.features_fabric(s))
     label = figures.comparison_label(rows, s)
     healthy = state.repair_all(s)

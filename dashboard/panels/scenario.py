@@ -18,13 +18,29 @@ from plotly.utils import PlotlyJSONEncoder
 from dashboard import ids, state
 from dashboard.figures import l2_click_to_id
 from dashboard.panels.common import changes
+from model import words
 from model.errors import ScenarioError
 from model.fabric.features import FEATURES, defaults_for, lacks, meaning
-from model.fabric.presets import DEFAULT_FABRIC, FABRICS, Fabric
+from model.fabric.presets import (
+    DEFAULT_FABRIC,
+    ETH_PORT_CHOICES,
+    ETH_X72,
+    FABRICS,
+    Fabric,
+    eth_ports_tbs,
+    eth_ports_words,
+)
 from model.multirack.domains import DOMAINS
 from model.parts import update_ids
 from model.registry import kind_named, kind_of
-from model.scenario import DOMAIN_UNMODELLED, Scenario, rack_fabric
+from model.scenario import (
+    AT_RANGE,
+    DEFAULT_AT,
+    DOMAIN_UNMODELLED,
+    ETH_BW_FABRICS,
+    Scenario,
+    rack_fabric,
+)
 from model.workloads.models import WORKLOADS
 
 
@@ -95,6 +111,8 @@ def layout() -> html.Section:
                 WORKLOAD_HINT,
                 ids.WORKLOAD_BOX,
             ),
+            _interactivity(),
+            _ethernet(),
             _label(
                 "Switch update",
                 dcc.Dropdown(
@@ -142,6 +160,73 @@ def layout() -> html.Section:
             ),
         ],
     )
+
+
+AT_HINT = (
+    "The interactivity the deployment runs at (at=): decode's headline, the degraded rate "
+    "goodput charges a fault, and the repair optimiser read the frontier there"
+)
+ETH_HINT = (
+    "The Ethernet each GPU has (eth_bw=): eth-x72's own, and the Ethernet vr-nvl72 is held "
+    "against in decode; the model spreads it over eth-x72's 36 switch planes"
+)
+ETH_ONLY = "Ethernet's bandwidth applies to eth-x72 and to vr-nvl72's Ethernet baseline only"
+
+
+def _interactivity() -> html.Div:
+    """The interactivity control: a number (tokens/s per user) and the same in words."""
+    return html.Div(
+        className="control typed",
+        title=AT_HINT,
+        children=[
+            html.Label(
+                [
+                    html.Span("Interactivity "),
+                    dcc.Input(
+                        id=ids.AT,
+                        type="number",
+                        min=AT_RANGE[0],
+                        max=AT_RANGE[1],
+                        step="any",
+                        value=DEFAULT_AT,
+                        debounce=True,
+                        className="number",
+                        style={"width": "5em"},
+                    ),
+                    html.Span(" tokens/s per user"),
+                ]
+            ),
+            html.Span(words.interactivity(DEFAULT_AT), id=ids.AT_WORDS, className="note"),
+        ],
+    )
+
+
+def _ethernet() -> html.Label:
+    """The Ethernet menu (eth_bw=) in Ethernet's words: ports a GPU x speed."""
+    return _label(
+        "Ethernet a GPU",
+        dcc.Dropdown(
+            id=ids.ETH_PORTS,
+            options=eth_options(None),
+            value=f"{ETH_X72.gpu_tbs_bidir:g}",
+            clearable=False,
+            style={"minWidth": "16em"},
+        ),
+        ETH_HINT,
+        ids.ETH_PORTS_BOX,
+    )
+
+
+def eth_options(eth_bw: float | None) -> list[dict[str, str]]:
+    """The Ethernet menu: ports a GPU x speed (presets.ETH_PORT_CHOICES), and the URL's own
+    eth_bw= when it is none of them."""
+    opts = [
+        {"label": eth_ports_words(eth_ports_tbs(n, g)), "value": f"{eth_ports_tbs(n, g):g}"}
+        for n, g in ETH_PORT_CHOICES
+    ]
+    if eth_bw is not None and f"{eth_bw:g}" not in {o["value"] for o in opts}:
+        opts.append({"label": f"{eth_ports_words(eth_bw)}, from the link", "value": f"{eth_bw:g}"})
+    return opts
 
 
 def find_box() -> html.Div:
@@ -250,6 +335,12 @@ def _change_outputs() -> dict[str, Output]:
         "update_box": Output(ids.ISSU_BOX, "title"),
         "workload_disabled": Output(ids.WORKLOAD, "disabled"),
         "workload_box": Output(ids.WORKLOAD_BOX, "title"),
+        "at": Output(ids.AT, "value"),
+        "at_words": Output(ids.AT_WORDS, "children"),
+        "eth": Output(ids.ETH_PORTS, "value"),
+        "eth_options": Output(ids.ETH_PORTS, "options"),
+        "eth_disabled": Output(ids.ETH_PORTS, "disabled"),
+        "eth_box": Output(ids.ETH_PORTS_BOX, "title"),
         "mode_options": Output(ids.CLICK_MODE, "options"),
         "update": Output(ids.ISSU, "value"),
         "preset": Output(ids.PRESET, "value"),
@@ -290,6 +381,12 @@ def _controls_of(s: Scenario) -> dict[str, Any]:
             _not_on_domains("decode, training and goodput") if limited else WORKLOAD_HINT
         ),
         "mode_options": mode_options(s.fabric),
+        "at": s.at,
+        "at_words": words.interactivity(s.at),
+        "eth": f"{ETH_X72.gpu_tbs_bidir if s.eth_bw is None else s.eth_bw:g}",
+        "eth_options": eth_options(s.eth_bw),
+        "eth_disabled": s.fabric not in ETH_BW_FABRICS,
+        "eth_box": ETH_HINT if s.fabric in ETH_BW_FABRICS else ETH_ONLY,
         "update": s.update[0] if s.update else "",
         "preset": None,
     }
@@ -340,6 +437,8 @@ def _on_change(
     preset: str | None,
     fabric: str | None,
     workload: str | None,
+    at: object,
+    eth: str | None,
     features: list[str] | None,
     update: str | None,
     typed: str | None,
@@ -382,6 +481,10 @@ def _on_change(
             msg = "; ".join([f"fabric: {fabric}", *dropped])
         elif trig == ids.WORKLOAD:
             s = state.set_workload(s, workload)
+        elif trig == ids.AT:
+            s = state.set_at(s, at)
+        elif trig == ids.ETH_PORTS:
+            s = state.set_eth_bw(s, eth)
         elif trig == ids.FEATURES:
             s = state.set_features(s, features)
         elif trig == ids.ISSU:
@@ -439,6 +542,8 @@ def register(app: Dash) -> None:
             "preset": Input(ids.PRESET, "value"),
             "fabric": Input(ids.FABRIC, "value"),
             "workload": Input(ids.WORKLOAD, "value"),
+            "at": Input(ids.AT, "value"),
+            "eth": Input(ids.ETH_PORTS, "value"),
             "features": Input(ids.FEATURES, "value"),
             "update": Input(ids.ISSU, "value"),
         },

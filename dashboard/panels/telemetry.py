@@ -289,14 +289,17 @@ def _telemetry_figures(s: Scenario, counter: str, link: str, t: float) -> list:
     return [heat, line, fc]
 
 
-def read_file(n_clicks: int, upload: str | None, pasted: str | None) -> dict[str, Any]:
+def read_file(
+    n_clicks: int, upload: str | None, pasted: str | None, search: str | None = None
+) -> dict[str, Any]:
     """The import box's answer, by name (as every callback's)."""
-    return {"result": _read(n_clicks, upload, pasted)}
+    return {"result": _read(n_clicks, upload, pasted, state.current(search).scenario.fabric)}
 
 
-def _read(n_clicks: int, upload: str | None, pasted: str | None) -> Any:
+def _read(n_clicks: int, upload: str | None, pasted: str | None, fabric: str | None) -> Any:
     """The import box: the uploaded file (else the pasted text) read into its scenario, shown
-    as text with a link that opens it."""
+    as text with a link that opens it; a file that does not tell its fabric is read as the
+    page's (a pasted line or two)."""
     data: bytes | None = None
     if upload:
         try:
@@ -308,13 +311,15 @@ def _read(n_clicks: int, upload: str | None, pasted: str | None) -> Any:
     if data is None:
         return "" if not n_clicks else html.P("Paste a scrape or choose a file first.")
     try:
-        got = import_text(data)
+        got = import_text(data, fabric)
     except ImportRefused as e:
         return html.P(f"Not imported: {e.message}")
     items = [html.Li(m) for m in got.messages] or [html.Li("every line was read")]
     comps = ", ".join(got.components) or "nothing: a healthy rack"
+    unread = [html.Li(m) for m in got.unreadable]
     return [
         html.P(f"Read as {got.format} output. Found: {comps}."),
+        *([html.P("Lines that are no sample, skipped:"), html.Ul(unread)] if unread else []),
         html.P(f"How sure: {got.confidence}."),
         *(
             [html.P(f"NMX-Manager partition health: {got.partition['health']}.")]
@@ -355,6 +360,7 @@ def register(app: Dash) -> None:
             "n_clicks": Input(ids.IMPORT_BUTTON, "n_clicks"),
             "upload": Input(ids.IMPORT_UPLOAD, "contents"),
             "pasted": State(ids.IMPORT_TEXT, "value"),
+            "search": State(ids.URL, "search"),
         },
         prevent_initial_call=True,
     )(read_file)

@@ -26,6 +26,7 @@ def _scenario_block(s: Scenario) -> dict:
         "fabric": s.fabric,
         "fail": list(s.fail),
         "workload": s.workload,
+        "at": s.at,
     }
 
 

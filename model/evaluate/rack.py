@@ -108,6 +108,7 @@ def scenario_block(s: Scenario) -> dict:
         "workload": s.workload,
         "update": list(s.update),
         "eth_bw": s.eth_bw,
+        "at": s.at,
     }
 
 

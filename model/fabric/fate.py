@@ -52,6 +52,7 @@ class Partition:
     lost: tuple[int, ...]
     parked: tuple[int, ...]
     explanation: str
+    headline: str = ""  # the card's value in the fabric's words, where NMX's state is not
 
     def to_json(self) -> dict:
         return {
@@ -60,6 +61,8 @@ class Partition:
             "parked_gpus": [gpu_id(g) for g in self.parked],
             "state": self.state,
             "explanation": self.explanation,
+            "title": words.partition_title(self.mode),
+            "headline": self.headline or str(self.state),
             "note": words.partition_note(self.mode, self.explanation),
         }
 
@@ -86,6 +89,7 @@ class Job:
     def to_json(self) -> dict:
         return {
             "state": self.state,
+            "headline": words.job_headline(self.state, self.restart, self.usable_gpus),
             "cause": self.cause,
             "restart": words.restart(self.restart, self.usable_gpus),
             "restart_kind": self.restart,
@@ -157,20 +161,21 @@ def _ecmp_partition(st: FabricState) -> Partition:
     lost = tuple(int(i) for i in np.flatnonzero(~st.gpu_alive))
     short = np.flatnonzero((st.gpu_alive[:, None] & ~st.up).any(axis=1))
 
-    def res(state: PS, why: str) -> Partition:
-        return Partition(state, Mode.ECMP, lost, (), why)
+    def res(state: PS, why: str, say: str) -> Partition:
+        return Partition(state, Mode.ECMP, lost, (), why, words.ECMP_HEADLINE[say])
 
     if st.maintenance:
-        return res(PS.UNHEALTHY, words.MAINTENANCE_PARTITION)
+        return res(PS.UNHEALTHY, words.MAINTENANCE_PARTITION, "update")
     if _unreachable_pairs(st):
-        return res(PS.UNHEALTHY, words.UNREACHABLE)
+        return res(PS.UNHEALTHY, words.UNREACHABLE, "cut")
     if len(short) and Feature.REROUTE not in st.features:
-        return res(PS.UNHEALTHY, words.ecmp_static(len(short)))
+        return res(PS.UNHEALTHY, words.ecmp_static(len(short)), "static")
     if lost:
-        return res(PS.DEGRADED, words.ecmp_shrunk(len(lost), st.fabric.gpus))
+        return res(PS.DEGRADED, words.ecmp_shrunk(len(lost), st.fabric.gpus), "lost")
     if len(short):
-        return res(PS.HEALTHY, words.ecmp_ports_missing(len(short)))
-    return res(PS.HEALTHY, words.ECMP_ALL_PORTS + (words.FLAKY_ACTIVE if st.flaky.any() else ""))
+        return res(PS.HEALTHY, words.ecmp_ports_missing(len(short)), "short")
+    why = words.ECMP_ALL_PORTS + (words.FLAKY_ACTIVE if st.flaky.any() else "")
+    return res(PS.HEALTHY, why, "whole")
 
 
 def partition(st: FabricState) -> Partition:

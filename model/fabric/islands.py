@@ -1,4 +1,5 @@
-"""Scale-up islands on a scale-out network: `b200-roce`, the comparison buyers make.
+"""Scale-up islands on a scale-out network: `b200-roce`, the comparison buyers make, and
+`h800-ib`, DeepSeek's own production fabric (18 HGX H800 nodes on 400 Gb/s InfiniBand).
 
 72 B200 GPUs as nine 8-GPU HGX B200 nodes (NVLink 5 inside a node through its baseboard's two
 NVLink switch chips), one 400 Gb/s RoCE NIC per GPU between nodes, all NICs on one Ethernet
@@ -50,6 +51,7 @@ class IslandFabric:
     facts: tuple[Fact, ...]
     switches_per_island: int = 2
     links_per_gpu: int = 18
+    scale_out: str = "RoCE"  # the scale-out network's name, as its IDs are explained
 
     @property
     def gpus(self) -> int:
@@ -102,25 +104,50 @@ B200_ROCE = IslandFabric(
         ),
     ),
 )
-# A check only (docs/CALIBRATION.md): DeepSeek's production decode, 18 H800 nodes on 400 Gb/s
-# InfiniBand (research/perf_models.md S25), NVLink inside a node at 200 GB/s one way [V].
+# DeepSeek's own production fabric (issue 29): H800 GPUs in 8-GPU HGX nodes on 400 Gb/s
+# InfiniBand, one NIC a GPU; decode EP spans nodes as DeepSeek deploys it (EP144 decode on
+# 18 nodes, EP32 prefill on 4: "DeepSeek-V3/R1 Inference System Overview", open-source week
+# day 6, 2025-03-01). Its published production figures are checks (model/workloads/calibrate).
 H800_IB = IslandFabric(
     key="h800-ib",
     name="144 H800 as eighteen 8-GPU nodes on 400 Gb/s InfiniBand",
     gpu="H800",
     islands=18,
     gpus_per_island=8,
-    island_gbs_one_way=200.0,  # [V] H800 NVLink: 400 GB/s bidirectional
+    island_gbs_one_way=200.0,  # [V] H800 NVLink 4: 400 GB/s bidirectional (8 links of 50)
     island_packet_bytes=128,
-    nic_gbs_one_way=50.0,  # [V] one ConnectX-7 400 Gb/s per GPU
+    nic_gbs_one_way=50.0,  # [V] one ConnectX-7 400 Gb/s InfiniBand NIC per GPU
     nic_mpps=330.0,  # [A] as b200-roce's
     nic_mtu_bytes=4096,
     nic_latency_us=3.0,  # [A] as b200-roce's
-    facts=(),
+    switches_per_island=4,  # [V] HGX H100/H800 baseboard: four NVSwitch chips
+    links_per_gpu=8,  # [V] H800: 8 NVLink 4 links (H100 has 18), two to each chip [A]
+    scale_out="InfiniBand",
+    facts=(
+        Fact("nodes", 18, "HGX H800 nodes", "V", "DeepSeek's decode unit: EP144 (day 6)"),
+        Fact("GPUs per node", 8, "GPUs", "V", "HGX H800"),
+        Fact("NVLink switch chips per node", 4, "chips", "V", "HGX H100/H800 baseboard"),
+        Fact(
+            "node bandwidth",
+            200,
+            "GB/s one way per GPU",
+            "V",
+            "H800 NVLink 4, 400 GB/s both ways (DeepSeek-V3 report: ~160 GB/s achieved)",
+        ),
+        Fact(
+            "scale-out bandwidth",
+            50,
+            "GB/s one way per GPU",
+            "V",
+            "one 400 Gb/s InfiniBand NIC a GPU (DeepSeek-V3 report, §3.4: IB 50 GB/s)",
+        ),
+        Fact("NIC message rate", 330, "M/s", "A", "ConnectX-7 class"),
+        Fact("scale-out latency", 3.0, "µs one way", "A", "NIC + PCIe + one switch"),
+    ),
 )
 ISLAND_FABRICS = {B200_ROCE.key: B200_ROCE, H800_IB.key: H800_IB}
-# The island fabrics a scenario can name (fabric=...); h800-ib is a calibration check only.
-SCENARIO_ISLANDS = {B200_ROCE.key: B200_ROCE}
+# The island fabrics a scenario can name (fabric=...).
+SCENARIO_ISLANDS = {B200_ROCE.key: B200_ROCE, H800_IB.key: H800_IB}
 
 # What the island model does not cover, said once (evaluate's not_modelled_yet).
 ISLANDS_UNMODELLED = (
@@ -129,11 +156,11 @@ ISLANDS_UNMODELLED = (
     "flaky links and switch updates",
 )
 
-_GPU = re.compile(r"gpu(\d{2})")
+_GPU = re.compile(r"gpu(\d{2,3})")  # 2 digits, 3 from gpu100 (h800-ib's 144)
 _NODE = re.compile(r"node(\d{2})")
 _CHIP = re.compile(r"node(\d{2})\.sw(\d)")
-_LINK = re.compile(r"gpu(\d{2})-sw(\d)\.l(\d)")
-_NIC = re.compile(r"gpu(\d{2})\.nic")
+_LINK = re.compile(r"gpu(\d{2,3})-sw(\d)\.l(\d)")
+_NIC = re.compile(r"gpu(\d{2,3})\.nic")
 LEAF = "leaf"
 
 
@@ -166,7 +193,7 @@ def _grammar(f: IslandFabric) -> str:
     return (
         f"{f.key} IDs are gpu00..gpu{g:02d} (a GPU), node01..node{n:02d} (an HGX node), "
         f"node01.sw0..node{n:02d}.sw{c} (an NVLink switch chip), gpuNN-swK.lJ (a GPU's link "
-        f"J = 0..{k} to its node's chip K = 0..{c}), gpuNN.nic (its RoCE NIC) or {LEAF} "
+        f"J = 0..{k} to its node's chip K = 0..{c}), gpuNN.nic (its {f.scale_out} NIC) or {LEAF} "
         "(the scale-out switch)"
     )
 
@@ -179,7 +206,7 @@ def parse_island_part(token: str, f: IslandFabric) -> IslandPart:
     per = f.gpus_per_island
     if m := _GPU.fullmatch(t):
         g = int(m.group(1))
-        if g < f.gpus:
+        if g < f.gpus and m.group(1) == f"{g:02d}":
             return IslandPart(t, ComponentKind.GPU, gpu=g, node=g // per)
     elif m := _NODE.fullmatch(t):
         n = int(m.group(1))
@@ -191,11 +218,16 @@ def parse_island_part(token: str, f: IslandFabric) -> IslandPart:
             return IslandPart(t, ComponentKind.SWITCH_CHIP, node=n - 1, chip=c)
     elif m := _LINK.fullmatch(t):
         g, c, j = (int(x) for x in m.groups())
-        if g < f.gpus and c < f.switches_per_island and j < f.links_per_chip:
+        if (
+            m.group(1) == f"{g:02d}"
+            and g < f.gpus
+            and c < f.switches_per_island
+            and j < f.links_per_chip
+        ):
             return IslandPart(t, ComponentKind.LINK, gpu=g, node=g // per, chip=c, link=j)
     elif m := _NIC.fullmatch(t):
         g = int(m.group(1))
-        if g < f.gpus:
+        if g < f.gpus and m.group(1) == f"{g:02d}":
             return IslandPart(t, IslandKind.NIC, gpu=g, node=g // per)
     raise ScenarioError(f"'{token}': {_grammar(f)}", token)
 

@@ -241,6 +241,36 @@ ETH_X72 = Fabric(
 FABRICS: dict[str, Fabric] = {f.key: f for f in (VR_NVL72, GB200_NVL72, ETH_X72)}
 
 
+# Ethernet per GPU as Ethernet people say it: ports a GPU x port speed (Gb/s each way). The
+# model spreads the total over eth-x72's 36 switch planes (eth_with_bandwidth); eth_bw= is
+# the total in TB/s both ways [D]: ports x Gb/s x 2 / 8 / 1000.
+ETH_PORT_CHOICES: tuple[tuple[int, int], ...] = (
+    (1, 400),  # one 400 GbE NIC a GPU (ConnectX-7, HGX H100/H200 scale-out)
+    (1, 800),  # one 800 GbE NIC a GPU (ConnectX-8 SuperNIC, Spectrum-X scale-out)
+    (2, 800),
+    (4, 800),
+    (9, 800),
+    (36, 400),  # NVLink 6's 3.6 TB/s both ways: eth-x72's default
+    (36, 800),
+    (36, 1600),
+)
+
+
+def eth_ports_tbs(ports: int, gbps: int) -> float:
+    """Per-GPU Ethernet bandwidth, TB/s both ways, of `ports` ports at `gbps` Gb/s each way."""
+    return ports * gbps * 2 / 8 / 1000
+
+
+def eth_ports_words(tbs: float) -> str:
+    """eth_bw (TB/s both ways a GPU) in Ethernet's words: the port choice it is, or its
+    equivalent in 800 GbE ports."""
+    for n, g in ETH_PORT_CHOICES:
+        if abs(eth_ports_tbs(n, g) - tbs) < 1e-9:
+            speed = "1.6 TbE" if g == 1600 else f"{g} GbE"
+            return f"{n} × {speed} a GPU ({tbs:g} TB/s both ways)"
+    return f"{tbs:g} TB/s a GPU both ways (as {tbs / eth_ports_tbs(1, 800):.2g} × 800 GbE ports)"
+
+
 def eth_with_bandwidth(gpu_tbs_bidir: float) -> Fabric:
     """eth-x72 with another per-GPU bandwidth: same 36 ports, each at gpu_tbs / 36."""
     link = gpu_tbs_bidir * 1000.0 / ETH_X72.chips

@@ -66,6 +66,8 @@ class DomainPartition:
             "parked_gpus": [_gid(g) for g in self.parked],
             "state": self.state,
             "explanation": self.explanation,
+            "title": rack_words.partition_title(self.mode),
+            "headline": str(self.state),
             "note": rack_words.partition_note(self.mode, self.explanation),
             "racks": [None if x is None else str(x) for x in self.rack_states],
         }

@@ -110,13 +110,15 @@ def feature_values(
     price_per_gpu_h: float | None = None,
     workload: str | None = None,
     fabric: str = "vr-nvl72",
+    at: float | None = None,
 ) -> dict:
     """Each comparison row's value at each (job racks, spare racks) scale.
 
     A feature's value is the goodput of vr-nvl72 (or the multi-rack domain `fabric`) with all
     seven less the goodput with that feature off; a fabric row's is vr-nvl72's over it. In
     GPU-hours a year: value x the job's GPUs x 8,766 h; in money: x price_per_gpu_h
-    (rates.price_per_gpu_h by default). On a domain a scale's "racks" are domains.
+    (rates.price_per_gpu_h by default). On a domain a scale's "racks" are domains. `at`: the
+    interactivity decode runs at (the scenario's at=; the default's if None).
     """
     k = RELIABILITY[fabric_kind(fabric)]
     unit_gpus, unit = k.unit_gpus(fabric), k.unit
@@ -135,6 +137,7 @@ def feature_values(
             checkpoint_interval_s=checkpoint_interval_s,
             workload=workload,
             fabric=fabric,
+            at=at,
         )
         cols.append((job_racks, spares, rows))
     out_rows = []

@@ -16,7 +16,7 @@ here:
 
 A domain's degraded rate and full rate are its own job's: decode on the domain (the frontier
 of model/workloads/throughput.domain_frontiers, EP up to the domain) at the reference
-interactivity, or the training step over the domain (model/workloads/training.domain_step).
+interactivity the scenario runs at (at=), or the training step over the domain (model/workloads/training.domain_step).
 """
 
 from __future__ import annotations
@@ -29,13 +29,12 @@ import numpy as np
 from model.assess import assess
 from model.multirack.domains import DOMAINS
 from model.scenario import Scenario
-from model.workloads import decode_params as D
 from model.workloads import throughput, training
 
 
-def _at_reference(fr) -> float:
-    """A frontier's tokens/s per GPU at the reference interactivity (its nearest point)."""
-    i = int(np.argmin(np.abs(fr.x - D.REFERENCE_TOKENS_PER_S_PER_USER)))
+def _at_reference(fr, at: float) -> float:
+    """A frontier's tokens/s per GPU at the scenario's interactivity (at=; its nearest point)."""
+    i = int(np.argmin(np.abs(fr.x - at)))
     v = float(fr.tokens_per_s_per_gpu[i])
     return v if np.isfinite(v) else 0.0
 
@@ -51,8 +50,8 @@ def delivered(s: Scenario) -> float:
         h = training.healthy_domain_step(a.fabric)
         return training.training_ratio(a.fabric, n, step.step_s, h.step_s) if step else 0.0
     fs = throughput.domain_frontiers(s)
-    healthy = _at_reference(fs["healthy"])
-    return _at_reference(fs["scenario"]) / healthy if healthy > 0 else 0.0
+    healthy = _at_reference(fs["healthy"], s.at)
+    return _at_reference(fs["scenario"], s.at) / healthy if healthy > 0 else 0.0
 
 
 @lru_cache(maxsize=64)
@@ -62,7 +61,7 @@ def healthy_tokens_per_s(s: Scenario) -> float:
     if s.workload == "train":
         return d.gpus * training.TOKENS_PER_GPU_PER_STEP / training.healthy_domain_step(d).step_s
     healthy = throughput.domain_frontiers(s)["healthy"]
-    return _at_reference(healthy) * d.gpus
+    return _at_reference(healthy, s.at) * d.gpus
 
 
 def extra_effects(site, rates, c: dict, fault: Callable, tray_slow: float) -> list:

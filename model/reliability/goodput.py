@@ -18,6 +18,7 @@ montecarlo.py; rates and timings come from rates.py (FACTS.md §6 and [A] rows).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import replace
 
 from model.errors import ScenarioError
@@ -37,13 +38,14 @@ from model.reliability.effects import CAUSES, MAINTENANCE, REPAIR_WAIT
 from model.reliability.montecarlo import default_sample_racks, fleet, monte_carlo, simulate_ettr
 from model.reliability.policy import candidates, parse_policy
 from model.reliability.rates import DEFAULT_RATES, Rates
-from model.scenario import Scenario, fabric_kind, parse_query
+from model.scenario import AT_RANGE, Scenario, fabric_kind, parse_query
 
 # The module's public face: the two methods, the table, and what callers label them with.
 __all__ = [
     "CAUSES",
     "MAX_RACK_YEARS",
     "best_policy",
+    "best_policy_along",
     "closed_form",
     "comparison",
     "comparison_scenarios",
@@ -184,12 +186,14 @@ def comparison(
     checkpoint_interval_s: float | None = None,
     workload: str | None = None,
     fabric: str = "vr-nvl72",
+    at: float | None = None,
 ) -> list[dict]:
     """The side-by-side table: one row per comparison scenario (of `fabric`: vr-nvl72 or a
     multi-rack domain, comparison_scenarios), with the change vs row 1,
     for a job over `job_racks` racks (spare racks or not), every row under the repair
     policy `repair`, running `workload` (the default's if None) and the checkpoint interval
-    given (Daly's optimum of each by default).
+    given (Daly's optimum of each by default), decode read at interactivity `at` (the
+    default's if None).
 
     The Monte Carlo rows share `key`, so kinds with equal rates draw the same samples in
     every row (common random numbers) and the differences show the features, not noise.
@@ -206,7 +210,7 @@ def comparison(
     policy = parse_policy(repair).text  # refused by name before any row is worked out
     rows = []
     for label, base in comparison_scenarios(fabric):
-        sc = replace(base, repair=policy, workload=workload or base.workload)
+        sc = replace(base, repair=policy, workload=workload or base.workload, at=at or base.at)
         r = lifetime_goodput(sc, rates, method=method, **kw)
         rows.append(
             {
@@ -241,6 +245,47 @@ def best_policy(s: Scenario, rates: Rates = DEFAULT_RATES, **kw) -> dict:
     """
     tried = [policy_try(s, p, rates, **kw) for p in candidates(parse_policy(s.repair).onsite)]
     return policy_pick(tried)
+
+
+# The optimiser's answer is given at three interactivities around the scenario's (at=): at
+# it, 2.5x slower and 2x faster (20, 50 and 100 tokens/s per user at the default), inside
+# the range at= takes.
+AROUND_AT = (1 / 2.5, 1.0, 2.0)
+
+
+def interactivities_around(at: float) -> tuple[float, ...]:
+    """The three interactivities (tokens/s per user) the optimiser is shown at, around at=."""
+    lo, hi = AT_RANGE
+    return tuple(sorted({round(min(hi, max(lo, at * k)), 1) for k in AROUND_AT}))
+
+
+def best_policy_along(
+    s: Scenario, rates: Rates = DEFAULT_RATES, run: Callable[..., dict] | None = None, **kw
+) -> list[dict]:
+    """best_policy at each of interactivities_around(s.at), side by side: the best policy,
+    its gain over repairing at once, and goodput repairing at once, a row an interactivity.
+    The degraded rate (decode at that interactivity) is what moves. `run`: best_policy, or
+    one that splits it over workers (the same answer)."""
+    run = run or best_policy
+    rows = []
+    for x in interactivities_around(s.at):
+        b = run(replace(s, at=x), rates, **kw)
+        rows.append(
+            {
+                "tokens_per_s_per_user": x,
+                "best": b["best"],
+                "gain_vs_now": b["gain_vs_now"],
+                "fraction_now": b["tried"][0]["fraction"],
+                "fraction_best": _fraction_of(b),
+                "why": b["why"],
+            }
+        )
+    return rows
+
+
+def _fraction_of(b: dict) -> float:
+    """The best policy's goodput, from best_policy's answer."""
+    return next(t["fraction"] for t in b["tried"] if t["policy"] == b["best"])
 
 
 def policy_try(s: Scenario, policy: str, rates: Rates = DEFAULT_RATES, **kw) -> dict:

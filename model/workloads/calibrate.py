@@ -1,11 +1,12 @@
 """Calibrate the decode model's fitted terms on the named GB200 NVL72 points, check the rest.
 
-`python -m model.workloads.calibrate` fits the three terms of decode.Terms (per-step overhead,
-per-token host overhead, data-parallel attention spread) on InferenceX's five GB200 NVL72
-deployments (research/operators_and_data.md), prints every published point against the model
-with its error, and a sensitivity column: each fitted term moved 10% down and up, and how far
-the fitted points move. The constants in decode_params.py are set from its output; a test
-re-runs the fit.
+`python -m model.workloads.calibrate` fits the one term of decode.Terms (the residual: what
+the step's measured parts, from DeepSeek's decode profile, FlashMLA and moe_a2a, leave out) on
+InferenceX's five GB200 NVL72 deployments (research/operators_and_data.md), prints every
+published point against the model with its error, each part's share of the step at 20, 50, 100
+and 150 tok/s/user, and a sensitivity column: the residual moved 10% down and up, and how far
+the fitted points move. The constant in decode_params.py is set from its output; a test re-runs
+the fit.
 
 How the published points are read (the way they were measured): InferenceX's tok/s/GPU is
 every token (input and output) over every GPU of the disaggregated deployment, prefill GPUs
@@ -19,19 +20,21 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
 
 from model.fabric.presets import GB200_NVL72
+from model.scenario import parse_query
 from model.workloads import decode as Dm
 from model.workloads import decode_params as D
+from model.workloads import throughput
 from model.workloads.collectives import deepseek_decode_bound
 from model.workloads.comm import calibration_rows, markdown_table
 from model.workloads.decode import Deployment, Terms, Workload, frontier, step
 from model.workloads.hardware import B200_ROCE, H800_IB, island_hardware, preset_hardware
-from model.workloads.models import B200, DEEPSEEK_R1
+from model.workloads.models import B200, DEEPSEEK_R1, H800
 
 
 @dataclass(frozen=True)
@@ -113,17 +116,32 @@ SGLANG_WHY = {
 DEEPSEEK_TOK_S_USER = 21.0
 DEEPSEEK_ISL, DEEPSEEK_OSL = 3995, 1988  # [A] a mean context of 4,989
 DEEPSEEK_WHY = (
-    "attention is most of this step (5k contexts) and the spread fitted on TensorRT-LLM's runs "
-    "puts 2.5x the mean requests on the busiest rank; DeepSeek's decode load balancer evens "
-    "core-attention load across ranks (S25), which the fitted deployments evidently did not"
+    "attention is most of this step (5k contexts); the model puts the Poisson scatter of "
+    "requests on the busiest rank, and DeepSeek's decode load balancer evens core-attention "
+    "load across ranks (S25)"
 )
 # Why a frontier check can miss by more than 25%: InferenceX's curve between two measured
 # deployments is an interpolation; the model's frontier is the envelope over deployments
 # (EP sizes, batches) that were not run.
 FRONTIER_WHY = (
     "their curve here interpolates between measured deployments (conc 180 at 164 and 2,253 at "
-    "91 tok/s/user on GB200); the model's frontier is the envelope over deployments not run"
+    "91 tok/s/user on GB200); the model's frontier is the envelope over deployments not run "
+    "(EP72 at tens of requests a GPU)"
 )
+
+
+def frontier_why(terms: Terms) -> str:
+    """Why a frontier check misses: FRONTIER_WHY, and how sharply the frontier's high end
+    rests on the step's floor (the model's TPOT error at InferenceX's conc-180 run)."""
+    r = FITTED_ROWS[1]
+    err = _err(row_tpot(r, terms)[0], r.tpot_ms)
+    return (
+        f"{FRONTIER_WHY}; above ~125 tok/s/user the step budget sits just above the "
+        f"weight-read floor, so the model's {err:+.0f}% TPOT at the conc-{r.conc} run moves the "
+        "batch that fits by 2-3x"
+    )
+
+
 ISO_CHECKS = (
     (25, 14125, 12292),
     (45, 12508, 10853),
@@ -168,29 +186,19 @@ def _loss(terms: Terms) -> float:
 
 @lru_cache(maxsize=1)
 def fit() -> Terms:
-    """The terms minimising the squared log TPOT error over the fitted rows: a grid, then a
-    few rounds of halving steps on each term (deterministic)."""
-    grid = product_terms((0, 400, 800, 1200, 1600), (0, 10, 20, 30, 40), (1, 2, 3, 4, 5, 6))
-    best = min(grid, key=_loss)
-    step_sizes = {"step_overhead_us": 200.0, "token_overhead_us": 5.0, "attention_spread": 0.5}
-    cur, cur_loss = best, _loss(best)
-    for _ in range(6):
-        for name, h in step_sizes.items():
-            for sign in (-1, 1):
-                val = getattr(cur, name) + sign * h
-                if val < 0:
-                    continue
-
-                cand = replace(cur, **{name: val})
-                loss = _loss(cand)
-                if loss < cur_loss:
-                    cur, cur_loss = cand, loss
-        step_sizes = {k: v / 2 for k, v in step_sizes.items()}
-    return Terms(*(round(getattr(cur, n), 3) for n in Dm.TERM_NAMES))
-
-
-def product_terms(a, b, c) -> list[Terms]:
-    return [Terms(float(x), float(y), float(z)) for x in a for y in b for z in c]
+    """The residual minimising the squared log TPOT error over the fitted rows: a grid, then
+    rounds of halving steps (deterministic). Every other part of the step is measured."""
+    grid = [Terms(float(r)) for r in range(-3000, 5001, 250)]
+    cur = min(grid, key=_loss)
+    cur_loss, h = _loss(cur), 125.0
+    for _ in range(8):
+        for sign in (-1, 1):
+            cand = Terms(cur.residual_us + sign * h)
+            loss = _loss(cand)
+            if loss < cur_loss:
+                cur, cur_loss = cand, loss
+        h /= 2
+    return Terms(round(cur.residual_us, 1))
 
 
 def iso_model(terms: Terms = Dm.FITTED, x: float = ISO_TOK_S_USER) -> dict[str, float]:
@@ -260,7 +268,7 @@ def _iso_points(terms: Terms) -> list[dict]:
                 "error_pct": round(_err(iso[key], pub), 1),
                 "fitted": False,
                 "note": "prefill share 0.2 (GB200) and 4/44 (B200) [A]"
-                + ("; " + FRONTIER_WHY if abs(_err(iso[key], pub)) > 25 else ""),
+                + ("; " + frontier_why(terms) if abs(_err(iso[key], pub)) > 25 else ""),
             }
         )
     return rows
@@ -280,7 +288,7 @@ def _iso_check_points(terms: Terms) -> list[dict]:
                     "model": round(m[key], 2 if key == "ratio" else 0),
                     "error_pct": round(_err(m[key], pub), 1),
                     "fitted": False,
-                    "note": FRONTIER_WHY if abs(_err(m[key], pub)) > 25 else "check",
+                    "note": frontier_why(terms) if abs(_err(m[key], pub)) > 25 else "check",
                 }
             )
     return rows
@@ -292,7 +300,7 @@ def _sglang_points(terms: Terms) -> list[dict]:
     rows = []
     for name, pub, precision, kv in SGLANG:
         w = Workload(DEEPSEEK_R1, precision, isl=2000, osl=100)
-        only = tuple(d for d in Dm.deployments(72) if not d.mtp and d.kv == kv)
+        only = tuple(d for d in Dm.deployments(72, dominated=True) if not d.mtp and d.kv == kv)
         fr = frontier(DEEPSEEK_R1, _hardware("gb200-nvl72"), w, np.array([2.0]), terms, only)
         model = fr.peak_tokens_per_s_per_gpu
         rows.append(
@@ -364,6 +372,80 @@ def table(terms: Terms = Dm.FITTED) -> list[dict]:
     ]
 
 
+# The interactivities at which the calibration reports each part's share of the step.
+SHARE_POINTS = (20.0, 50.0, 100.0, 150.0)
+
+
+def term_shares(terms: Terms = Dm.FITTED) -> list[dict]:
+    """Each part of the GB200 NVL72 step as a share of it, at SHARE_POINTS on the healthy
+    frontier: the one fitted residual (|residual| / step) beside the measured parts."""
+    hw = _hardware("gb200-nvl72")
+    fr = frontier(DEEPSEEK_R1, hw, Workload(DEEPSEEK_R1), np.array(SHARE_POINTS), terms)
+    rows = []
+    for i, x in enumerate(SHARE_POINTS):
+        bd, dep = fr.breakdown_at(i), fr.deployment_at(i)
+        total = bd["total"]
+        parts = {k: round(bd[k] / total, 4) for k in Dm.BREAKDOWN_KEYS}
+        rows.append(
+            {
+                "tokens_per_s_per_user": x,
+                "deployment": dep.label() if dep else None,
+                "step_us": round(total, 1),
+                "residual": round(abs(bd["residual"]) / total, 4),
+                "parts": parts,
+            }
+        )
+    return rows
+
+
+def shares_markdown(terms: Terms = Dm.FITTED) -> str:
+    """The share table of docs/CALIBRATION.md: each part of the step at SHARE_POINTS."""
+    keys = Dm.BREAKDOWN_KEYS
+    out = [
+        "| tok/s/user | deployment | step (µs) | " + " | ".join(keys) + " |",
+        "|---|---|---|" + "---|" * len(keys),
+    ]
+    for r in term_shares(terms):
+        cells = " | ".join(f"{100 * r['parts'][k]:.1f}%" for k in keys)
+        out.append(
+            f"| {r['tokens_per_s_per_user']:g} | {r['deployment']} | {r['step_us']:,.0f} | {cells} |"
+        )
+    return "\n".join(out)
+
+
+def step_markdown(terms: Terms = Dm.FITTED) -> str:
+    """docs/MODEL.md's decode region: the step's parts, the measured values, the residual and
+    each part's share on the GB200 NVL72 frontier (all from the model)."""
+    k = Dm.measured()
+    rates = (
+        f"- attention-core rate {k.eta_attn:.3f} of BF16 peak, GEMM rate {k.eta_gemm:.3f} of "
+        f"FP8 peak, a layer's time over its kernels {k.layer_gap:.3f}, outside the layers "
+        f"{k.outside_us_per_token:.3g} us a token on H800: all from DeepSeek's decode profile "
+        "[M] (decode_params.PROFILE_*)."
+    )
+    others = (
+        f"- HBM efficiency {D.ETA_HBM:.3f} (FlashMLA [M]); the busiest attention rank holds the "
+        "Poisson scatter of requests [D]; dispatch and combine from moe_a2a [M]."
+    )
+    residual = (
+        f"- the one fitted residual: {terms.residual_us:g} us a step, fitted on the five named "
+        "GB200 NVL72 InferenceX rows (docs/CALIBRATION.md)."
+    )
+    lines = [
+        "    step = 58 x MoE layer + 3 x dense layer + head + MTP drafting + exposed all-to-all",
+        "           + outside the layers + residual",
+        "    layer = its kernels x (a layer's time over its kernels), every kernel",
+        "            max(FLOPs / (peak x rate), HBM bytes / (HBM x eta_hbm))",
+        "",
+        rates,
+        others,
+        residual,
+        "",
+        shares_markdown(terms),
+    ]
+    return "\n".join(lines)
+
+
 def fitted_terms(terms: Terms = Dm.FITTED) -> list[dict]:
     """Each fitted term: the fit's value, the one in decode_params.py, and its sensitivity."""
     fitted, sens = fit(), sensitivity(terms)
@@ -381,7 +463,7 @@ def fitted_terms(terms: Terms = Dm.FITTED) -> list[dict]:
 def decode_markdown(terms: Terms = Dm.FITTED) -> str:
     """The decode tables of docs/CALIBRATION.md."""
     out = [
-        "#### Fitted terms",
+        "#### The fitted term",
         "",
         "| term | fitted | in decode_params.py | largest move of a fitted point, term -10% / +10% |",
         "|---|---|---|---|",
@@ -390,7 +472,16 @@ def decode_markdown(terms: Terms = Dm.FITTED) -> str:
         out.append(
             f"| {r['term']} | {r['fitted']:g} | {r['used']:g} | {r['largest_move_pct']:.1f}% |"
         )
-    out += ["", "#### Decode: model against published", "", markdown_table(table(terms))]
+    out += [
+        "",
+        "#### Each part's share of the GB200 NVL72 step (healthy frontier; residual = the fit)",
+        "",
+        shares_markdown(terms),
+        "",
+        "#### Decode: model against published",
+        "",
+        markdown_table(table(terms)),
+    ]
     return "\n".join(out)
 
 
@@ -406,20 +497,89 @@ def _answer_json() -> str:
         {
             "sections": sections(),
             "fitted_terms": fitted_terms(),
+            "step_shares": term_shares(),
             "reading": (
-                "fitted rows set a parameter (within 10% by construction of the fit); the others "
-                "are checks the fit never saw, each with its error; a check beyond 25% carries "
-                "the reason in its note. Sensitivity: each fitted term moved 10% down and up, the "
-                "largest move of any fitted point."
+                "fitted rows set the one residual (the rest of the step is measured, so they are "
+                "not matched by construction); the others are checks the fit never saw, each "
+                "with its error; a check beyond 25% carries the reason in its note. "
+                "step_shares: each part's share of the GB200 NVL72 step at 20, 50, 100 and 150 "
+                "tok/s/user, the residual among them. Sensitivity: the residual moved 10% down "
+                "and up, the largest move of any fitted point."
             ),
             "source": "docs/CALIBRATION.md; python -m model.workloads.calibrate",
         }
     )
 
 
+# --- DeepSeek's production fabric (h800-ib): its published figures, checks only -------------
+# [M] "DeepSeek-V3/R1 Inference System Overview" (open-source week day 6, 2025-03-01): per
+# H800 node, 73.7k input tokens/s in prefill (including cache hits; 56.3% of input tokens hit
+# the on-disk KV cache) and 14.8k output tokens/s in decode, at 20-22 tokens/s per user.
+DEEPSEEK_NODE_PREFILL, DEEPSEEK_NODE_DECODE = 73_700, 14_800
+DEEPSEEK_CACHE_HIT = 0.563
+GPUS_PER_H800_NODE = 8
+
+
+def _prefill_bound_per_gpu() -> float:
+    """Prefill tokens a GPU computes per second if compute-bound at DeepGEMM's efficiency: the
+    active weights' FLOPs (2 a parameter) and causal attention over half the prompt on
+    average (DEEPSEEK_ISL [A]); communication hidden behind two micro-batches [A]. An upper
+    bound: no launch gaps, load imbalance or MLA's own efficiency."""
+    m = DEEPSEEK_R1
+    flops = 2 * m.active_params + m.layers * m.attn_flops_per_ctx_token * DEEPSEEK_ISL / 2
+    return H800.peak_flops("fp8") * D.ETA_GEMM / flops
+
+
+def deepseek_production_points() -> list[dict]:
+    """DeepSeek's published production figures per H800 node against the model (checks,
+    never fitted): decode at its context (the decode table's DeepSeek row, per node), decode
+    as the h800-ib scenario answers at 21 tokens/s per user (1k/1k), and prefill's bound."""
+    ds = _deepseek_point(Dm.FITTED)
+    node_ds = ds["model"] * GPUS_PER_H800_NODE
+    s = parse_query(f"fabric=h800-ib&at={DEEPSEEK_TOK_S_USER:g}").scenario
+    sc = throughput.island_decode(s)
+    node_sc = float(sc["tokens_per_s_per_gpu"]) * GPUS_PER_H800_NODE
+    pre = _prefill_bound_per_gpu() * GPUS_PER_H800_NODE / (1 - DEEPSEEK_CACHE_HIT)
+    rows = [
+        ("decode at DeepSeek's context (mean KV 4,989)", DEEPSEEK_NODE_DECODE, node_ds, ds["note"]),
+        (
+            f"decode, h800-ib scenario at {DEEPSEEK_TOK_S_USER:g} tok/s/user (1k/1k)",
+            DEEPSEEK_NODE_DECODE,
+            node_sc,
+            f"{sc['deployment']['label']}; shorter contexts than DeepSeek's, so above it",
+        ),
+        (
+            "prefill, input tokens incl. cache hits (compute bound)",
+            DEEPSEEK_NODE_PREFILL,
+            pre,
+            (
+                "an upper bound, not a prefill model: every GPU at DeepGEMM's FP8 efficiency "
+                f"on the active weights and causal attention over a {DEEPSEEK_ISL:,}-token "
+                f"prompt [A], the {DEEPSEEK_CACHE_HIT:.1%} cache hits added back"
+            ),
+        ),
+    ]
+    return [
+        {
+            "point": f"DeepSeek production (H800 node), {name}",
+            "published": pub,
+            "unit": "tok/s per H800 node",
+            "model": round(model),
+            "error_pct": round(_err(model, pub), 1),
+            "fitted": False,
+            "note": note,
+        }
+        for name, pub, model, note in rows
+    ]
+
+
 def sections() -> dict[str, list[dict]]:
     """Every published point the model uses, fitted or check, by section (the page's table)."""
-    return calibration_rows() | {"MoE decode (DeepSeek-R1 FP4 1k/1k unless named)": table()}
+    return (
+        calibration_rows()
+        | {"MoE decode (DeepSeek-R1 FP4 1k/1k unless named)": table()}
+        | {"DeepSeek's production fabric (h800-ib), checks": deepseek_production_points()}
+    )
 
 
 if __name__ == "__main__":

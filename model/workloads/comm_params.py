@@ -44,12 +44,56 @@ NVLS_ROUND_BYTES = 24 * 128 * 1024
 RING_STEP_WIRE_HOPS = 1
 NVLS_WIRE_HOPS = 3
 
-# --- fitted (docs/CALIBRATION.md: model.workloads.nccl.fit_nvls) ------------------------------
-# NVLS efficiency on the NCCL-effective bandwidth of the planes every rank reaches, in NCCL's
-# own form (algbw = eta x B x n/(n-1)). Fitted on the four gb200-nvl72 72-rank all-reduce
-# points (586 GB/s at 512 MiB, 758 at 2 GiB, 839 at 4 GiB, 835-847 at 8 GiB) and the NVLS
-# gain over ring of 1.22-1.30x on 8-GPU NVSwitch systems (FACTS.md §4). NCCL assumes 0.74.
-ETA_NVLS = 0.602
+# --- NCCL's tuner: which algorithm and protocol it runs (tuning.cc, search.cc) -----------------
+# NCCL picks, per collective and size, the (algorithm, protocol) its own cost model finds
+# fastest (ncclTopoGetAlgoTime: latency + bytes / bandwidth). Its bandwidths come from the
+# topology search, not from what the run achieves; the model reproduces them here so that the
+# choice is NCCL's, then prices the choice with the achieved forms (nccl.py).
+# [D] the ring graph of a GB200 GPU: the search settles on 8 channels of 90 GB/s
+# (sm100SpeedArrayIntra's first speed under its 18 x 40.1 GB/s), ncclTopoDupChannels doubles
+# them to 16 of 45; LL128's per-channel cap (perChMaxRingLL128Bws, Blackwell: 40) binds at 640.
+# nccl.ring_channels derives them so from any fabric's ring bandwidth (32 on 36 planes).
+PER_CH_MAX_RING_LL128_GBS = 40.0
+# Tree on one NVLink domain (one "node" to NCCL: an NVL72 is one MNNVL clique) is a chain: its
+# allreduce busBw is min(0.92 x graph bw, nCh x perChMaxTreeBw 70), LL 1/3.8 of that (at most
+# llMaxBw), LL128 7/9 (at most nCh x 55.6); algbw half the busBw; latency base + 2(n-1) x step.
+TREE_BASE_US = {"LL": 6.8, "LL128": 14.0, "Simple": 8.4}
+TREE_STEP_US = {"LL": 0.6, "LL128": 1.25, "Simple": 4.0}
+PER_CH_MAX_TREE_GBS = 70.0
+PER_CH_MAX_TREE_LL128_GBS = 55.6
+# treeCorrectionFactor (tuning.cc): the tree's bandwidth x this, by log2(bytes / 64), 64 B-256 MB.
+# fmt: off
+TREE_CORRECTION = {
+    "LL": (1, 1, 1, 1, .9, .8, .7, .7, .7, .7, .6, .5, .4, .4, .5, .6, .7, .8, .9, 1, 1, 1, 1, 1),
+    "LL128": (1, 1, 1, 1, 1, .9, .8, .8, .8, .7, .6, .6, .6, .6, .6, .6, .8, .9, .9, .9, .9, 1, 1,
+              1),
+    "Simple": (.9, .9, .9, .9, .9, .9, .9, .8, .7, .6, .6, .5, .5, .5, .5, .6, .7, .8, .7, .7, .8,
+               .9, .9, .9),
+}
+# fmt: on
+# NVLS in the tuner: busBw = nCh x bw x nvlsEfficiency x (nCh-1)/nCh, x2 for allreduce (which
+# pipelines its two halves), x(n-1)/n for allgather / reducescatter. nCh is the NVLS graph's
+# heads, one a GPU up to NCCL_MAX_NVLS_ARITY (device.h: 32), and bw the fastest speed of
+# sm100SpeedArrayIntra (search.cc) every GPU's links carry: each head's channel takes bw from
+# every GPU and 2 bw from its head, so (heads + 1) x bw <= the GPU's NVLink bandwidth. NVLS
+# Tree is disabled on one node (tuning.cc); PAT needs one GPU a node: neither runs here.
+NVLS_TUNER_EFFICIENCY = 0.74  # nvlsEfficiency, Blackwell
+NVLS_MAX_ARITY = 32
+SM100_SPEEDS_GBS = (90.0, 80.0, 70.0, 60.0, 50.0, 45.0, 40.0, 30.0, 24.0, 20.0, 19.0, 18.0)
+
+# --- NVLS as it runs (fitted: docs/CALIBRATION.md, model.workloads.nccl.fit_nvls) ------------
+# An all-reduce by in-switch reduction moves (1 + 1/n) of the buffer each way on every GPU's
+# links (its share of every rank's multimem load-reduce, then its multicast store; the local
+# share crosses the switch too), so algbw = eta(n) x B x n/(n+1) and busbw = 2 eta(n) B
+# (n-1)/(n+1): at 2 ranks a third of 72 ranks' busbw. eta(n) = ETA_NVLS / (1 + NVLS_GROUP_K x
+# (n-1)) [A]: each load-reduce waits for the slowest of its n operands, so the pipeline runs
+# slower as the group grows. Both fitted on the four gb200-nvl72 72-rank all-reduce points
+# (586 GB/s at 512 MiB, 758 at 2 GiB, 835-847 at 4 and 8 GiB) and the NVLS gain over ring of
+# 1.22-1.30x on 8-GPU NVSwitch systems (FACTS.md §4). NCCL's tuner assumes 0.74 at any n.
+ETA_NVLS = 0.848
+NVLS_GROUP_K = 0.0055
+# [A] no NVLS point beyond one rack's 72 ranks: a domain's larger groups keep eta(72).
+NVLS_GROUP_MAX = 72
 
 # --- MoE dispatch and combine (TensorRT-LLM NVLinkOneSided, blog18, GB200 NVL72) --------------
 # Bytes per token of hidden size h (blog18 "Post-Quant Dispatch"): BF16 2h; MXFP8 h + h/32
@@ -68,6 +112,17 @@ COMBINE_WIRE_HOPS = 3
 # weights, blog18 "Interface"). They cost 1 / packet rate each (a tenth the rate on eth-x72).
 FLAGS_PER_PEER = 1
 DISPATCH_META_PER_TOKEN_TARGET = 2
+# The per-peer synchronisation (TensorRT-LLM moeAlltoAllKernels.cu, moeA2ADispatchKernel and
+# the combine's barrier): one warp of 32 lanes walks the ep_size peer slots, lane i taking
+# peers i, i+32, ...; so each loop over the peers takes ceil(ep / 32) passes: one up to EP32,
+# two at EP64. NVLinkOneSided's kMaxRanks is 64: [A] a kernel for wider groups (EP72, a
+# domain's EP over racks) gives the walk more lanes and keeps EP64's two passes.
+# Dispatch's tail walks the peers three times (its send counts to each peer, its flag to each
+# after the release fence, then the poll of every peer's flag), combine's head twice (flags,
+# poll). [V] the structure; the cost of one extra pass of one loop is fitted below.
+SYNC_LANES = 32
+SYNC_MAX_RANKS = 64
+SYNC_LOOPS = {"dispatch": 3, "combine": 2}
 # --- fitted (docs/CALIBRATION.md: model.workloads.moe_a2a.fit) --------------------------------
 # Per op: the GPU-side floor (kernel, routing, atomics, fences, polling: the same on any fabric)
 # and the share of the slowest rank's one-way line rate the bulk moves at, solved from the
@@ -75,3 +130,6 @@ DISPATCH_META_PER_TOKEN_TARGET = 2
 # and 322.6 us). NVFP4 dispatch at 2,048 (101.7 us) is not used: a check of the bytes model.
 A2A_GPU_US = {"dispatch": 18.06, "combine": 29.81}
 A2A_ETA = {"dispatch": 0.790, "combine": 0.783}
+# One extra pass of one peer loop (us): fitted on blog18's EP64 points at 1-16 tokens a rank,
+# dispatch and combine together (the floor there; EP8-32 take one pass and do not move it).
+SYNC_PASS_US = 1.4

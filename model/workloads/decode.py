@@ -29,6 +29,7 @@ from model.workloads.step import (  # noqa: F401  (the decode API: step's names 
     deployments,
     finish,
     max_batch,
+    measured,
     prepare,
     step,
 )
@@ -151,25 +152,36 @@ def sweep_at_batch(
     m: MoEModel, hw: Hardware, w: Workload, dep: Deployment, v, b: float, keys: tuple[str, ...]
 ) -> tuple[float, ...]:
     """`keys` of a deployment's (memoised) sweep on hw's group view v at b requests a GPU,
-    log-log interpolated in the batch: a step at a batch the frontier chose elsewhere,
+    interpolated in the log of the batch: a step at a batch the frontier chose elsewhere,
     cheaply (the frontier's own sweep of that group, group_sweep)."""
     c = group_sweep(m, hw, w, dep, v)
     if c is None:
         return tuple(float("nan") for _ in keys)
     order = np.argsort(c["batch"])
     lb = np.log(c["batch"][order])
+    # a part of the step linearly (one that is zero at a sweep point is not lost), the rest
+    # log-log
     return tuple(
-        float(np.exp(np.interp(np.log(b), lb, np.log(np.maximum(c[k][order], 1e-30)))))
+        float(np.interp(np.log(b), lb, c[k][order]))
+        if k in BREAKDOWN_KEYS
+        else float(np.exp(np.interp(np.log(b), lb, np.log(np.maximum(c[k][order], 1e-30)))))
         for k in keys
     )
 
 
 def _at(c: dict, log_x: np.ndarray, key: str) -> np.ndarray:
-    """`key` of a sweep (sorted by interactivity) at each target log(x), log-log interpolated.
-    A target below the sweep's slowest point is met by that point (the largest batch the KV
+    """`key` of a sweep (sorted by interactivity) at each target log(x), log-log interpolated;
+    a part of the step (BREAKDOWN_KEYS) is its linear share of the step times the step, so
+    the parts sum to the step and a part that is zero at one sweep point is not lost. A
+    target below the sweep's slowest point is met by that point (the largest batch the KV
     cache holds: a deployment faster than asked still serves it); NaN above its fastest."""
     lu = c["log_u"]
     out = np.exp(np.interp(log_x, lu, np.log(np.maximum(c[key], 1e-30))))
+    if key in BREAKDOWN_KEYS:
+        share = np.interp(log_x, lu, c[key]) / sum(
+            np.interp(log_x, lu, c[k]) for k in BREAKDOWN_KEYS
+        )
+        out = share * np.exp(np.interp(log_x, lu, np.log(np.maximum(c["total"], 1e-30))))
     out[log_x > lu[-1] + 1e-9] = np.nan
     return out
 
@@ -338,6 +350,11 @@ def _at_keys(c: dict, log_x: np.ndarray) -> np.ndarray:
         t = np.clip(np.where(span > 0, (log_x - x0) / np.where(span > 0, span, 1.0), 1.0), 0, 1)
         out = np.exp(ly[:, idx - 1] + t * (ly[:, idx] - ly[:, idx - 1]))
         out = np.where(log_x < lu[0], np.exp(ly[:, :1]), out)
+        # the parts: linear shares of the step, times the (log-log) step: they sum to it
+        y, n = c["_stack"][: len(BREAKDOWN_KEYS)], len(BREAKDOWN_KEYS)
+        lin = y[:, idx - 1] + t * (y[:, idx] - y[:, idx - 1])
+        lin = np.where(log_x < lu[0], y[:, :1], lin)
+        out[:n] = lin / lin.sum(axis=0) * out[SWEEP_KEYS.index("total")]
     out[:, log_x > lu[-1] + 1e-9] = np.nan
     return out
 
@@ -383,16 +400,37 @@ ASSUMPTIONS: tuple[dict, ...] = (
         "source": "FlashMLA: 3,000 of 3,350 GB/s on H800 (best published memory-bound kernel)",
     },
     {
-        "name": "GEMM efficiency",
-        "value": round(D.ETA_GEMM, 3),
+        "name": "GEMM rate in a decode step",
+        "value": round(measured().eta_gemm, 3),
         "tag": "M",
-        "source": "DeepGEMM: 1,550 of 1,979 TFLOPS FP8 on H800",
+        "source": (
+            "DeepSeek's decode profile (H800): the routed experts' GEMMs, 128 µs for 1,024 "
+            "token-expert pairs a micro-batch, as a share of FP8 peak (DeepGEMM's best: 0.78)"
+        ),
     },
     {
-        "name": "attention-core efficiency",
-        "value": round(D.ETA_ATTN, 3),
+        "name": "attention-core rate in a decode step",
+        "value": round(measured().eta_attn, 3),
         "tag": "M",
-        "source": "FlashMLA: 660 of 989 TFLOPS on H800",
+        "source": (
+            "DeepSeek's decode profile: the MLA core 255 µs for 64 requests of 2 tokens over 4K "
+            "context, as a share of BF16 peak (FlashMLA's best: 0.667)"
+        ),
+    },
+    {
+        "name": "a layer's time over its kernels",
+        "value": round(measured().layer_gap, 3),
+        "tag": "M",
+        "source": "DeepSeek's decode profile: 87.32 ms for 61 layers against the kernels above",
+    },
+    {
+        "name": "outside the layers, a token",
+        "value": f"{measured().outside_us_per_token:.3g} µs on H800 (x 3.35 TB/s / HBM elsewhere)",
+        "tag": "M",
+        "source": (
+            "DeepSeek's decode profile: 96 ms a step, 87.32 ms in the layers; the rest beyond "
+            "the head and one MTP draft, over 256 tokens"
+        ),
     },
     {
         "name": "MTP acceptance",
@@ -413,22 +451,16 @@ ASSUMPTIONS: tuple[dict, ...] = (
         "source": "InferenceX 1k/1k; the KV cache reserves the full length",
     },
     {
-        "name": "per-step overhead",
-        "value": f"{D.STEP_OVERHEAD_US:g} µs",
+        "name": "residual (the one fitted term)",
+        "value": f"{D.RESIDUAL_US:g} µs a step",
         "tag": "A",
         "source": "fitted on the GB200 NVL72 InferenceX rows (docs/CALIBRATION.md)",
     },
     {
-        "name": "per-token overhead",
-        "value": f"{D.TOKEN_OVERHEAD_US:g} µs a token a step on B200 (x 8 TB/s / HBM elsewhere)",
-        "tag": "A",
-        "source": "fitted on the GB200 NVL72 InferenceX rows",
-    },
-    {
         "name": "data-parallel attention spread",
         "value": D.ATTENTION_SPREAD,
-        "tag": "A",
-        "source": "fitted: the busiest rank holds b + spread x sqrt(2 b ln ep) requests",
+        "tag": "D",
+        "source": "Poisson: the busiest rank holds b + sqrt(2 b ln ep) requests",
     },
     {
         "name": "expert load imbalance",

@@ -86,6 +86,7 @@ def job_fabric(a, ranks: int) -> JobFabric:
         int((common > 0).sum()),
         _latency(d, spans),
         a2a,
+        tuned_on=healthy_job(d, ranks),
     )
 
 

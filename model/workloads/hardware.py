@@ -207,6 +207,7 @@ BASELINE = {
     "vr-nvl576": "vr-nvl72",
     "vr-nvl1152": "vr-nvl72",
     "b200-roce": "gb200-nvl72",
+    "h800-ib": "gb200-nvl72",
 }
 BASELINE_WHY = {
     "vr-nvl72": "the same Rubin GPUs on off-the-shelf Ethernet scale-up",
@@ -215,4 +216,8 @@ BASELINE_WHY = {
     "vr-nvl576": "the same Rubin GPUs as single NVL72 racks",
     "vr-nvl1152": "the same Rubin GPUs as single NVL72 racks",
     "b200-roce": "the same B200 GPUs on one NVLink 5 domain of 72",
+    "h800-ib": (
+        "GB200 NVL72: no H800 comes in one NVLink domain wider than a node, so the ratio "
+        "holds a newer GPU as well as the wider domain"
+    ),
 }

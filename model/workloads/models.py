@@ -5,6 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 DEFAULT_WORKLOAD = "deepseek-r1"
+# The interactivity a deployment runs at unless at= says otherwise, tokens/s per user [A]: a
+# responsive chat stream (a token every 20 ms, well above reading speed), the middle of
+# InferenceX's 20-200 tokens/s per user window; a scenario names it (model/scenario.py).
+DEFAULT_TOKENS_PER_S_PER_USER = 50.0
 
 
 @dataclass(frozen=True)
@@ -153,6 +157,7 @@ class GPU:
     source: str
     fp8_pflops: float = 0.0  # dense FP8 peak, PFLOPS
     bf16_pflops: float = 0.0  # dense BF16 peak, PFLOPS
+    fp4: bool = True  # FP4 tensor cores (Blackwell on); without them experts are served in FP8
 
     def peak_flops(self, precision: str) -> float:
         """Dense peak FLOP/s of the tensor cores at `precision` (nvfp4, fp8 or bf16)."""
@@ -173,5 +178,5 @@ B200 = GPU(
 )
 # [V] H800 SXM (DeepSeek's production GPU, a check only): 1,979 TFLOPS dense FP8, 989 BF16, no
 # FP4 (FP8 stands in, as DeepSeek serves FP8 experts), 3.35 TB/s HBM3, 80 GB.
-H800 = GPU("h800", "H800", 1.979, 3.35, 80.0, "NVIDIA H800 SXM datasheet", 1.979, 0.989)
+H800 = GPU("h800", "H800", 1.979, 3.35, 80.0, "NVIDIA H800 SXM datasheet", 1.979, 0.989, fp4=False)
 GPUS: dict[str, GPU] = {"Rubin": RUBIN, "Blackwell B200": B200, "H800": H800}

@@ -6,6 +6,9 @@ targets, 1/ep of them local; TensorRT-LLM blog18). One op's time on the slowest 
 
     T = GPU-side floor      kernel, routing, slot atomics, fences, flag polling: the same on
                             any fabric (fitted, comm_params.A2A_GPU_US)
+      + per-peer sync       one warp walks the peers' flag slots 32 at a time: each loop over
+                            the peers (dispatch 3, combine 2) takes ceil(ep/32) passes, every
+                            pass past the first at a fitted cost (comm_params.SYNC_PASS_US)
       + wire and switch     hops x the fabric's one-way GPU-to-GPU latency (3x on eth-x72)
       + small messages      flags to every peer, and each token's expert IDs and weights, one
                             packet each at the slowest rank's packet rate (a tenth on eth-x72)
@@ -114,6 +117,13 @@ def bytes_per_token(m: MoEModel, kind: str, precision: str) -> float:
     return m.hidden * table[precision]
 
 
+def sync_us(kind: str, ep: int, pass_us: float = P.SYNC_PASS_US) -> float:
+    """The per-peer synchronisation past one warp's first pass over the peers (us), held at
+    the kernel's largest group (64 ranks) beyond it."""
+    passes = math.ceil(min(ep, P.SYNC_MAX_RANKS) / P.SYNC_LANES)
+    return (passes - 1) * P.SYNC_LOOPS[kind] * pass_us
+
+
 def parts_us(
     kind: str,
     tokens,
@@ -122,8 +132,10 @@ def parts_us(
     v: EPFabric,
     gpu_us: float | None = None,
     eta: float | None = None,
+    pass_us: float = P.SYNC_PASS_US,
 ) -> dict:
-    """The op's time in its four parts, us (gpu_us and eta default to the fitted constants).
+    """The op's time in its five parts, us (gpu_us, eta and pass_us default to the fitted
+    constants).
 
     `tokens` (per rank) may be an array. Each token's min(ep, k) targets are spread evenly over
     the ranks, so a share peers_near / (ep - 1) of the remote ones stays on the scale-up tier
@@ -153,7 +165,8 @@ def parts_us(
             or np.any(np.asarray(tier.pps) <= 0)
         ):
             inf = np.full_like(t, np.inf)
-            return {"gpu": gpu_us, "wire": float("inf"), "messages": inf, "data": inf}
+            sync = sync_us(kind, ep, pass_us)
+            return {"gpu": gpu_us, "sync": sync, "wire": float("inf"), "messages": inf, "data": inf}
         share = peers / (ep - 1)
         targets = remote_targets * share
         packets = targets * math.ceil(bpt / tier.payload)
@@ -165,6 +178,7 @@ def parts_us(
     scalar = np.ndim(tokens) == 0
     return {
         "gpu": gpu_us,
+        "sync": sync_us(kind, ep, pass_us),
         "wire": hops * latency,
         "messages": float(messages) if scalar else messages,
         "data": float(data) if scalar else data,
@@ -228,13 +242,43 @@ FITTED = (
     A2APoint("combine", 8, 1, "bf16", 31.0, True),
     A2APoint("combine", 8, 2048, "bf16", 322.6, True),
 )
+# The floor at EP64 (issue 29): blog18's 1-16 token points there set the sync pass's cost.
+FLOOR_EP64 = tuple(
+    A2APoint(kind, 64, b, "bf16", us, True)
+    for b, d, c in (
+        (1, 27.8, 32.6),
+        (2, 24.8, 32.2),
+        (4, 29.1, 33.0),
+        (8, 20.4, 33.3),
+        (16, 20.6, 35.0),
+    )
+    for kind, us in (("dispatch", d), ("combine", c))
+)
 NAMED_CHECK = (A2APoint("dispatch", 8, 2048, "nvfp4", 101.7, False),)
 # The rest of blog18's tables: checks the fit never saw.
 _TABLE = {  # ep: (tokens, dispatch us, combine us)
     8: ((16, 18.5, 32.6), (128, 31.7, 38.1), (256, 50.8, 53.0), (512, 89.5, 91.7)),
-    16: ((1, 18.8, 30.8), (256, 54.8, 57.0), (2048, 343.3, 348.4)),
-    32: ((1, 19.8, 31.4), (256, 61.5, 59.7), (2048, 373.7, 369.5)),
-    64: ((1, 27.8, 32.6), (256, 65.3, 62.9), (2048, 399.2, 372.1)),
+    16: (
+        (1, 18.8, 30.8),
+        (16, 18.4, 33.0),
+        (128, 34.6, 39.9),
+        (256, 54.8, 57.0),
+        (2048, 343.3, 348.4),
+    ),
+    32: (
+        (1, 19.8, 31.4),
+        (16, 18.9, 33.4),
+        (128, 37.8, 41.1),
+        (256, 61.5, 59.7),
+        (2048, 373.7, 369.5),
+    ),
+    64: (
+        (32, 23.1, 36.1),
+        (64, 28.8, 37.7),
+        (128, 41.6, 44.5),
+        (256, 65.3, 62.9),
+        (2048, 399.2, 372.1),
+    ),
 }
 CHECKS = (
     *NAMED_CHECK,
@@ -270,3 +314,16 @@ def fit(m: MoEModel, f: Fabric) -> dict[str, tuple[float, float]]:
         gpu = lo.published_us - fixed_lo - base_lo["data"] / eta
         out[kind] = (gpu, eta)
     return out
+
+
+def fit_sync(m: MoEModel, f: Fabric) -> float:
+    """The cost of one extra pass of one peer loop (us) minimising the squared log error over
+    the EP64 floor points (FLOOR_EP64), the EP8 constants held: a grid of 0.05 us."""
+    grid = np.round(np.arange(0.0, 5.0001, 0.05), 2)
+
+    def loss(c: float) -> float:
+        return sum(
+            math.log(model_us(p, m, f, pass_us=float(c)) / p.published_us) ** 2 for p in FLOOR_EP64
+        )
+
+    return float(min(grid, key=loss))

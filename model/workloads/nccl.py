@@ -25,7 +25,7 @@ training yet.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -35,7 +35,8 @@ from model.fabric.presets import NVLINK_LATENCY_US, Fabric
 from model.workloads import comm_params as P
 
 OPS = ("all_reduce", "all_gather", "reduce_scatter", "all_to_all")
-ALGOS = ("ring", "nvls", "auto")
+ALGOS = ("ring", "tree", "nvls", "auto")
+PROTOCOLS = ("LL", "LL128", "Simple")
 NVLS_OPS = ("all_reduce", "all_gather", "reduce_scatter")
 
 
@@ -54,6 +55,10 @@ class JobFabric:
     nvls_planes: int
     latency_one_way_us: float
     a2a_gbs: float | None = None  # all_to_all's rate when not the ring's (a domain's trunks)
+    # what NCCL tuned on: the same ranks on the healthy fabric (its topology search runs when
+    # the communicator is created; a later fault slows what it runs and does not re-tune it);
+    # None: this fabric itself
+    tuned_on: JobFabric | None = field(default=None, compare=False)
 
     @property
     def latency_factor(self) -> float:
@@ -84,6 +89,7 @@ def job_fabric(a: Assessment, ranks: int) -> JobFabric:
         raise ScenarioError(f"ranks {ranks}: {why}", token="ranks")
     idx = in_service[:ranks]
     f = a.fabric
+    healthy = healthy_job(f, ranks)
     eff = a.state.efficiency[idx]  # [n, planes], 0 down, <1 flaky
     hop = np.minimum(eff, np.roll(eff, -1, axis=0)).sum(axis=1)  # rank i -> i+1
     common = eff.min(axis=0) if f.sharp_tflops_per_chip > 0 else np.zeros(f.planes)
@@ -93,6 +99,7 @@ def job_fabric(a: Assessment, ranks: int) -> JobFabric:
         float(common.sum()) * link_gbs(f),
         int((common > 0).sum()),
         f.latency_one_way_us,
+        tuned_on=healthy,
     )
 
 
@@ -102,30 +109,110 @@ def _latency_us(gpu_us: float, hops: int, jf: JobFabric) -> float:
     return gpu_us - wire + wire * jf.latency_factor
 
 
+def _steps(op: str, n: int) -> int:
+    return 2 * (n - 1) if op == "all_reduce" else n - 1
+
+
+def ring_channels(jf: JobFabric) -> int:
+    """The ring graph's channels: as many of the search's first speed (90 GB/s) as the ring's
+    bandwidth holds, doubled by ncclTopoDupChannels (16 on a GB200 GPU; comm_params)."""
+    return 2 * max(1, int(jf.ring_gbs // P.SM100_SPEEDS_GBS[0]))
+
+
+def ring_proto_us(op: str, nbytes: float, jf: JobFabric, proto: str) -> float:
+    """Ring at one protocol (tuning.cc's form, which the ring achieves): base + steps x step
+    latency + bytes at busBw x n / steps; busBw the ring's, halved and capped for LL, 0.92 x
+    and capped at 16 channels x 40 GB/s for LL128. inf where the ring has no bandwidth."""
+    n = jf.ranks
+    steps = _steps(op, n)
+    bus = jf.ring_gbs * P.RING_BW_SHARE[proto]
+    if proto == "LL":
+        bus = min(bus, P.LL_MAX_BUS_GBS)
+    if proto == "LL128":
+        bus = min(bus, ring_channels(jf) * P.PER_CH_MAX_RING_LL128_GBS)
+    if bus <= 0:
+        return float("inf")
+    step = _latency_us(P.RING_STEP_US[proto], P.RING_STEP_WIRE_HOPS, jf)
+    return P.RING_BASE_US[proto] + steps * step + nbytes / (1e3 * bus * n / steps)
+
+
 def ring_time_us(op: str, nbytes: float, jf: JobFabric) -> tuple[float, str]:
     """Ring all_reduce / all_gather / reduce_scatter: NCCL's fastest protocol and its time."""
-    n = jf.ranks
-    steps = 2 * (n - 1) if op == "all_reduce" else n - 1
-    best = (float("inf"), "")
-    for proto in ("LL", "LL128", "Simple"):
-        bus = jf.ring_gbs * P.RING_BW_SHARE[proto]
-        if proto == "LL":
-            bus = min(bus, P.LL_MAX_BUS_GBS)
-        if bus <= 0:
-            continue
-        step = _latency_us(P.RING_STEP_US[proto], P.RING_STEP_WIRE_HOPS, jf)
-        lat = P.RING_BASE_US[proto] + steps * step
-        t = lat + nbytes / (1e3 * bus * n / steps)
-        best = min(best, (t, proto))
-    return best
+    return min((ring_proto_us(op, nbytes, jf, p), p) for p in PROTOCOLS)
 
 
-def nvls_time_us(op: str, nbytes: float, jf: JobFabric, eta: float = P.ETA_NVLS) -> float:
-    """NVLS (in-switch reduction): 25 us, the pipeline's fill, then the bytes at its algbw."""
+def _tree_correction(proto: str, nbytes: float, smooth: bool) -> float:
+    """treeCorrectionFactor at log2(bytes / 64): NCCL's steps, or (`smooth`, what the tree
+    achieves) the same table joined linearly between its points so time grows with bytes."""
+    table = P.TREE_CORRECTION[proto]
+    x = np.log2(nbytes / 64) if nbytes >= 64 else -1.0
+    if x < 0 or x >= 23:
+        return 1.0
+    if not smooth:
+        return table[int(x)]
+    return float(np.interp(x, np.arange(len(table)), table))
+
+
+def tree_proto_us(nbytes: float, jf: JobFabric, proto: str, smooth: bool = False) -> float:
+    """Tree all_reduce on one NVLink domain (a chain to NCCL), tuning.cc's form and its
+    correction by size: half the ring's bandwidth, lower step latencies (LL128, Simple)."""
     n = jf.ranks
-    b = eta * jf.nvls_gbs
-    alg = b * n / (n - 1) if op == "all_reduce" else b * (n - 1) / n
-    fill = (n - 1) * min(P.NVLS_ROUND_BYTES, nbytes / n) / (1e3 * b)
+    ch = ring_channels(jf)
+    bus = min(0.92 * jf.ring_gbs, ch * P.PER_CH_MAX_TREE_GBS)
+    if proto == "LL":
+        bus = min(bus / 3.8, P.LL_MAX_BUS_GBS)
+    elif proto == "LL128":
+        bus = min(bus * 7 / 9, ch * P.PER_CH_MAX_TREE_LL128_GBS)
+    bus *= _tree_correction(proto, nbytes, smooth)
+    if bus <= 0:
+        return float("inf")
+    step = _latency_us(P.TREE_STEP_US[proto], P.RING_STEP_WIRE_HOPS, jf)
+    return P.TREE_BASE_US[proto] + 2 * (n - 1) * step + nbytes / (1e3 * bus * 0.5)
+
+
+def nvls_tuner_busbw(op: str, jf: JobFabric) -> float:
+    """NCCL's belief of NVLS's bus bandwidth (its cost model, not what runs): heads, one a
+    rank up to 32, each at the fastest search speed every GPU's links carry; 0 = no graph."""
+    heads = min(jf.ranks, P.NVLS_MAX_ARITY)
+    fits = [s for s in P.SM100_SPEEDS_GBS if (heads + 1) * s <= jf.nvls_gbs]
+    if jf.nvls_gbs <= 0 or heads < 2 or not fits:
+        return 0.0
+    bw = heads * fits[0] * P.NVLS_TUNER_EFFICIENCY * (heads - 1) / heads
+    return bw * 2 if op == "all_reduce" else bw * (jf.ranks - 1) / jf.ranks
+
+
+def tuner_us(op: str, nbytes: float, jf: JobFabric) -> dict[tuple[str, str], float]:
+    """NCCL's own predicted time (us) of every (algorithm, protocol) it may run for this op
+    (ncclTopoGetAlgoTime): it runs the smallest. Only the wire share of each latency follows
+    the fabric, as in the achieved forms."""
+    out = {("ring", p): ring_proto_us(op, nbytes, jf, p) for p in PROTOCOLS}
+    if op == "all_reduce":
+        out |= {("tree", p): tree_proto_us(nbytes, jf, p) for p in PROTOCOLS}
+    bus = nvls_tuner_busbw(op, jf)
+    if bus > 0:
+        n = jf.ranks
+        alg = bus * n / _steps(op, n) if op == "all_reduce" else bus
+        lat = _latency_us(P.NVLS_LATENCY_US, P.NVLS_WIRE_HOPS, jf)
+        out[("nvls", "Simple")] = lat + nbytes / (1e3 * alg)
+    return out
+
+
+def eta_nvls(n: int, eta: float = P.ETA_NVLS, k: float = P.NVLS_GROUP_K) -> float:
+    """NVLS's achieved share of the planes' bandwidth for a group of n ranks (comm_params);
+    the group term is held at its value for the largest measured group beyond it."""
+    return eta / (1 + k * (min(n, P.NVLS_GROUP_MAX) - 1))
+
+
+def nvls_time_us(
+    op: str, nbytes: float, jf: JobFabric, eta: float = P.ETA_NVLS, k: float = P.NVLS_GROUP_K
+) -> float:
+    """NVLS as it runs: 25 us, the pipeline's fill, then the bytes at its algbw: all_reduce
+    moves (1 + 1/n) of the buffer each way a GPU, all_gather / reduce_scatter (n-1)/n; the
+    fill is all_reduce's (fitted there), the others have no measured curve to hold it."""
+    n = jf.ranks
+    b = eta_nvls(n, eta, k) * jf.nvls_gbs
+    alg = b * n / (n + 1) if op == "all_reduce" else b * (n - 1) / n
+    fill = (n - 1) * min(P.NVLS_ROUND_BYTES, nbytes / n) / (1e3 * b) if op == "all_reduce" else 0
     return _latency_us(P.NVLS_LATENCY_US, P.NVLS_WIRE_HOPS, jf) + fill + nbytes / (1e3 * alg)
 
 
@@ -137,42 +224,70 @@ def all_to_all_time_us(nbytes: float, jf: JobFabric) -> float:
     return lat + nbytes * (n - 1) / n / (1e3 * bw)
 
 
-def collective(op: str, algo: str, nbytes: float, jf: JobFabric) -> dict:
-    """One collective's time and bandwidths, nccl-tests' way, and the algorithm that ran.
+def achieved_us(op: str, nbytes: float, jf: JobFabric, algo: str, proto: str) -> float:
+    """What nccl-tests would time for (algo, proto): the ring and tree run as NCCL models
+    them; NVLS as it runs on the fabric (fitted), not as NCCL's tuner believes."""
+    if algo == "nvls":
+        return nvls_time_us(op, nbytes, jf)
+    if algo == "tree":
+        return tree_proto_us(nbytes, jf, proto, smooth=True)
+    return ring_proto_us(op, nbytes, jf, proto)
 
-    algo 'auto' picks what NCCL's model would: the faster of ring (at its best protocol) and
-    NVLS where the fabric offers it. A ScenarioError names `op` or `algo` when the pair cannot
-    run (all_to_all is direct sends; NVLS needs in-switch reduction on some plane every rank
-    reaches).
-    """
+
+def choose(op: str, algo: str, nbytes: float, jf: JobFabric) -> tuple[str, str, dict]:
+    """The (algorithm, protocol) NCCL runs: its tuner's fastest among those `algo` allows
+    ('auto' all; 'ring', 'tree' or 'nvls' as NCCL_ALGO would), and the tuner's table."""
+    table = tuner_us(op, nbytes, jf)
+    allowed = {k: t for k, t in table.items() if algo in ("auto", k[0]) and np.isfinite(t)}
+    if algo == "nvls" and not allowed and jf.nvls_gbs > 0:
+        allowed = {("nvls", "Simple"): nvls_time_us(op, nbytes, jf)}  # forced: NCCL_ALGO=NVLS
+    if not allowed:
+        return algo, "", table
+    (a, p), _ = min(allowed.items(), key=lambda kv: kv[1])
+    return a, p, table
+
+
+def _refuse(op: str, algo: str, jf: JobFabric) -> None:
     if op not in OPS:
         raise ScenarioError(f"op '{op}' is not one of {', '.join(OPS)}", token="op")
     if algo not in ALGOS:
         raise ScenarioError(f"algo '{algo}' is not one of {', '.join(ALGOS)}", token="algo")
+    if op == "all_to_all" and algo != "auto":
+        raise ScenarioError(
+            "all_to_all runs as direct sends to every peer (no ring, no NVLS): algo=auto",
+            token="algo",
+        )
+    if algo == "nvls" and jf.nvls_gbs <= 0:
+        raise ScenarioError(
+            "nvls needs in-switch reduction on a plane every rank reaches: this fabric "
+            "and scenario leave none (algo=ring or auto)",
+            token="algo",
+        )
+    if algo == "tree" and op != "all_reduce":
+        raise ScenarioError(f"NCCL runs {op} as ring or NVLS, not tree", token="algo")
+
+
+def collective(op: str, algo: str, nbytes: float, jf: JobFabric) -> dict:
+    """One collective's time and bandwidths, nccl-tests' way, and the algorithm that ran.
+
+    algo 'auto' is NCCL's own choice: its tuner's fastest (algorithm, protocol) for this rank
+    count and size (tuning.cc) on the fabric it tuned on (jf.tuned_on: the healthy one), priced
+    as it runs on this one; 'ring', 'tree' and 'nvls' force one, as NCCL_ALGO does. A
+    ScenarioError names `op` or `algo` when the pair cannot run.
+    """
+    _refuse(op, algo, jf)
     n = jf.ranks
     ring = nvls = None
-    protocol = None
     if op == "all_to_all":
-        if algo != "auto":
-            raise ScenarioError(
-                "all_to_all runs as direct sends to every peer (no ring, no NVLS): algo=auto",
-                token="algo",
-            )
-        t, used, protocol = all_to_all_time_us(nbytes, jf), "direct", "Simple"
+        t, used, protocol, table = all_to_all_time_us(nbytes, jf), "direct", "Simple", {}
     else:
-        ring, protocol = ring_time_us(op, nbytes, jf)
+        used, protocol, table = choose(op, algo, nbytes, jf.tuned_on or jf)
+        if used == "nvls" and jf.nvls_gbs <= 0:  # its multicast group is gone: NCCL re-tunes
+            used, protocol, table = choose(op, algo, nbytes, jf)
+        t = achieved_us(op, nbytes, jf, used, protocol) if protocol else float("inf")
+        ring = ring_time_us(op, nbytes, jf)[0]
         if jf.nvls_gbs > 0:
             nvls = nvls_time_us(op, nbytes, jf)
-        if algo == "nvls" and nvls is None:
-            raise ScenarioError(
-                "nvls needs in-switch reduction on a plane every rank reaches: this fabric "
-                "and scenario leave none (algo=ring or auto)",
-                token="algo",
-            )
-        if algo == "nvls" or (algo == "auto" and nvls is not None and nvls < ring):
-            t, used, protocol = nvls, "nvls", "Simple"
-        else:
-            t, used = ring, "ring"
     if not np.isfinite(t):
         raise ScenarioError(
             f"two neighbouring ranks of these {n} share no plane in service: no ring can run",
@@ -189,8 +304,10 @@ def collective(op: str, algo: str, nbytes: float, jf: JobFabric) -> dict:
         "algbw_gbs": round(alg, 3),
         "busbw_gbs": round(alg * bus_factor(op, n), 3),
         "bus_factor": round(bus_factor(op, n), 6),
-        "ring_time_us": None if ring is None else round(ring, 3),
+        "ring_time_us": None if ring is None or not np.isfinite(ring) else round(ring, 3),
         "nvls_time_us": None if nvls is None else round(nvls, 3),
+        "tuner_us": {f"{a}/{p}": round(x, 3) for (a, p), x in table.items() if np.isfinite(x)},
+        "chosen_by": CHOSEN_BY,
         "link_gbs": {
             "ring": round(jf.ring_gbs, 3),
             "nvls": round(jf.nvls_gbs, 3),
@@ -198,6 +315,14 @@ def collective(op: str, algo: str, nbytes: float, jf: JobFabric) -> dict:
             "unit": "GB/s one way, NCCL-effective (40.1 of 50 GB/s a link)",
         },
     }
+
+
+CHOSEN_BY = (
+    "NCCL's tuner (tuning.cc): the (algorithm, protocol) its own cost model finds fastest for "
+    "this rank count and size on the healthy fabric, where the communicator was created (a "
+    "later fault slows what it runs, and does not re-tune it); time_us is what that choice "
+    "achieves here, tuner_us NCCL's belief"
+)
 
 
 # --- calibration (docs/CALIBRATION.md) ----------------------------------------------------------
@@ -211,28 +336,36 @@ NVLS_GAIN_8 = (1.22, 1.30)
 GAIN_BYTES = 8 * GIB
 
 
-def nvls_gain(f: Fabric, ranks: int = 8, nbytes: float = GAIN_BYTES, eta: float = P.ETA_NVLS):
+def nvls_gain(
+    f: Fabric,
+    ranks: int = 8,
+    nbytes: float = GAIN_BYTES,
+    eta: float = P.ETA_NVLS,
+    k: float = P.NVLS_GROUP_K,
+) -> float:
     """NVLS over ring (time ratio, the algbw ratio) for a job of `ranks` on a healthy `f`."""
     jf = healthy_job(f, ranks)
     ring, _ = ring_time_us("all_reduce", nbytes, jf)
-    return ring / nvls_time_us("all_reduce", nbytes, jf, eta)
+    return ring / nvls_time_us("all_reduce", nbytes, jf, eta, k)
 
 
-def _busbw_72(f: Fabric, nbytes: float, eta: float) -> float:
-    jf = healthy_job(f, 72)
-    t = min(nvls_time_us("all_reduce", nbytes, jf, eta), ring_time_us("all_reduce", nbytes, jf)[0])
+def _busbw_72(f: Fabric, nbytes: float, eta: float, k: float) -> float:
+    """NVLS's busbw at 72 ranks (what NCCL's tuner runs there at every size: a test holds it)."""
+    t = nvls_time_us("all_reduce", nbytes, healthy_job(f, 72), eta, k)
     return nbytes / (t * 1e3) * bus_factor("all_reduce", 72)
 
 
-def fit_nvls(f: Fabric) -> float:
-    """eta_nvls minimising the squared log error over the four 72-rank points and the 8-GPU
-    NVLS gain (its mid-range, 1.26x), on a healthy `f` (gb200-nvl72)."""
+def fit_nvls(f: Fabric) -> tuple[float, float]:
+    """(eta, k) of eta(n) = eta / (1 + k (n-1)) minimising the squared log error over the four
+    72-rank points and the 8-GPU NVLS gain (its mid-range, 1.26x), on a healthy `f`."""
     mid = sum(NVLS_GAIN_8) / 2
-    grid = np.round(np.arange(0.40, 0.90, 0.001), 3)
+    etas = np.round(np.arange(0.60, 1.00, 0.002), 3)
+    ks = np.round(np.arange(0.0, 0.0201, 0.0005), 4)
 
-    def loss(eta: float) -> float:
-        e = [np.log(_busbw_72(f, s, eta) / v) for s, v in ALL_REDUCE_72]
-        e.append(np.log(nvls_gain(f, eta=eta) / mid))
+    def loss(eta: float, k: float) -> float:
+        e = [np.log(_busbw_72(f, s, eta, k) / v) for s, v in ALL_REDUCE_72]
+        e.append(np.log(nvls_gain(f, eta=eta, k=k) / mid))
         return float(np.sum(np.square(e)))
 
-    return float(grid[np.argmin([loss(e) for e in grid])])
+    best = min((loss(e, k), e, k) for e in etas for k in ks)
+    return float(best[1]), float(best[2])

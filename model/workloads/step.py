@@ -20,22 +20,23 @@ verified), n = b q tokens:
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from itertools import product
 
 import numpy as np
 
 from model.workloads import decode_params as D
 from model.workloads import moe_a2a
-from model.workloads.models import GPU, MoEModel
+from model.workloads.models import DEEPSEEK_R1, GPU, H800, MoEModel
 
 
 @dataclass(frozen=True)
 class Terms:
-    """The fitted terms (decode_params), kept together so the calibration can move each."""
+    """The one fitted term (decode_params.RESIDUAL_US): what the measured parts leave
+    unexplained on the named GB200 NVL72 points, a time a step; kept apart so the calibration
+    can move it."""
 
-    step_overhead_us: float = D.STEP_OVERHEAD_US
-    token_overhead_us: float = D.TOKEN_OVERHEAD_US
-    attention_spread: float = D.ATTENTION_SPREAD
+    residual_us: float = D.RESIDUAL_US
 
     def moved(self, name: str, factor: float) -> Terms:
         """These terms with one of them scaled (the calibration's sensitivity column)."""
@@ -43,11 +44,20 @@ class Terms:
 
 
 FITTED = Terms()
-TERM_NAMES = {
-    "step_overhead_us": "per-step overhead (us)",
-    "token_overhead_us": "per-token overhead on B200 (us a token a step)",
-    "attention_spread": "data-parallel attention spread (x Poisson)",
-}
+TERM_NAMES = {"residual_us": "residual: the step's time the measured parts leave out (us)"}
+
+
+@dataclass(frozen=True)
+class Measured:
+    """What DeepSeek's decode profile (decode_params.PROFILE_*) gives the step [D from M]: the
+    attention core's and the GEMMs' rates as a share of peak, a layer's time over its kernels,
+    and the time outside the layers a token costs on the profiled GPU (us)."""
+
+    eta_attn: float
+    eta_gemm: float
+    layer_gap: float = 1.0
+    outside_us_per_token: float = 0.0
+    outside_hbm_tbs: float = 1.0  # the HBM bandwidth it was measured at (H800)
 
 
 @dataclass(frozen=True)
@@ -116,7 +126,7 @@ def deployments(max_ep: int, dominated: bool = False) -> tuple[Deployment, ...]:
 # --- one step ----------------------------------------------------------------------------------
 
 
-def _kernel(gpu: GPU, nbytes, flops, precision: str, eta: float = D.ETA_GEMM):
+def _kernel(gpu: GPU, nbytes, flops, precision: str, eta: float):
     """A kernel's time (us): the larger of its HBM reads and its FLOPs; and whether HBM binds."""
     t_mem = nbytes / (gpu.hbm_tbs * 1e12 * D.ETA_HBM) * 1e6
     t_fl = flops / (gpu.peak_flops(precision) * eta) * 1e6
@@ -147,18 +157,15 @@ def max_batch(m: MoEModel, gpu: GPU, w: Workload, dep: Deployment) -> float:
 def busiest(b, ep: int, spread: float = D.ATTENTION_SPREAD):
     """Requests on the busiest attention rank when a GPU holds b on average: requests arrive
     and finish at random, so the counts scatter; for Poisson counts the largest of ep is about
-    b + sqrt(2 b ln ep) [D], and `spread` (fitted) scales that for the rest of the scatter
-    (contexts of unequal length, bursts from prefill); at least one request."""
+    b + sqrt(2 b ln ep) [D] (spread 1; 0 for the profile's equal batches); at least one."""
     b = np.asarray(b, dtype=float)
     return np.maximum(1.0, b + spread * np.sqrt(2 * b * np.log(max(ep, 1))))
 
 
-def _layer_compute(m, gpu, w, ep: int, kv_scale, b, q, terms, moe: bool) -> dict:
-    """One layer's compute on the busiest GPU for b requests of q tokens each (us, arrays;
-    kv_scale and q may be per-row columns)."""
-    hot_b = busiest(b, ep, terms.attention_spread)
+def _attention(m, gpu, w, kv_scale, hot_b, q, k: Measured) -> dict:
+    """The attention block of one layer on the busiest rank: projections (GEMMs) and the core
+    over the context (us; and the HBM-bound part)."""
     n_att = hot_b * q
-    n = b * q
     ctx = w.context
     kv_bytes = hot_b * ctx * m.kv_bytes_per_token_layer * kv_scale
     proj, proj_hbm = _kernel(
@@ -166,97 +173,128 @@ def _layer_compute(m, gpu, w, ep: int, kv_scale, b, q, terms, moe: bool) -> dict
         m.attn_params_per_layer * D.OTHER_WEIGHT_BYTES,
         2 * n_att * m.attn_params_per_layer,
         "fp8",
+        k.eta_gemm,
     )
     core, core_hbm = _kernel(
-        gpu, kv_bytes, n_att * ctx * m.attn_flops_per_ctx_token, D.ATTENTION_MATH, D.ETA_ATTN
+        gpu, kv_bytes, n_att * ctx * m.attn_flops_per_ctx_token, D.ATTENTION_MATH, k.eta_attn
     )
     act = n_att * m.hidden * 2 * D.ACTIVATION_PASSES / (gpu.hbm_tbs * 1e12 * D.ETA_HBM) * 1e6
-    out = {
+    return {
         "attention": proj + core,
         "attention_hbm": np.where(proj_hbm, proj, 0) + np.where(core_hbm, core, 0),
         "activations": act,
     }
+
+
+def _with_gaps(out: dict, k: Measured) -> dict:
+    """A layer's kernels and the time the layer spends beyond them (the profile's ratio)."""
+    return out | {"gaps": (k.layer_gap - 1.0) * sum(out[x] for x in KERNEL_KEYS)}
+
+
+def _layer_compute(m, gpu, w, ep: int, kv_scale, b, q, k: Measured, moe: bool, spread=None):
+    """One layer's compute on the busiest GPU for b requests of q tokens each (us, arrays;
+    kv_scale and q may be per-row columns)."""
+    spread = D.ATTENTION_SPREAD if spread is None else spread
+    out = _attention(m, gpu, w, kv_scale, busiest(b, ep, spread), q, k)
+    n = b * q
     if not moe:
         dense, dense_hbm = _kernel(
-            gpu, m.dense_ffn_params * D.OTHER_WEIGHT_BYTES, 2 * n * m.dense_ffn_params, "fp8"
+            gpu,
+            m.dense_ffn_params * D.OTHER_WEIGHT_BYTES,
+            2 * n * m.dense_ffn_params,
+            "fp8",
+            k.eta_gemm,
         )
         zero = np.zeros_like(n)
-        return out | {
-            "dense": dense,
-            "dense_hbm": np.where(dense_hbm, dense, 0),
-            "experts": zero,
-            "imbalance": zero,
-            "experts_hbm": zero,
-        }
+        return _with_gaps(
+            out
+            | {
+                "dense": dense,
+                "dense_hbm": np.where(dense_hbm, dense, 0),
+                "experts": zero,
+                "imbalance": zero,
+                "experts_hbm": zero,
+            },
+            k,
+        )
     shared_p = m.shared_experts * m.expert_params
-    shared, shared_hbm = _kernel(gpu, shared_p * D.OTHER_WEIGHT_BYTES, 2 * n * shared_p, "fp8")
+    shared, shared_hbm = _kernel(
+        gpu, shared_p * D.OTHER_WEIGHT_BYTES, 2 * n * shared_p, "fp8", k.eta_gemm
+    )
     mean_pairs = n * m.top_k  # routed (token, expert) pairs a rank receives on average
-    spread = np.sqrt(2 * np.log(ep) / np.maximum(mean_pairs, 1e-9)) if ep > 1 else 0.0
-    hot = mean_pairs * np.minimum((1 + D.EXPERT_SKEW) * (1 + spread), ep)
+    sp = np.sqrt(2 * np.log(ep) / np.maximum(mean_pairs, 1e-9)) if ep > 1 and spread else 0.0
+    hot = mean_pairs * np.minimum((1 + D.EXPERT_SKEW) * (1 + sp), ep)
     e_local = np.ceil(m.experts / ep)
     touched = e_local * (1 - (1 - m.top_k / m.experts) ** (n * ep))
     eb = D.EXPERT_BYTES[w.expert_precision]
     prec = "nvfp4" if w.expert_precision == "nvfp4" else "fp8"
     wbytes = touched * m.expert_params * eb
-    mean_t, _ = _kernel(gpu, wbytes, 2 * mean_pairs * m.expert_params, prec)
-    hot_t, hot_hbm = _kernel(gpu, wbytes, 2 * hot * m.expert_params, prec)
-    return out | {
-        "dense": shared,
-        "dense_hbm": np.where(shared_hbm, shared, 0),
-        "experts": mean_t,
-        "imbalance": hot_t - mean_t,
-        "experts_hbm": np.where(hot_hbm, hot_t, 0),
-    }
+    mean_t, _ = _kernel(gpu, wbytes, 2 * mean_pairs * m.expert_params, prec, k.eta_gemm)
+    hot_t, hot_hbm = _kernel(gpu, wbytes, 2 * hot * m.expert_params, prec, k.eta_gemm)
+    return _with_gaps(
+        out
+        | {
+            "dense": shared,
+            "dense_hbm": np.where(shared_hbm, shared, 0),
+            "experts": mean_t,
+            "imbalance": hot_t - mean_t,
+            "experts_hbm": np.where(hot_hbm, hot_t, 0),
+        },
+        k,
+    )
 
 
-COMPUTE_KEYS = ("attention", "experts", "imbalance", "dense", "activations")
+KERNEL_KEYS = ("attention", "experts", "imbalance", "dense", "activations")
+COMPUTE_KEYS = (*KERNEL_KEYS, "gaps")
 
 
-def _comm(m, v: moe_a2a.EPFabric, b, q, spread: float) -> tuple[np.ndarray, np.ndarray]:
+def _comm(m, v: moe_a2a.EPFabric, b, q) -> tuple[np.ndarray, np.ndarray]:
     """Dispatch and combine of one MoE layer (us): the busiest rank sends its tokens."""
     if v.ep <= 1:
         z = np.zeros_like(b * q)
         return z, z
-    tokens = busiest(b, v.ep, spread) * q
+    tokens = busiest(b, v.ep) * q
     d = moe_a2a.parts_us("dispatch", tokens, m, D.DISPATCH_PRECISION, v)
     c = moe_a2a.parts_us("combine", tokens, m, D.COMBINE_PRECISION, v)
     return sum(d.values()), sum(c.values())
 
 
-def _moe_compute(m, gpu, w, ep, kv_scale, overlap, b, q, terms) -> dict:
+def _moe_compute(m, gpu, w, ep, kv_scale, overlap, b, q, k: Measured) -> dict:
     """One MoE layer's compute, served in series and (where `overlap`) as two micro-batches of
     half the batch each (every weight read twice): what does not depend on the fabric."""
     ov = np.asarray(overlap, dtype=bool)
-    serial = _layer_compute(m, gpu, w, ep, kv_scale, b, q, terms, moe=True)
+    serial = _layer_compute(m, gpu, w, ep, kv_scale, b, q, k, moe=True)
     out = {"serial": serial, "overlap": ov, "b": b, "q": q}
     if ov.any():
-        half = _layer_compute(m, gpu, w, ep, kv_scale, b / 2, q, terms, moe=True)
-        out["two"] = {k: 2 * x for k, x in half.items()}
+        half = _layer_compute(m, gpu, w, ep, kv_scale, b / 2, q, k, moe=True)
+        out["two"] = {x: 2 * y for x, y in half.items()}
     return out
 
 
-def _moe_layer(pre: dict, m, v, terms) -> dict:
+def _moe_layer(pre: dict, m, v) -> dict:
     """One MoE layer on a fabric: its compute (from _moe_compute), dispatch, combine, and what
     of them the overlap hides, row by row."""
     b, q, ov = pre["b"], pre["q"], pre["overlap"]
-    disp, comb = _comm(m, v, b, q, terms.attention_spread)
+    disp, comb = _comm(m, v, b, q)
     serial = pre["serial"] | {"dispatch": disp, "combine": comb, "exposed": disp + comb}
     if "two" not in pre:
         return serial
     comp = pre["two"]
-    d2, c2 = (2 * x for x in _comm(m, v, b / 2, q, terms.attention_spread))
-    busy = sum(comp[k] for k in COMPUTE_KEYS)
+    d2, c2 = (2 * x for x in _comm(m, v, b / 2, q))
+    busy = sum(comp[x] for x in COMPUTE_KEYS)
     # two micro-batches: per layer 2 x max(compute, comm) of each; comm beyond compute shows
     tbo = comp | {"dispatch": d2, "combine": c2, "exposed": np.maximum(d2 + c2 - busy, 0)}
-    return {k: np.where(ov, tbo[k], serial[k]) for k in serial}
+    return {x: np.where(ov, tbo[x], serial[x]) for x in serial}
 
 
-def _head(m, gpu, b, q, ep: int, spread: float):
+def _head(m, gpu, b, q, ep: int, k: Measured, spread=None):
+    spread = D.ATTENTION_SPREAD if spread is None else spread
     t, hbm = _kernel(
         gpu,
         m.vocab * m.hidden * D.OTHER_WEIGHT_BYTES,
         2 * busiest(b, ep, spread) * q * m.vocab * m.hidden,
         "fp8",
+        k.eta_gemm,
     )
     return t, np.where(hbm, t, 0)
 
@@ -267,9 +305,11 @@ BREAKDOWN_KEYS = (
     "imbalance",
     "dense",
     "activations",
+    "gaps",
     "mtp_draft",
     "exposed",
-    "overhead",
+    "outside",
+    "residual",
 )
 BREAKDOWN_NAMES = {
     "attention": "attention (projections and the core over the context)",
@@ -277,56 +317,103 @@ BREAKDOWN_NAMES = {
     "imbalance": "expert load imbalance (the hottest rank's extra)",
     "dense": "shared experts, dense layers and the head",
     "activations": "activation traffic (norms, router, permute, quantise)",
+    "gaps": (
+        "time a layer spends beyond its kernels (launch gaps, small kernels, the micro-batches' "
+        "hand-offs), at the ratio DeepSeek's decode profile measures"
+    ),
     "mtp_draft": "MTP drafting (one MoE layer and the head per draft; its all-to-all is in exposed)",
     "exposed": "dispatch and combine left exposed after the overlap",
-    "overhead": (
-        "per-step and per-token overhead outside the kernels modelled (launch gaps; routing, "
-        "permute, sampling), fitted on B200; [A] the per-token part scales with HBM bandwidth"
+    "outside": (
+        "outside the layers (sampling, MTP acceptance, the scheduler), a token's time as "
+        "DeepSeek's decode profile measures it, scaled with HBM bandwidth [A]"
+    ),
+    "residual": (
+        "the one fitted residual: the step's time the measured parts leave out on the GB200 "
+        "NVL72 points (docs/CALIBRATION.md)"
     ),
 }
+
+
+def profile_layer_us(m: MoEModel, gpu: GPU, k: Measured) -> float:
+    """One layer of the profiled step (both micro-batches, equal batches, balanced routing),
+    with the rates k: the 58 MoE and 3 dense layers' mean (us)."""
+    w = Workload(m, "fp8", isl=D.PROFILE_CONTEXT, osl=0)
+    half = np.array([D.PROFILE_BATCH / 2])
+    q = D.PROFILE_TOKENS_PER_REQUEST
+    args = (m, gpu, w, D.PROFILE_EP, D.KV_SCALE["bf16"], half, q, k)
+    moe = _layer_compute(*args, moe=True, spread=0.0)
+    dense = _layer_compute(*args, moe=False, spread=0.0)
+    per = [2 * float(sum(x[key][0] for key in COMPUTE_KEYS)) for x in (moe, dense)]
+    return (m.moe_layers * per[0] + m.dense_layers * per[1]) / m.layers
+
+
+@lru_cache(maxsize=1)
+def measured() -> Measured:
+    """The step's measured parts from DeepSeek's decode profile (DeepSeek-R1 on H800) [D]:
+    the core's rate from its measured time, the GEMMs' from the routed experts', the layer's
+    time over its kernels, and what the step spends outside its layers beyond the head and
+    one MTP draft, a token (per request the profile's two tokens)."""
+    m, gpu = DEEPSEEK_R1, H800
+    b, q = D.PROFILE_BATCH / 2, D.PROFILE_TOKENS_PER_REQUEST
+    core_flops = b * q * D.PROFILE_CONTEXT * m.attn_flops_per_ctx_token
+    eta_attn = core_flops / (gpu.peak_flops(D.ATTENTION_MATH) * D.PROFILE_CORE_US * 1e-6)
+    expert_flops = 2 * b * q * m.top_k * m.expert_params
+    eta_gemm = expert_flops / (gpu.peak_flops("fp8") * D.PROFILE_EXPERTS_US * 1e-6)
+    k = Measured(eta_attn, eta_gemm)
+    gap = D.PROFILE_LAYERS_US / m.layers / profile_layer_us(m, gpu, k)
+    k = replace(k, layer_gap=gap)
+    w = Workload(m, "fp8", isl=D.PROFILE_CONTEXT, osl=0)
+    full = np.array([float(D.PROFILE_BATCH)])
+    draft = _layer_compute(m, gpu, w, D.PROFILE_EP, 1.0, full, 1, k, moe=True, spread=0.0)
+    modelled = (
+        _head(m, gpu, full, q, D.PROFILE_EP, k, 0.0)[0][0]
+        + _head(m, gpu, full, 1, D.PROFILE_EP, k, 0.0)[0][0]
+        + sum(draft[key][0] for key in COMPUTE_KEYS)
+    )
+    outside = (D.PROFILE_STEP_US - D.PROFILE_LAYERS_US - float(modelled)) / (D.PROFILE_BATCH * q)
+    return replace(k, outside_us_per_token=max(outside, 0.0), outside_hbm_tbs=gpu.hbm_tbs)
 
 
 def prepare(m, gpu, w, ep, mtp, kv_scale, overlap, b, terms) -> dict:
     """Everything of a step that does not depend on the fabric, for several deployments of
     one EP size at once (mtp, kv_scale, overlap per-row columns; b rows x batches)."""
+    k = measured()
     q = 1 + mtp
-    head, head_hbm = _head(m, gpu, b, q, ep, terms.attention_spread)
+    head, head_hbm = _head(m, gpu, b, q, ep, k)
     pre = {
-        "moe": _moe_compute(m, gpu, w, ep, kv_scale, overlap, b, q, terms),
-        "dense": _layer_compute(m, gpu, w, ep, kv_scale, b, q, terms, moe=False),
+        "moe": _moe_compute(m, gpu, w, ep, kv_scale, overlap, b, q, k),
+        "dense": _layer_compute(m, gpu, w, ep, kv_scale, b, q, k, moe=False),
         "head": head,
         "head_hbm": head_hbm,
-        "overhead": terms.step_overhead_us
-        + terms.token_overhead_us
-        * (D.TOKEN_OVERHEAD_HBM_TBS / gpu.hbm_tbs)
-        * busiest(b, ep, terms.attention_spread)
-        * q,
+        "outside": k.outside_us_per_token * (k.outside_hbm_tbs / gpu.hbm_tbs) * busiest(b, ep) * q,
+        "residual": terms.residual_us + np.zeros_like(b * q),
         "mtp": mtp,
         "b": b,
         "q": q,
     }
     if np.any(mtp):
-        pre["draft"] = _moe_compute(m, gpu, w, ep, kv_scale, False, b, 1, terms)
-        pre["draft_head"] = _head(m, gpu, b, 1, ep, terms.attention_spread)[0]
+        pre["draft"] = _moe_compute(m, gpu, w, ep, kv_scale, False, b, 1, k)
+        pre["draft_head"] = _head(m, gpu, b, 1, ep, k)[0]
     return pre
 
 
 def finish(pre: dict, m, v, terms) -> dict[str, np.ndarray]:
     """A prepared step on one fabric view: the parts (us), their sum, and the two rates."""
-    moe = _moe_layer(pre["moe"], m, v, terms)
+    moe = _moe_layer(pre["moe"], m, v)
     dense, mtp, b, q = pre["dense"], pre["mtp"], pre["b"], pre["q"]
     L, Ld = m.moe_layers, m.dense_layers
-    parts = {k: L * moe[k] + Ld * dense[k] for k in COMPUTE_KEYS}
+    parts = {x: L * moe[x] + Ld * dense[x] for x in COMPUTE_KEYS}
     parts["dense"] = parts["dense"] + pre["head"]
     parts["exposed"] = L * moe["exposed"]
-    parts["overhead"] = pre["overhead"]
+    parts["outside"] = pre["outside"]
+    parts["residual"] = pre["residual"]
     if "draft" in pre:
-        draft = _moe_layer(pre["draft"], m, v, terms)
-        parts["mtp_draft"] = mtp * (sum(draft[k] for k in COMPUTE_KEYS) + pre["draft_head"])
+        draft = _moe_layer(pre["draft"], m, v)
+        parts["mtp_draft"] = mtp * (sum(draft[x] for x in COMPUTE_KEYS) + pre["draft_head"])
         parts["exposed"] = parts["exposed"] + mtp * draft["exposed"]
     else:
         parts["mtp_draft"] = np.zeros_like(b * q)
-    total = sum(parts[k] for k in BREAKDOWN_KEYS)
+    total = sum(parts[x] for x in BREAKDOWN_KEYS)
     hbm = (
         L * (moe["attention_hbm"] + moe["dense_hbm"] + moe["experts_hbm"] + moe["activations"])
         + Ld * (dense["attention_hbm"] + dense["dense_hbm"] + dense["activations"])

@@ -17,9 +17,15 @@ from types import MappingProxyType
 
 import numpy as np
 
+from model import words
 from model.assess import Assessment, assess
 from model.fabric.islands import SCENARIO_ISLANDS, island_state
-from model.fabric.presets import VR_NVL72, eth_with_bandwidth
+from model.fabric.presets import (
+    ETH_X72,
+    VR_NVL72,
+    eth_ports_words,
+    eth_with_bandwidth,
+)
 from model.kinds import FabricKind
 from model.multirack.domains import DOMAINS
 from model.scenario import Scenario
@@ -28,6 +34,7 @@ from model.workloads import decode_params as D
 from model.workloads.decode import (
     BREAKDOWN_KEYS,
     BREAKDOWN_NAMES,
+    Deployment,
     Frontier,
     Hardware,
     Workload,
@@ -46,7 +53,7 @@ from model.workloads.hardware import (
 )
 from model.workloads.models import GPUS, moe_model
 
-REFERENCE_TOKENS_PER_S_PER_USER = D.REFERENCE_TOKENS_PER_S_PER_USER
+REFERENCE_TOKENS_PER_S_PER_USER = D.REFERENCE_TOKENS_PER_S_PER_USER  # the default of at=
 # NVIDIA's NVLink 6 claim against off-the-shelf Ethernet (FACTS.md §4) is located on the
 # modelled ratio by dashboard.figures.claims; the model never uses it.
 
@@ -68,10 +75,18 @@ def frontiers(a: Assessment) -> dict:
         "hardware": hw,
         "scenario": decode.cached_frontier(m, hw, w),
         "healthy": decode.cached_frontier(m, preset_hardware(f), w),
-        "baseline": decode.cached_frontier(m, comparison_hardware(base), w),
+        "baseline": decode.cached_frontier(m, _baseline_hardware(a.scenario, base), w),
         "baseline_key": base,
         "fabric_key": f.key,
     }
+
+
+def _baseline_hardware(s: Scenario, base: str) -> Hardware:
+    """The baseline's healthy hardware: eth-x72 at the scenario's eth_bw= when it sets one
+    (vr-nvl72 held against Ethernet of that bandwidth), the preset otherwise."""
+    if base == ETH_X72.key and s.eth_bw is not None:
+        return preset_hardware(eth_with_bandwidth(s.eth_bw))
+    return comparison_hardware(base)
 
 
 @lru_cache(maxsize=256)
@@ -97,7 +112,7 @@ def domain_frontiers(s: Scenario) -> dict:
 def domain_decode(s: Scenario) -> dict:
     """evaluate()'s decode block for a multi-rack domain: the same keys as one rack's."""
     fs = domain_frontiers(s)
-    return decode_result(fs, assess(s).job.to_json()["restart"], fs["hardware"])
+    return decode_result(fs, assess(s).job.to_json()["restart"], fs["hardware"], s.at)
 
 
 @lru_cache(maxsize=256)
@@ -107,7 +122,8 @@ def island_frontiers(s: Scenario) -> dict:
     same GPUs on one NVLink domain (hardware.BASELINE)."""
     f = SCENARIO_ISLANDS[s.fabric]
     m = moe_model(s.workload)
-    w = _workload(s)
+    # a GPU without FP4 tensor cores (h800-ib's H800) serves its experts in FP8, as DeepSeek does
+    w = _workload(s) if GPUS[f.gpu].fp4 else Workload(m, "fp8")
     hw = island_scenario_hardware(island_state(f, s.fail))
     base = BASELINE[f.key]
     return {
@@ -125,7 +141,7 @@ def island_frontiers(s: Scenario) -> dict:
 def island_decode(s: Scenario) -> dict:
     """evaluate()'s decode block for an island fabric: the same keys as one rack's."""
     fs = island_frontiers(s)
-    return decode_result(fs, "when a GPU is in service", fs["hardware"])
+    return decode_result(fs, "when a GPU is in service", fs["hardware"], s.at)
 
 
 def _rack_curves(s: Scenario) -> tuple[dict, bool]:
@@ -216,9 +232,14 @@ def held(fs: dict, hw: decode.Hardware, x: float) -> dict | None:
     }
 
 
-def decode_result(fs: dict, restart_sentence: str, hw: decode.Hardware | None = None) -> dict:
-    """The decode block of evaluate(): the frontiers at the reference interactivity."""
-    ref = REFERENCE_TOKENS_PER_S_PER_USER
+def decode_result(
+    fs: dict,
+    restart_sentence: str,
+    hw: decode.Hardware | None = None,
+    ref: float = REFERENCE_TOKENS_PER_S_PER_USER,
+) -> dict:
+    """The decode block of evaluate(): the frontiers at the scenario's interactivity `ref`
+    (at=, tokens/s per user)."""
     sc, hl = fs["scenario"], fs["healthy"]
     i = _index(sc, ref)
     at = {k: float(fs[k].tokens_per_s_per_gpu[i]) for k in ("scenario", "healthy", "baseline")}
@@ -256,7 +277,7 @@ def decode_result(fs: dict, restart_sentence: str, hw: decode.Hardware | None = 
         "held": held(fs, hw, ref) if running and hw is not None else None,
         "running": running,
         "note": (
-            f"per installed GPU (a lost GPU counts as zero), at {ref:g} tokens/s per user [A]; "
+            f"per installed GPU (a lost GPU counts as zero), at {ref:g} tokens/s per user (at=); "
             "the best deployment there (EP size, MTP, KV precision, overlap) on the GPUs in "
             "service"
             if running
@@ -284,6 +305,82 @@ def _points(fr: Frontier) -> list[dict]:
             }
         )
     return out
+
+
+def _why(a: Deployment, b: Deployment) -> str:
+    """The knob that changed between two deployments, the one a reader looks at first."""
+    if a.ep != b.ep:
+        return "ep_up" if b.ep > a.ep else "ep_down"
+    if a.mtp != b.mtp:
+        return "mtp_on" if b.mtp else "mtp_off"
+    if a.overlap != b.overlap:
+        return "overlap_on" if b.overlap else "overlap_off"
+    return "kv"
+
+
+def deployment_changes(fr: Frontier) -> list[dict]:
+    """Where along interactivity the frontier's best deployment changes (the first point of
+    the new one), from what to what, and one line of why (model/words.py)."""
+    out = []
+    for i in range(1, len(fr.x)):
+        a, b = fr.deployment_at(i - 1), fr.deployment_at(i)
+        if a is None or b is None or a == b:
+            continue
+        why = _why(a, b)
+        x = float(fr.x[i])
+        out.append(
+            {
+                "tokens_per_s_per_user": round(x, 2),
+                "tokens_per_s_per_gpu": round(float(fr.tokens_per_s_per_gpu[i]), 1),
+                "from": a.label(),
+                "to": b.label(),
+                "why": why,
+                "line": words.deployment_change(a.label(), b.label(), x, why),
+            }
+        )
+    return out
+
+
+def fault_changes(sc: Frontier, hl: Frontier) -> list[dict]:
+    """Where the fault's best deployment differs from the healthy rack's at the same
+    interactivity: each run of grid points with the same pair, and one line of why."""
+    runs: list[dict] = []
+    fits = {d.ep for d in sc.deployments}
+    for i in range(len(sc.x)):
+        a, b = hl.deployment_at(i), sc.deployment_at(i)
+        x = float(sc.x[i])
+        if a is None or b is None or a == b:
+            continue
+        last = runs[-1] if runs else None
+        if last and last["_pair"] == (a, b) and last["_end"] == i - 1:
+            last["_end"], last["to_tokens_per_s_per_user"] = i, round(x, 2)
+            continue
+        why = "fits" if a.ep not in fits else _why(a, b)
+        runs.append(
+            {
+                "tokens_per_s_per_user": round(x, 2),
+                "to_tokens_per_s_per_user": round(x, 2),
+                "tokens_per_s_per_gpu": round(float(sc.tokens_per_s_per_gpu[i]), 1),
+                "healthy": a.label(),
+                "here": b.label(),
+                "why": why,
+                "_pair": (a, b),
+                "_end": i,
+            }
+        )
+    return [
+        {k: v for k, v in r.items() if not k.startswith("_")}
+        | {
+            "line": words.fault_change(
+                r["healthy"],
+                r["here"],
+                r["tokens_per_s_per_user"],
+                r["to_tokens_per_s_per_user"],
+                r["why"],
+            )
+        }
+        for r in runs
+    ]
 
 
 def ratio_along(a: Frontier, b: Frontier, lo: float = 20.0, hi: float = 200.0) -> dict:
@@ -329,22 +426,83 @@ def decode_curves(s: Scenario) -> dict:
             "healthy": _points(fs["healthy"]),
             "baseline": _points(fs["baseline"]),
         },
+        "deployment_changes": {
+            k: deployment_changes(fs[k]) for k in ("scenario", "healthy", "baseline")
+        },
+        "fault_changes": fault_changes(fs["scenario"], fs["healthy"]),
         "ratio_vs_baseline": vs_base["points"],
         "ratio_20_200": vs_base["range"],
         "ratio_max_step_20_200": vs_base["max_step"],
         "vs_healthy": vs_healthy["points"],
-        "tokens_per_s_per_user": REFERENCE_TOKENS_PER_S_PER_USER,
-        "breakdown": breakdown_at(fs["scenario"], REFERENCE_TOKENS_PER_S_PER_USER)
-        if runs
-        else None,
-        "healthy_breakdown": breakdown_at(fs["healthy"], REFERENCE_TOKENS_PER_S_PER_USER),
+        "tokens_per_s_per_user": s.at,
+        "breakdown": breakdown_at(fs["scenario"], s.at) if runs else None,
+        "healthy_breakdown": breakdown_at(fs["healthy"], s.at),
         "held": block["held"],
         "vs_healthy_at_reference": block["vs_healthy"],
+        # the scenario, its healthy rack and its baseline at at= (the frontier's nearest point)
+        "at": decode_breakdowns(s, s.at),
         "units": (
             "tokens/s per user (interactivity) and tokens/s per installed GPU; breakdowns in us "
             "per decode step on the chosen deployment's slowest EP group"
         ),
         "assumptions": decode.ASSUMPTIONS,
+    }
+
+
+def where_ratio_passes(points: list[dict], target: float) -> float | None:
+    """The first interactivity (tokens/s per user) at which the ratio reaches `target`
+    (interpolated between the frontier's points), or None."""
+    prev = None
+    for p in points:
+        if p["ratio"] >= target:
+            if prev is None:
+                return p["tokens_per_s_per_user"]
+            x0, r0 = prev["tokens_per_s_per_user"], prev["ratio"]
+            x1, r1 = p["tokens_per_s_per_user"], p["ratio"]
+            return x0 + (target - r0) * (x1 - x0) / (r1 - r0) if r1 != r0 else x1
+        prev = p
+    return None
+
+
+def vendor_claim(s: Scenario, ratio: list[dict], target: float) -> dict | None:
+    """Where the model finds a vendor's ratio `target` (NVIDIA's 'up to' figure, FACTS.md §4
+    [V]: the page passes it; the model never holds it) on vr-nvl72 against its
+    Ethernet baseline (eth_bw=, NVLink 6's bandwidth by default): the ratio at the scenario's
+    interactivity, the interactivity where this Ethernet's ratio reaches the target, and the
+    Ethernet bandwidth a GPU at which the healthy rack reaches it at at=. None on a
+    scenario not held against eth-x72."""
+    if BASELINE.get(s.fabric) != ETH_X72.key or not ratio:
+        return None
+    bw = ETH_X72.gpu_tbs_bidir if s.eth_bw is None else s.eth_bw
+    near = min(ratio, key=lambda p: abs(p["tokens_per_s_per_user"] - s.at))
+    passes = where_ratio_passes(ratio, target)
+    need = baseline_bandwidth_for_ratio(s.workload, target, s.at)
+    here = (
+        f"NVLink 6 decodes {near['ratio']:.2f}x the tokens/s per GPU of Ethernet with "
+        f"{eth_ports_words(bw)} at {s.at:g} tokens/s per user"
+    )
+    claim = f"NVIDIA's 'up to {target:g}x'"
+    if passes is None:
+        there = f"; against this Ethernet the model never finds {claim}"
+    elif passes <= ratio[0]["tokens_per_s_per_user"]:
+        there = f"; against this Ethernet the model finds {claim} or more at every interactivity"
+    else:
+        there = (
+            f"; against this Ethernet the model finds {claim} from {passes:.0f} tokens/s per user"
+        )
+    if need:
+        there += f", and at {s.at:g} tokens/s per user against Ethernet of {eth_ports_words(need)}"
+    return {
+        "ratio": target,
+        "source": "FACTS.md §4 [V]: NVIDIA, NVLink 6 vs off-the-shelf Ethernet, setup unpublished",
+        "ethernet_tbs_per_gpu": bw,
+        "ethernet": eth_ports_words(bw),
+        "tokens_per_s_per_user": s.at,
+        "ratio_at": near["ratio"],
+        "passes_at_tokens_per_s_per_user": None if passes is None else round(passes, 1),
+        "ethernet_tbs_for_ratio_at": need,
+        "ethernet_for_ratio_at": eth_ports_words(need) if need else None,
+        "sentence": here + there + ".",
     }
 
 
@@ -419,12 +577,12 @@ def work(s: Scenario) -> Work:
     """The scenario's decode and training blocks, the delivered fraction and tokens/s.
 
     The delivered fraction is the scenario's own workload: training tokens/s against the
-    healthy rack's for `train`, decode at the reference interactivity otherwise.
+    healthy rack's for `train`, decode at the scenario's interactivity (at=) otherwise.
     """
     a = assess(s)
     f = a.fabric
     fs = frontiers(a)
-    dec = decode_result(fs, a.job.to_json()["restart"], fs["hardware"])
+    dec = decode_result(fs, a.job.to_json()["restart"], fs["hardware"], s.at)
     s_step, n = training.scenario_step(a)
     tr = training.training_result(a, s_step, n)
     if s.workload == "train":
@@ -433,11 +591,9 @@ def work(s: Scenario) -> Work:
         healthy_tps = f.gpus * training.TOKENS_PER_GPU_PER_STEP / h.step_s
     else:
         now = dec["tokens_per_s_per_gpu"] if dec["running"] else 0.0
-        healthy = fs["healthy"].tokens_per_s_per_gpu[
-            _index(fs["healthy"], REFERENCE_TOKENS_PER_S_PER_USER)
-        ]
+        healthy = fs["healthy"].tokens_per_s_per_gpu[_index(fs["healthy"], s.at)]
         ok = now is not None and np.isfinite(healthy) and healthy > 0
-        i = _index(fs["scenario"], REFERENCE_TOKENS_PER_S_PER_USER)
+        i = _index(fs["scenario"], s.at)
         raw = float(fs["scenario"].tokens_per_s_per_gpu[i]) if dec["running"] else 0.0
         delivered = raw / float(healthy) if ok and np.isfinite(raw) else 0.0
         healthy_tps = float(healthy) * f.gpus if np.isfinite(healthy) else 0.0

@@ -141,10 +141,10 @@ def training_result(
         "vs_healthy": round(training_ratio(f, n, s_step.step_s, h.step_s), 4),
         "compute_s": round(s_step.compute_s, 3),
         "all_to_all_s": round(s_step.all_to_all_s, 3),
-        "all_reduce_s": round(s_step.all_reduce_s, 3),
+        "all_reduce_s": round(s_step.all_reduce_s, 4),
         "all_reduce_algorithm": s_step.all_reduce_algorithm,
-        "ring_all_reduce_s": round(s_step.ring_s, 3),
-        "nvls_all_reduce_s": None if s_step.nvls_s is None else round(s_step.nvls_s, 3),
+        "ring_all_reduce_s": round(s_step.ring_s, 4),
+        "nvls_all_reduce_s": None if s_step.nvls_s is None else round(s_step.nvls_s, 4),
         "tokens_per_gpu_per_step": TOKENS_PER_GPU_PER_STEP,
         "note": (
             "vs_healthy is tokens per second against the healthy rack; [A] DeepSeek-V3 shape, "

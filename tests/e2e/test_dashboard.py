@@ -60,7 +60,7 @@ def test_rerouting_off_aborts_the_job(served, page):
     ready(page)
     expect(page.locator(JOB)).to_have_text("degraded")
     page.get_by_text("dynamic traffic rerouting", exact=True).click()
-    expect(page.locator(JOB)).to_have_text("aborted")
+    expect(page.locator(JOB)).to_have_text("aborted until repair")
     assert query(page)["off"] == "reroute"
     page.screenshot(path=str(ARTIFACTS / "dashboard-reroute-off-1280.png"), full_page=True)
     assert page.log.errors == []

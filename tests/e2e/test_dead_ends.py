@@ -85,3 +85,24 @@ def test_cancel_says_cancelled_at_once(served, page):
     expect(page.locator("#fleet-result")).not_to_contain_text("Running")
     expect(page.locator("#fleet-run")).to_be_enabled(timeout=20000)
     assert page.log.errors == []
+
+
+def test_one_pasted_dcgm_line_is_read_as_the_page_s_rack(served, page):
+    """Importing one DCGM line was refused ("cannot tell the fabric") though the page knows
+    its fabric; a mixed paste did not name its unreadable line."""
+    page.goto(served + "/?fabric=gb200-nvl72")
+    ready(page)
+    below(page)
+    box = page.locator("#import-text")
+    box.wait_for(state="attached", timeout=15000)
+    line = 'DCGM_FI_DEV_NVLINK_GET_STATE{gpu="3",nvlink="5"} 0'
+    box.fill(line + "\nthis is garbage{\n" + line.replace('"5"', '"6"'))
+    page.locator("#import-button").click()
+    out = page.locator("#import-result")
+    expect(out).to_contain_text("Found: gpu03-st3.sw1, gpu03-st4.sw0.")
+    expect(out).to_contain_text("line 2: ")
+    expect(out).to_contain_text("(the line reads 'this is garbage{')")
+    expect(out.locator("a.open-scenario")).to_have_attribute(
+        "href", "/?fabric=gb200-nvl72&fail=gpu03-st3.sw1,gpu03-st4.sw0"
+    )
+    assert page.log.errors == []

@@ -7,6 +7,7 @@ from dashboard import ids
 from harness.page import below, ready
 from harness.servers import ARTIFACTS
 from model import parse_query
+from model.workloads.step import BREAKDOWN_KEYS
 from model.workloads.throughput import work
 
 
@@ -22,7 +23,7 @@ def test_a_fault_shows_its_exposed_communication_beside_the_healthy_step(served,
     expect(versus).to_contain_text("NVIDIA's 'up to 2.3x'")
     bars = page.locator(f"#{ids.BREAKDOWN} .barlayer .trace")
     expect(bars.first).to_be_visible(timeout=30000)
-    assert bars.count() == 8  # one trace a part, two bars each
+    assert bars.count() == len(BREAKDOWN_KEYS)  # one trace a part, two bars each
     expect(page.locator(f"#{ids.BREAKDOWN}")).to_contain_text("this scenario")
     card = page.locator("#cards .card", has_text="MoE decode")
     expect(card).to_contain_text("x eth-x72 (the same Rubin GPUs")

@@ -23,6 +23,8 @@ def test_a_job_restarted_at_once_is_not_said_to_get_nothing(served, page):
         expect(card).to_contain_text("restarts at once on the 71 GPUs that remain")
         expect(card).not_to_contain_text("gets none")
     expect(page.locator(WORST + " .card-value")).to_have_text("3.2 TB/s")
+    job = page.locator("#cards .card", has=page.locator(".card-title", has_text="Job"))
+    expect(job.locator(".card-value")).to_have_text("restarted on 71 GPUs")
     assert page.log.errors == []
 
 

@@ -33,14 +33,19 @@ def test_ethernet_says_what_ethernet_has(served, page):
     expect(sharp.locator(".card-value")).to_have_text("none")
     expect(sharp).to_contain_text("Ethernet switches do no in-network reduction")
     expect(sharp).not_to_contain_text("SHARP")
-    part = _card(page, "Partition")
+    part = _card(page, "ECMP routing")  # no NMX partition, so not NMX's HEALTHY either
+    expect(part.locator(".card-value")).to_have_text("fewer ports")
     expect(part).to_contain_text("ECMP: no NMX partition on Ethernet; ports down on 72 GPUs")
     cards = page.locator("#cards")
     for nvlink in ("adaptive-bandwidth", "DEGRADED_BW", "NMX calls", "leader", "NO_NVLINK"):
         expect(cards).not_to_contain_text(nvlink)
     expect(_card(page, "Control plane").locator(".card-value")).to_have_text("distributed")
+    expect(cards.locator(".card-value", has_text="HEALTHY")).to_have_count(0)
     expect(page.locator("#events")).not_to_contain_text("leader")
-    expect(page.locator("#events")).to_contain_text("(ECMP: no NMX partition on Ethernet)")
+    expect(page.locator("#events")).to_contain_text(
+        "ECMP routing: fewer ports (no NMX partition on Ethernet)"
+    )
+    expect(page.locator("#events")).not_to_contain_text("HEALTHY")
     questions = page.locator("#questions")
     expect(questions).to_contain_text("routed around by ECMP reconvergence in about 3 s")
     expect(questions).to_contain_text("not the Ethernet scale-up fabric")

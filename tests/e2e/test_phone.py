@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-import pytest
+import re
 
-from harness.page import ready
+import pytest
+from playwright.sync_api import expect
+
+from harness.page import point_ids, rack_xy, ready
 from harness.servers import ARTIFACTS
 
 pytestmark = pytest.mark.e2e
@@ -30,3 +33,62 @@ def test_the_find_box_is_whole_on_a_phone(served, browser):
     assert page.evaluate("document.documentElement.scrollWidth") <= 392
     page.locator(".rack-head").screenshot(path=str(ARTIFACTS / "issue28-phone-find.png"))
     ctx.close()
+
+
+def _phone(browser):
+    ctx = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+    )
+    return ctx, ctx.new_page()
+
+
+def _top(page, sel: str) -> float:
+    return page.locator(sel).first.evaluate("e => e.getBoundingClientRect().top + scrollY")
+
+
+def test_the_cards_come_right_after_the_rack_and_the_map_cells_are_readable(served, browser):
+    """At 390x844 the cards began two screens down, under the cable map, whose 72 columns
+    were 4 px wide. Now: the drawing, then the cards, then the map, which scrolls sideways
+    in its own box with cells wide enough to tap; the page itself does not scroll sideways."""
+    ctx, page = _phone(browser)
+    page.goto(served + "/?fail=st3")
+    ready(page)
+    rack, cards, cmap = _top(page, "#rack-keys"), _top(page, "#cards"), _top(page, "#map-keys")
+    assert rack < cards < cmap, (rack, cards, cmap)
+    rack_bottom = page.locator("#rack-keys").evaluate("e => e.getBoundingClientRect().bottom")
+    assert cards - rack_bottom < 160  # the hover line, messages and faults row between
+    assert cards < 1.2 * 844  # the first card's top within a fifth of a screen of the fold
+    cell = page.evaluate(
+        """() => { const gd = document.querySelector('#cable-map .js-plotly-plot');
+        return gd._fullLayout.xaxis._length / gd.layout.meta.cols; }"""
+    )
+    assert cell >= 9, cell
+    assert page.evaluate("document.documentElement.scrollWidth") <= 392
+    page.screenshot(path=str(ARTIFACTS / "issue28-phone-first-screen.png"))
+    ctx.close()
+
+
+def test_a_tap_leaves_no_stale_label(served, browser):
+    """After a tap failed gpu20 its label still said "click to fail": the label is the
+    redrawn rack's, or gone."""
+    ctx, page = _phone(browser)
+    page.goto(served + "/")
+    ready(page)
+    x, y = rack_xy(page, *_gpu(20))
+    page.touchscreen.tap(x, y)
+    expect(page).to_have_url(re.compile(r"fail=gpu20"))
+    ready(page, None)
+    label = page.locator("#rack .hoverlayer .hovertext")
+    page.wait_for_timeout(600)  # the redraw done and any relabel with it
+    if label.count():
+        expect(label.first).not_to_contain_text("click to fail")
+        expect(label.first).to_contain_text("gpu20")
+    ctx.close()
+
+
+def _gpu(n: int) -> tuple[int, int]:
+    for curve, names in point_ids("vr-nvl72").items():
+        name = f"gpu{n:02d}"
+        if name in names:
+            return curve, names.index(name)
+    raise AssertionError("no gpu marker")

@@ -62,3 +62,52 @@ def test_the_report_downloads_as_one_html_file_with_no_script(served, page):
     assert html.count('<img alt="') == 9 and html.count('src="data:image/svg+xml') == 9
     assert html.count("<table") >= 5  # counts and the assumptions' tables
     assert page.log.errors == []
+
+
+FITS = """() => [...document.querySelectorAll('.js-plotly-plot')]
+  .filter(g => g.layout && g.getBoundingClientRect().width > 0)
+  .map(g => [g.closest('[id]').id, Math.round(g.querySelector('.main-svg')
+    .getBoundingClientRect().width - g.parentElement.getBoundingClientRect().width)])
+  .filter(([, off]) => Math.abs(off) > 1)"""  # each chart as wide as its box, no more or less
+
+
+def test_the_browser_s_own_print_is_the_report(served, page):
+    """Issue 28 (7): Ctrl+P, not the page's button, clipped the charts (the timeline cut at
+    "1 min"), squashed the rack, left "Faults now:" dangling and printed the readers' answers
+    pale grey. Print media alone (as Ctrl+P) now lays every chart out at its width on paper,
+    shows the faults, inks the answers; back on screen every chart is as it was."""
+    page.goto(served + "/?fail=gpu08,st3")
+    ready(page)
+    below(page)
+    page.wait_for_function("() => window.belowDrawn && true")
+    page.evaluate("() => window.belowDrawn()")
+    screen = page.evaluate(
+        "() => [...document.querySelectorAll('.js-plotly-plot')].map(g => g.layout.width)"
+    )
+    page.emulate_media(media="print")
+    page.wait_for_function(FITS.replace("() =>", "() => (") + ").length === 0", timeout=10000)
+    expect(page.locator(".faults .chip").first).to_be_visible()
+    expect(page.locator(".faults")).to_contain_text("gpu08")
+    for sel in (".questions p", ".card-note"):
+        ink = page.locator(sel).first.evaluate("e => getComputedStyle(e).color")
+        assert ink == "rgb(34, 34, 34)", (sel, ink)
+    pdf = page.pdf(format="A4", print_background=True)
+    (ARTIFACTS / "issue28-ctrl-p.pdf").write_bytes(pdf)
+    page.emulate_media(media="screen")
+    page.wait_for_function(
+        "w => [...document.querySelectorAll('.js-plotly-plot')].map(g => g.layout.width)"
+        ".every((x, i) => (x ?? null) === w[i])",
+        arg=screen,
+        timeout=10000,
+    )
+    page.wait_for_function(FITS.replace("() =>", "() => (") + ").length === 0", timeout=10000)
+    assert page.log.errors == []
+
+
+def test_a_print_before_the_charts_are_drawn_says_so_on_paper(served, page):
+    """Ctrl+P before the reader came near the charts: the paper says where they are."""
+    page.goto(served + "/?fail=st3")
+    ready(page)
+    page.emulate_media(media="print")
+    note = page.locator("#lazy-charts").evaluate("e => getComputedStyle(e, '::before').content")
+    assert "not drawn yet" in note and "Print a report" in note

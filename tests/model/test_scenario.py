@@ -57,7 +57,12 @@ def test_exact_round_trip(s):
         ("flaky=st3", "st3"),
         ("update=st3.sw1", "st3.sw1"),
         ("fail=st1&fail=st2", "fail"),
-        ("eth_bw=2", "eth_bw"),
+        ("fabric=gb200-nvl72&eth_bw=2", "eth_bw"),  # vr-nvl72 takes it: its Ethernet baseline
+        ("at=1", "at"),
+        ("at=fast", "at"),
+        ("at=601", "at"),
+        ("fabric=b200-roce&at=nan", "at"),
+        ("fabric=vr-nvl576&at=inf", "at"),
         ("fabric=eth-x72&eth_bw=fast", "fast"),
         ("fabric=eth-x72&eth_bw=99", "99"),
         ("fail=" + "st1," * 1500, "query"),

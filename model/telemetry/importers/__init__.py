@@ -49,9 +49,11 @@ class Imported:
     attribution: dict = field(default_factory=dict)
     fabric_health: dict = field(default_factory=dict)  # GPU -> its mask and summary, if read
     partition: dict = field(default_factory=dict)  # NMX-Manager's partition health, if read
+    unreadable: tuple[str, ...] = ()  # each line that is no sample at all, and why
 
     def to_json(self) -> dict:
         return {
+            "unreadable": list(self.unreadable),
             "fabric_health": self.fabric_health,
             "partition": self.partition,
             "format": self.format,
@@ -172,11 +174,14 @@ def scenario_of(
     return to_query(s, include_fabric=True), basis, a.to_json()
 
 
-def import_text(data: bytes | str) -> Imported:
+def import_text(data: bytes | str, fabric: str | None = None) -> Imported:
     """Read a file a rack reports into the scenario it describes.
 
-    Raises ImportRefused when nothing can be read (too big, not text, not a known format,
-    no fabric to tell); every lesser problem is a message naming its line.
+    fabric: the rack to assume when a scrape does not tell its own (a pasted line or two
+    carries no fabric label and too few links to count). Raises ImportRefused when nothing
+    can be read (too big, not text, not a known format, no fabric to tell); every lesser
+    problem is a message naming its line, and a line that is no sample at all is also in
+    `unreadable`.
     """
     lines = _lines(data)
     if nmx.looks_like(lines):
@@ -204,7 +209,7 @@ def import_text(data: bytes | str) -> Imported:
             return Imported("dcgm-exporter", query, conf, basis, _capped(messages), {})
         if d is not None:
             samples, rack = domain.localise(samples, d)
-        reading = dcgm.read(samples)
+        reading = dcgm.read(samples, domain.rack_fabric(fabric))
     except ScenarioError as e:
         raise ImportRefused(f"line {samples[0].line}: {e.message}", samples[0].line) from None
     messages += reading.messages
@@ -225,7 +230,10 @@ def import_text(data: bytes | str) -> Imported:
     else:
         confidence = "low: link states only (no counters: no degrading links, no cables)"
     health = {gpu_id(g): v for g, v in sorted(reading.health.items()) if g < snap.fabric.gpus}
-    return Imported("dcgm-exporter", query, confidence, basis, _capped(messages), attr, health)
+    unread = _capped([p.text() for p in problems])
+    return Imported(
+        "dcgm-exporter", query, confidence, basis, _capped(messages), attr, health, {}, unread
+    )
 
 
 def _health_json(snap: Counters, gpus: list[int]) -> dict:

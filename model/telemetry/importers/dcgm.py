@@ -61,7 +61,9 @@ class Reading:
     states_seen: bool = True
 
 
-def _fabric(samples: list[Sample], messages: list[str]) -> Fabric:
+def _fabric(samples: list[Sample], messages: list[str], hint: str | None = None) -> Fabric:
+    """The rack's fabric: its label, else its links per GPU, else its GPU model, else the
+    fabric the importer was told (the page's, when the file is a few lines)."""
     keys = {s.labels.get("fabric") for s in samples} - {None}
     known = sorted(k for k in keys if k in FABRICS)
     if len(known) == 1:
@@ -82,6 +84,12 @@ def _fabric(samples: list[Sample], messages: list[str]) -> Fabric:
         if hit:
             messages.append(f"fabric {key}: from the GPU model '{hit[0]}' (no fabric label)")
             return FABRICS[key]
+    if hint in FABRICS:
+        messages.append(
+            f"fabric {hint}: the page's; the file has no fabric label, no GPU model and "
+            f"{n} of the {FABRICS[hint].chips} links per GPU"
+        )
+        return FABRICS[hint]
     raise ScenarioError(
         f"cannot tell the fabric: no fabric label, no GB200/GB300/Rubin modelName and {n} "
         "links per GPU (expected 36 for vr-nvl72 or 18 for gb200-nvl72, from "
@@ -346,10 +354,11 @@ def _counters_of(r: _Scrape) -> Counters:
     )
 
 
-def read(samples: list[Sample]) -> Reading:
-    """The snapshot a scrape describes; ScenarioError when no fabric can be told."""
+def read(samples: list[Sample], fabric: str | None = None) -> Reading:
+    """The snapshot a scrape describes; ScenarioError when no fabric can be told (fabric: the
+    one to assume when the file does not say)."""
     messages: list[str] = []
-    r = _Scrape(_fabric(samples, messages), samples)
+    r = _Scrape(_fabric(samples, messages, fabric), samples)
     messages += _take(r, samples)
     messages += _gpu_notes(r)
     states_seen = not bool((r.state < 0).all())

@@ -154,3 +154,8 @@ def _part(s: Sample, label: str, d: Domain, what: str) -> tuple:
     if got is None:
         raise ScenarioError(f"'{s.labels.get(label)}' is not an {what} ID", label)
     return part.rack, part.local, got
+
+
+def rack_fabric(key: str | None) -> str | None:
+    """The one-rack preset a file is read as on this fabric's page: a domain's racks'."""
+    return DOMAINS[key].rack.key if key in DOMAINS else key

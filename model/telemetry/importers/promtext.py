@@ -149,7 +149,9 @@ def parse(lines: list[str], first_line: int = 1) -> tuple[list[Sample], list[Pro
         try:
             smp = parse_line(s, n)
         except ValueError as e:
-            problems.append(Problem(n, str(e)))
+            shown = s.strip()
+            shown = shown if len(shown) <= 40 else shown[:39] + "…"
+            problems.append(Problem(n, f"{e} (the line reads '{shown}')"))
             continue
         if smp is not None:
             samples.append(smp)

@@ -35,6 +35,19 @@ def test_decode_figure_draws_the_model_curves(q):
         assert list(t.y) == [p["tokens_per_s_per_gpu"] for p in pts]
         assert [c[0] for c in t.customdata] == [p["batch_per_gpu"] for p in pts]
         assert [c[1] for c in t.customdata] == [p["deployment"] for p in pts]
+    for key, name in (("scenario", "this scenario"), ("healthy", "healthy")):
+        marks = d["deployment_changes"][key]
+        assert marks  # the deployment changes somewhere along every curve
+        t = trace(fig, f"deployment changes ({name})")
+        assert list(t.x) == [c["tokens_per_s_per_user"] for c in marks]
+        assert list(t.text) == [c["line"] for c in marks]  # the model's words, drawn as-is
+    moved = d["fault_changes"]
+    names = [t.name for t in fig.data]
+    assert ("the fault moves the deployment" in names) == bool(moved)
+    if moved:
+        t = trace(fig, "the fault moves the deployment")
+        assert list(t.x) == [c["tokens_per_s_per_user"] for c in moved]
+        assert list(t.text) == [c["line"] for c in moved]
     ratio = trace(fig, f"this scenario ÷ {d['baseline']}")
     assert list(ratio.y) == [p["ratio"] for p in d["ratio_vs_baseline"]]
     assert ratio.xaxis == "x2" and ratio.yaxis == "y2"

@@ -33,3 +33,9 @@ def test_the_panel_shows_every_row_once_opened(client):
         for r in rows:
             assert r["point"] in text
     assert "moving it 10% moves a fitted point at most" in text
+    # each part's share of the step at 20, 50, 100 and 150 tokens/s per user, the fitted
+    # residual named as such, as the answer gives them (issue 29)
+    assert "residual (fitted)" in text and "gaps in a layer" in text
+    for x in answer["step_shares"]:
+        assert f"{x['parts']['residual']:.1%}" in text and x["deployment"] in text
+    assert [x["tokens_per_s_per_user"] for x in answer["step_shares"]] == [20, 50, 100, 150]

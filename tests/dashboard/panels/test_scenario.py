@@ -29,6 +29,8 @@ def on_change(monkeypatch, trig: str | None, search: str = "", **kw) -> dict:
             "preset",
             "fabric",
             "workload",
+            "at",
+            "eth",
         )
         + ("features", "update", "typed", "mode", "rack")
     )

@@ -41,3 +41,48 @@ def test_a_job_restarted_at_once_gets_what_remains_and_the_cards_say_so():
 def test_a_running_job_s_cards_say_nothing_of_it():
     for c in _bandwidth_cards("fail=st3"):  # rerouted: degraded, running
         assert "gets none of it" not in _note(c) and "bad" not in c.className.split()
+
+
+def _job_card(q: str):
+    (job,) = [
+        c
+        for c in cards.cards(results.result(parse_query(q).scenario))
+        if c.children[0].children == "Job"
+    ]
+    return job
+
+
+def test_the_job_card_tells_the_same_story_as_the_bandwidth_cards():
+    """Issue 28 (1): the job card said "aborted" beside decode's 98%. A job restarted at once
+    reads as restarted on what remains (warn, it runs), one stopped until repair as such (bad),
+    and a rerouted one as degraded."""
+    for q, value, tone in (
+        ("fail=gpu08,st3", "restarted on 71 GPUs", "warn"),
+        ("fail=st3&off=reroute", "aborted until repair", "bad"),
+        ("fail=st3", "degraded", "warn"),
+        ("", "running", "ok"),
+    ):
+        c = _job_card(q)
+        assert (_value(c), tone) == (value, c.className.split()[-1]), q
+    assert _note(_job_card("fail=gpu08,st3")).endswith(
+        "it restarted from its checkpoint at once on the 71 GPUs that remain"
+    )
+
+
+def test_ethernet_s_card_is_not_nmx_s_partition():
+    """Issue 28 (4): eth-x72's card read NMX's "HEALTHY" with ports down on every GPU, though
+    Ethernet has no NMX partition. It is titled and valued in ECMP's words."""
+    for q, value in (
+        ("fabric=eth-x72", "all ports up"),
+        ("fabric=eth-x72&fail=st3", "fewer ports"),
+        ("fabric=eth-x72&fail=gpu08", "GPUs out"),
+        ("fabric=eth-x72&fail=st3&off=reroute", "dead ports in use"),
+    ):
+        (c,) = [
+            c
+            for c in cards.cards(results.result(parse_query(q).scenario))
+            if c.children[0].children == "ECMP routing"
+        ]
+        assert _value(c) == value, q
+    titles = [c.children[0].children for c in cards.cards(results.result(parse_query("").scenario))]
+    assert "Partition" in titles and "ECMP routing" not in titles

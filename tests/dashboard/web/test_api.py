@@ -139,12 +139,19 @@ def test_cli_prints_the_same_json(client):
 def test_the_page_words_the_decode_curves_the_api_serves(client):
     """The summary callback itself is tested with its panel (tests/dashboard/panels); here:
     the sentence beside the decode chart reads the same curves GET /api/v1/decode serves."""
+    from dashboard.figures.claims import with_claim
     from dashboard.infra.results import decode
     from dashboard.panels.costs import versus
 
     served = client.get("/api/v1/decode?fail=st3").get_json()
-    assert served == decode(parse_query("fail=st3").scenario)
-    assert "falls at about" in versus(served)
+    s = parse_query("fail=st3").scenario
+    assert served == with_claim(s, decode(s))
+    claim = served["vendor_claim"]
+    assert claim["sentence"] in versus(served)
+    assert claim["passes_at_tokens_per_s_per_user"] > 300  # same bandwidth: only at the top end
+    assert f"from {claim['passes_at_tokens_per_s_per_user']:.0f} tokens/s per user" in versus(
+        served
+    )
 
 
 def test_every_callback_id_is_in_the_layout():

@@ -41,7 +41,7 @@ def test_moe_dispatch_and_combine(client):
     base = "/api/v1/collectives?fabric=gb200-nvl72&tokens=2048&ep=8"
     d = client.get(base + "&op=moe_dispatch&precision=bf16&workload=deepseek-r1").get_json()
     assert d["time_us"] == pytest.approx(311.8, rel=0.10)
-    assert set(d["parts_us"]) == {"gpu", "wire", "messages", "data"}
+    assert set(d["parts_us"]) == {"gpu", "sync", "wire", "messages", "data"}
     c = client.get(base + "&op=moe_combine").get_json()
     assert c["time_us"] == pytest.approx(322.6, rel=0.10)
     q = client.get(base + "&op=moe_dispatch&workload=qwen3-235b").get_json()
@@ -50,7 +50,8 @@ def test_moe_dispatch_and_combine(client):
 
 BAD = [
     ("op=broadcast", "op"),
-    ("op=all_reduce&algo=tree", "algo"),
+    ("op=all_reduce&algo=collnet", "algo"),
+    ("op=all_gather&algo=tree", "algo"),
     ("op=all_to_all&algo=nvls", "algo"),
     ("fabric=eth-x72&op=all_reduce&algo=nvls", "algo"),
     ("bytes=0", "bytes"),

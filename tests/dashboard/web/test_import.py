@@ -79,7 +79,8 @@ def test_the_issue_case_round_trips_with_its_link_named(client):
     assert body["scenario"] == "fabric=vr-nvl72&fail=st3.mc&flaky=gpu07-st3.sw2"
     assert body["format"] == "dcgm-exporter"
     keys = {"format", "scenario", "confidence", "components", "messages", "attribution"}
-    assert set(body) == keys | {"fabric_health", "partition"}
+    assert set(body) == keys | {"fabric_health", "partition", "unreadable"}
+    assert body["unreadable"] == []  # the twin's own scrape: every line a sample
     health = body["fabric_health"]  # every GPU healthy: a silent controller degrades none
     assert len(health) == 72 and {h["mask"] for h in health.values()} == {0xAA}
 
@@ -269,3 +270,40 @@ def test_the_command_line(tmp_path):
         check=False,
     )
     assert r.returncode == 2 and json.loads(r.stderr)["token"] == "line 1"
+
+
+ONE_LINE = 'DCGM_FI_DEV_NVLINK_GET_STATE{gpu="3",nvlink="5"} 0\n'
+
+
+def test_one_line_is_read_as_the_page_s_fabric(client):
+    """Issue 28 (10): one pasted DCGM line was refused ("cannot tell the fabric") though the
+    page knows its fabric. Told the fabric, the line is read, and the answer says so."""
+    assert _post(client, ONE_LINE).status_code == 400  # the file alone cannot tell
+    # no counter in the file: on vr-nvl72 (telemetry on by default) that reads as it off
+    for fabric, rest in (
+        ("gb200-nvl72", "fail=gpu03-st3.sw1"),
+        ("vr-nvl72", "fail=gpu03-st2.sw1&off=telemetry"),
+    ):
+        r = client.post(f"/api/v1/import?fabric={fabric}", data=ONE_LINE.encode())
+        out = r.get_json()
+        assert r.status_code == 200, out
+        assert out["scenario"] == f"fabric={fabric}&{rest}"
+        assert any(m.startswith(f"fabric {fabric}: the page's") for m in out["messages"])
+    # a domain's page reads a rack's line as one of its racks' preset
+    assert import_text(ONE_LINE, "vr-nvl576").scenario.startswith("fabric=vr-nvl72&fail=gpu03-")
+    # a label in the file wins over the page's
+    labelled = ONE_LINE.replace('nvlink="5"', 'nvlink="5",fabric="vr-nvl72"')
+    assert import_text(labelled, "gb200-nvl72").scenario.startswith("fabric=vr-nvl72&")
+    bad = client.post("/api/v1/import?fabric=nvl9000", data=ONE_LINE.encode())
+    assert bad.status_code == 400 and "nvl9000" in bad.get_json()["error"]
+
+
+def test_a_mixed_paste_names_its_unreadable_line():
+    """Issue 28 (10): a paste with a line of garbage among samples did not name that line;
+    it is now listed apart from the other messages, with what it reads."""
+    text = ONE_LINE + "this is garbage{\n" + ONE_LINE.replace('"5"', '"6"')
+    got = import_text(text, "gb200-nvl72")
+    assert got.scenario == "fabric=gb200-nvl72&fail=gpu03-st3.sw1,gpu03-st4.sw0"
+    (line,) = got.unreadable
+    assert line.startswith("line 2: ") and "(the line reads 'this is garbage{')" in line
+    assert import_text(ONE_LINE + ONE_LINE, "gb200-nvl72").unreadable == ()

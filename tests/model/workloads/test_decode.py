@@ -22,7 +22,8 @@ from model.workloads.hardware import (
     preset_hardware,
     scenario_hardware,
 )
-from model.workloads.models import B200, DEEPSEEK_R1, MOE_MODELS, RUBIN
+from model.workloads.models import B200, DEEPSEEK_R1, H800, MOE_MODELS, RUBIN
+from model.workloads.step import profile_layer_us
 from model.workloads.throughput import frontiers, ratio_along
 from tests.strategies import scenarios
 
@@ -37,23 +38,44 @@ def _fr(q: str, workload: str = "deepseek-r1"):
 # --- calibration -------------------------------------------------------------------------------
 
 
-def test_fitted_terms_are_the_fit():
+def test_the_one_fitted_term_is_the_fit():
     assert C.fit() == Dm.FITTED
-    assert (D.STEP_OVERHEAD_US, D.TOKEN_OVERHEAD_US, D.ATTENTION_SPREAD) == (
-        Dm.FITTED.step_overhead_us,
-        Dm.FITTED.token_overhead_us,
-        Dm.FITTED.attention_spread,
-    )
+    assert D.RESIDUAL_US == Dm.FITTED.residual_us
+    assert set(Dm.TERM_NAMES) == {"residual_us"}  # one named residual, nothing else fitted
 
 
-def test_fitted_points_within_10_percent_and_tpot_checks_within_25():
+def test_every_point_within_25_percent_of_its_tpot():
+    """One residual fitted, every other part measured: the five fitted rows are no longer
+    matched by construction, so they and the checks are held to the same 25%."""
     rows = C.table()
     fitted = [r for r in rows if r["fitted"]]
     assert len(fitted) == len(C.FITTED_ROWS) == 5
-    assert all(abs(r["error_pct"]) <= 10 for r in fitted), fitted
+    assert all(abs(r["error_pct"]) <= 25 for r in fitted), fitted
     tpot_checks = [r for r in rows if not r["fitted"] and r["unit"] == "ms TPOT"]
     assert len(tpot_checks) == len(C.CHECK_ROWS)
     assert all(abs(r["error_pct"]) <= 25 for r in tpot_checks), tpot_checks
+
+
+def test_the_residual_is_at_most_a_quarter_of_the_step_at_50():
+    shares = {r["tokens_per_s_per_user"]: r for r in C.term_shares()}
+    assert C.answer()["step_shares"] == C.term_shares()  # /api/v1/calibration carries them
+    assert set(shares) == set(C.SHARE_POINTS)
+    assert shares[50.0]["residual"] <= 0.25
+    for r in shares.values():  # each part's share of the step sums to the whole
+        assert sum(r["parts"].values()) == pytest.approx(1.0, abs=1e-3)
+        assert r["residual"] == pytest.approx(abs(r["parts"]["residual"]), abs=1e-4)
+
+
+def test_the_measured_parts_come_from_deepseeks_profile():
+    k = Dm.measured()
+    # the core at 64 requests x 2 tokens x 4K context in 255 us: 58% of H800's BF16 peak,
+    # below FlashMLA's best (66.7%); the routed experts' GEMMs at 36% of FP8 peak
+    assert k.eta_attn == pytest.approx(0.579, abs=2e-3) and k.eta_attn < D.ETA_ATTN
+    assert k.eta_gemm == pytest.approx(0.356, abs=2e-3) and k.eta_gemm < D.ETA_GEMM
+    # the model's layer at the profile's point, times the measured gap, is the measured layer
+    layer = profile_layer_us(DEEPSEEK_R1, H800, k)
+    assert layer == pytest.approx(D.PROFILE_LAYERS_US / DEEPSEEK_R1.layers, rel=1e-9)
+    assert 1.2 < k.layer_gap < 2.0 and k.outside_us_per_token > 0
 
 
 def test_no_fitted_term_sits_on_a_cliff():
@@ -72,11 +94,14 @@ def test_efficiencies_are_the_best_published_kernels():
 def test_gb200_over_b200_roce_at_125_within_25_percent_of_measured():
     iso = C.iso_model()
     assert iso["ratio"] == pytest.approx(4.39, rel=0.25)
-    # both frontiers, not one: the B200 side runs EP inside its island at 125 tok/s/user
+    # both frontiers, not one: the B200 side at 125 tok/s/user runs EP inside its island,
+    # or across islands only with two micro-batches hiding most of RoCE's all-to-all
     fr = Dm.frontier(
         DEEPSEEK_R1, island_hardware(B200_ROCE), Dm.Workload(DEEPSEEK_R1), np.array([125.0])
     )
-    assert fr.deployment_at(0).ep <= B200_ROCE.gpus_per_island
+    dep, bd = fr.deployment_at(0), fr.breakdown_at(0)
+    if dep.ep > B200_ROCE.gpus_per_island:
+        assert dep.overlap and bd["exposed"] < 0.5 * (bd["dispatch"] + bd["combine"])
 
 
 def test_deepseek_published_bound():
@@ -169,7 +194,7 @@ def test_b200_roce_crosses_the_nic_only_beyond_an_island():
         Dm.Workload(DEEPSEEK_R1),
         Dm.Deployment(8, 0, "fp8", False),
         inside,
-        np.array([64.0]),
+        np.array([128.0]),
     )
     t16 = Dm.step(
         DEEPSEEK_R1,
@@ -177,7 +202,7 @@ def test_b200_roce_crosses_the_nic_only_beyond_an_island():
         Dm.Workload(DEEPSEEK_R1),
         Dm.Deployment(16, 0, "fp8", False),
         across,
-        np.array([64.0]),
+        np.array([128.0]),
     )
     assert t16["dispatch"][0] > 3 * t8["dispatch"][0]
 
@@ -215,8 +240,13 @@ def test_gb200_healthy_frontier_is_its_own_preset():
 
 
 def test_lost_gpus_cost_their_share_at_the_reference():
+    """Four GPUs lost cost at least their share; beyond it only where the deployment changed
+    (68 GPUs hold no EP72 group), which the answer names."""
     r = evaluate(parse_query("fail=ct02").scenario)["decode"]
-    assert r["vs_healthy"] == pytest.approx(68 / 72, rel=0.02)
+    assert r["vs_healthy"] <= 68 / 72 + 1e-9
+    if r["vs_healthy"] < 68 / 72 * 0.98:
+        assert r["deployment"] != r["healthy_breakdown"]["deployment"]
+        assert r["deployment"]["ep"] < r["healthy_breakdown"]["deployment"]["ep"]
 
 
 def test_aborted_job_delivers_nothing_until_repair():
@@ -267,9 +297,22 @@ def test_a_bf16_kv_cache_never_beats_fp8_so_the_frontier_leaves_it_out(fabric):
     pruned = Dm.frontier(m, hw, w)
     assert all(d.kv == "fp8" for d in pruned.deployments)
     assert any(d.kv == "bf16" for d in every.deployments)
-    # within the log-log interpolation between sweep points: BF16 wins nowhere by more
+    # at every batch both hold, a BF16 step is no faster than the FP8 one, and holds fewer
+    gpu = hw.gpu
+    for dep in Dm.deployments(72):
+        bf = Dm.Deployment(dep.ep, dep.mtp, "bf16", dep.overlap)
+        top = Dm.max_batch(m, gpu, w, bf)
+        assert top <= Dm.max_batch(m, gpu, w, dep)
+        if top < 1.0 / dep.ep:
+            continue
+        v = hw.groups_for(dep.ep)[0][0]
+        b = np.geomspace(1.0 / dep.ep, top, 24)
+        t8, t16 = Dm.step(m, gpu, w, dep, v, b)["total"], Dm.step(m, gpu, w, bf, v, b)["total"]
+        assert (t16 >= t8 * (1 - 1e-12)).all()
+    # on the frontier only the log-log interpolation differs: BF16's sweep spans half the
+    # batches with as many points, so it is drawn a little tighter to the true curve
     np.testing.assert_allclose(
-        every.tokens_per_s_per_gpu, pruned.tokens_per_s_per_gpu, rtol=1e-2, equal_nan=True
+        every.tokens_per_s_per_gpu, pruned.tokens_per_s_per_gpu, rtol=1.5e-2, equal_nan=True
     )
 
 
