@@ -44,8 +44,8 @@ ID_INPUT = "id-input"  # the find box: Enter highlights the part, the button app
 FIND_OPTIONS = "find-options"  # its suggestions (a datalist), as a person types
 FAIL_BTN = "fail-button"
 REPAIR_ALL = "repair-all"
+CARDS_SHOWN = "cards-shown"  # the cards' values shown and before (common.mark_was)
 COPY_LINK = "copy-link"  # copies the page's URL (query and #fragment) to the clipboard
-COPY_STATUS = "copy-status"
 
 # panels/faults.py: the faults as removable chips, undo and redo
 FAULT_CHIPS = "fault-chips"
@@ -70,11 +70,7 @@ RACK_FABRIC = "rack-fabric"
 RACK_VIEW = "rack-view"  # what the rack on show was drawn for: a redraw only if it changes
 RACK_SELECT = "rack-select"
 RACK_SELECT_BOX = "rack-select-box"
-RACK_LABELS = "rack-labels"  # the hover labels, compact; the browser writes them in
-# the rack's and the map's figures as the server sends them (a whole figure or a Patch): the
-# browser draws each once with its labels written in (assets/rack_press.js `compose`)
-RACK_BASE = "rack-base"
-MAP_BASE = "map-base"
+# the rack's and the map's figures: whole once a fabric, then a Patch of what a change changed
 CABLE_MAP = "cable-map"  # every cable a cell, beside the drawing (figures/rack/cablemap.py)
 RACK_KEYS = "rack-keys"  # the drawing, focusable: the arrow keys walk its parts
 MAP_KEYS = "map-keys"  # the cable map, focusable: the arrow keys walk its cells
@@ -110,7 +106,9 @@ COMPARE = "compare-table"
 EXPORT_JSON = "export-json"
 EXPORT_CSV = "export-csv"
 PRINT = "print-report"  # the browser's print of the page, as a report (assets/present.js)
-REPORT_HTML = "download-report"  # the report as one HTML file (assets/report.js)
+REPORT_HTML = "download-report"  # the report as one HTML file (panels/export.py report)
+REPORT_IMAGES = "report-images"  # the page's drawings as SVG, for the report (assets/present.js)
+REPORT_DOWNLOAD = "report-download"
 DOWNLOAD = "download"
 ASSUMPTIONS = "assumptions"
 ASSUMPTIONS_BODY = "assumptions-body"

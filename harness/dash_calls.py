@@ -59,7 +59,7 @@ def page_calls(
     }
     return [
         body(app, "messages", v, "url.search"),
-        body(app, "rack-base", v, "url.search"),  # beside the cards' (panels/rack.py)
+        body(app, "rack", v, "url.search"),  # beside the cards' (panels/rack.py)
         body(app, "decode-chart", v, "ready-later.data"),
         body(app, "timeline-chart", v, "ready-later.data"),
         body(app, "heatmap-chart", v, "url.search"),  # from the URL once seen

@@ -106,7 +106,7 @@ COLS = len(columns(FABRICS["vr-nvl72"]))
 
 
 def map_ready(page, text: str = "click to fail") -> None:
-    """The map drawn and its labels written (rack.labels)."""
+    """The map drawn and its labels written (the server's, overlay.py label_patch)."""
     page.wait_for_function(
         f"""t => {{ const gd = {MAP}; const h = gd && gd.data && gd.data[0].text;
         return gd._fullLayout && Array.isArray(h) && h.some(r => r.some(x => x.includes(t))); }}""",

@@ -1,6 +1,7 @@
 """The page's JavaScript works with Dash and plotly.js through their public APIs (issue 28):
 one adapter, assets/rack_hover.js, may read plotly.js's private fields, written against the
-plotly.js version Dash serves; no other file reads one, and none polls with setInterval."""
+plotly.js version Dash serves; no other file reads one, none polls with setInterval, and all
+of assets/*.js holds at most 400 lines."""
 
 from __future__ import annotations
 
@@ -52,3 +53,13 @@ def test_the_adapter_is_for_the_plotly_js_dash_serves():
 
 def test_no_file_polls_with_set_interval():
     assert [p.name for p in ASSETS.glob("*.js") if "setInterval" in p.read_text()] == []
+
+
+JS_BUDGET = 400  # issue 28: the page's JavaScript, all of assets/*.js, every line counted
+
+
+def test_assets_hold_at_most_400_lines_of_javascript():
+    """Counted as `wc -l` counts them: every line, comments and blank ones too (the JavaScript
+    the page needs beside Dash and plotly.js; what the server can do is in Python)."""
+    lines = {p.name: len(p.read_text().splitlines()) for p in ASSETS.glob("*.js")}
+    assert lines and sum(lines.values()) <= JS_BUDGET, lines

@@ -45,8 +45,8 @@ log = logging.getLogger("fabric_twin.responses")
 PURE = frozenset(
     {
         "messages.children",  # cards, counts, events, questions, fault chips (cards.py)
-        "rack-base.data",  # the rack drawing's and cable map's figures (rack.py; the page
-        # puts them on screen client-side) and a domain's L2 tier
+        "rack.figure",  # the rack drawing's and cable map's figures or Patches (rack.py)
+        # and a domain's L2 tier
         "decode-chart.figure",  # decode, goodput, latency charts (costs.py)
         "timeline-chart.figure",  # one fault's timeline at the clock (telemetry.py)
         "heatmap-chart.figure",  # link telemetry at the clock (telemetry.py)

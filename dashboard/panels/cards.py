@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from dash import ClientsideFunction, Dash, Input, Output, dcc, html
+from dash import ClientsideFunction, Dash, Input, Output, State, dcc, html
 
 from dashboard import ids, state
 from dashboard.infra import results
 from dashboard.panels import faults
-from dashboard.panels.common import changes, static_html
+from dashboard.panels.common import changes, mark_was, static_html
 from dashboard.panels.questions import answers
 from model import words
 from model.kinds import JobState
@@ -259,6 +259,7 @@ def layout() -> html.Div:
             html.Section(id=ids.CARDS, className="cards"),
             dcc.Store(id=ids.SUMMARY),
             dcc.Store(id=ids.SUMMARY_DRAWN),
+            dcc.Store(id=ids.CARDS_SHOWN),  # the cards shown and before (common.mark_was)
         ]
     )
 
@@ -306,6 +307,7 @@ def _outputs() -> dict[str, Output]:
         "ready": Output(ids.READY, "data"),
         "static": Output(ids.SUMMARY, "data"),
         "chips": Output(ids.FAULT_CHIPS, "children"),
+        "shown": Output(ids.CARDS_SHOWN, "data"),
     }
 
 
@@ -359,7 +361,7 @@ def summary(search: str | None) -> dict[str, Any]:
     )
 
 
-def summary_and_chips(search: str | None) -> dict[str, Any]:
+def summary_and_chips(search: str | None, shown: dict | None = None) -> dict[str, Any]:
     """summary(search) and the fault chips (panels/faults.py) in one answer: a press is one
     request fewer, and every callback a press sets off costs Dash's renderer the same
     pipeline of dispatches whatever it answers (issue 13's press budget). The cards, counts,
@@ -367,8 +369,10 @@ def summary_and_chips(search: str | None) -> dict[str, Any]:
     assets/summary.js writes into their places."""
     out = summary(search)
     static = {STATIC[k]: static_html(out.pop(k)) for k in STATIC}
+    was = mark_was(static[ids.CARDS], search or "", shown)  # each card's value before
     return {
         **out,
+        "shown": was,
         "static": {"search": search or "", "html": static},
         "chips": faults.chips(search),
     }
@@ -377,7 +381,11 @@ def summary_and_chips(search: str | None) -> dict[str, Any]:
 def register(app: Dash) -> None:
     """The summary and the fault chips, on every change of the URL's scenario; the summary's
     static part written into the page by the browser (assets/summary.js)."""
-    app.callback(output=_outputs(), inputs={"search": Input(ids.URL, "search")})(summary_and_chips)
+    app.callback(
+        output=_outputs(),
+        inputs={"search": Input(ids.URL, "search")},
+        state={"shown": State(ids.CARDS_SHOWN, "data")},
+    )(summary_and_chips)
     app.clientside_callback(
         ClientsideFunction(namespace="summary", function_name="draw"),
         [Output(ids.SUMMARY_DRAWN, "data")],

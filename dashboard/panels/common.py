@@ -45,7 +45,7 @@ def changes(keys: Iterable[str], **values: Any) -> dict[str, Any]:
 
 # What a static tree may hold, and of each element only these (assets/summary.js writes no other)
 STATIC_TAGS = frozenset({"Div", "Span", "P", "B", "Li", "Tr", "Td", "Details", "Summary"})
-STATIC_PROPS = ("className", "title", "open")
+STATIC_PROPS = ("className", "title", "open")  # and "was" (mark_was)
 
 
 def static_html(node: Any) -> Any:
@@ -69,6 +69,45 @@ def static_html(node: Any) -> Any:
     props = {k: getattr(node, k) for k in STATIC_PROPS if getattr(node, k, None) is not None}
     kids = getattr(node, "children", None)
     return [kind.lower(), props, static_html(kids if isinstance(kids, list | tuple) else [kids])]
+
+
+def _text(node: Any) -> str:
+    """A static tree's text, as the browser's textContent reads it."""
+    if isinstance(node, str):
+        return node
+    return "".join(_text(k) for k in node[2]) if isinstance(node, list) and len(node) == 3 else ""
+
+
+def _cards_of(tree: Any) -> list[tuple[str, list]]:
+    """Each card's title and its value element in a static tree (cards.py: card)."""
+    if not isinstance(tree, list):
+        return []
+    if len(tree) == 3 and isinstance(tree[0], str) and isinstance(tree[1], dict):
+        kids = [k for k in tree[2] if isinstance(k, list) and len(k) == 3]
+        title = [k for k in kids if k[1].get("className") == "card-title"]
+        value = [k for k in kids if k[1].get("className") == "card-value"]
+        if title and value:
+            return [(_text(title[0]), value[0])]
+        return [c for k in tree[2] for c in _cards_of(k)]
+    return [c for k in tree for c in _cards_of(k)]
+
+
+def mark_was(cards: list, search: str, memory: dict | None) -> dict:
+    """Each headline card's value before the last change of scenario, written as its value's
+    "was" (data-was, shown by style.css) where it differs (issue 13, "what changed"): both
+    values are the server's text. `memory` is the page's {"search", "shown", "before"} (the
+    cards of the scenario on show and of the one before it); its next state is returned."""
+    m = memory if isinstance(memory, dict) else {}
+    before = m.get("before") or {}
+    if m.get("search") != search and "search" in m:  # a new scenario: what was shown is before
+        before = m.get("shown") or {}
+    shown = {}
+    for title, value in _cards_of(cards):
+        shown[title] = now = _text(value)
+        was = before.get(title)
+        if was is not None and was != now:
+            value[1]["was"] = f"was {was}"
+    return {"search": search, "shown": shown, "before": before}
 
 
 BELOW = "Drawn when this part of the page first comes into view."

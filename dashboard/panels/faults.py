@@ -3,7 +3,7 @@
 Each fault of the scenario (a failed part, a flaky link or cable, a switch update) is a chip;
 its x takes that fault alone away, through the URL like every change. Undo and redo step
 through the scenarios this page has shown (the URL's query each time), kept in the browser
-(a dcc.Store of this tab, assets/faults.js): a shared link carries the scenario, not its past.
+(a dcc.Store of this tab, HISTORY): a shared link carries the scenario, not its past.
 """
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from dash import ClientsideFunction, Dash, Input, Output, State, dcc, html, no_update
+from dash import Dash, Input, Output, State, ctx, dcc, html, no_update
+from dash.exceptions import PreventUpdate
 
 from dashboard import ids, state
 from model.scenario import Scenario
@@ -75,32 +76,68 @@ def remove(pick: dict | None, search: str | None) -> str:
     return no_update if after == s else state.url_of(after)  # a stale chip: nothing left
 
 
+HISTORY_MAX = 50  # the newest queries undo can reach
+
+
+def _valid(h: Any) -> bool:
+    """A history as track() keeps it: {"stack": [queries], "at": where the page is}."""
+    return (
+        isinstance(h, dict)
+        and isinstance(h.get("stack"), list)
+        and isinstance(h.get("at"), int)
+        and h["at"] < len(h["stack"])
+    )
+
+
+def track(search: str | None, hist: dict | None) -> dict[str, Any]:
+    """The scenarios this tab has shown, on each change of the URL's query: a new one after
+    where the page is (what was undone past it dropped), the newest HISTORY_MAX; an undo or
+    redo landing where it stepped changes nothing. Undo and redo enabled where they lead."""
+    q = search or ""
+    h = hist if _valid(hist) else {"stack": [], "at": -1}
+    if h["at"] >= 0 and h["stack"][h["at"]] == q:  # a step of undo or redo landing
+        return {"history": no_update, "undo": h["at"] <= 0, "redo": h["at"] >= len(h["stack"]) - 1}
+    stack = [*h["stack"][: h["at"] + 1], q][-HISTORY_MAX:]
+    return {
+        "history": {"stack": stack, "at": len(stack) - 1},
+        "undo": len(stack) <= 1,
+        "redo": True,
+    }
+
+
+def step(_undo: int | None, _redo: int | None, hist: dict | None) -> dict[str, Any]:
+    """Undo or redo: the URL's query one scenario back or on, which every panel follows."""
+    if not _valid(hist) or ctx.triggered_id not in (ids.UNDO, ids.REDO):
+        raise PreventUpdate
+    at = hist["at"] + (-1 if ctx.triggered_id == ids.UNDO else 1)
+    if not 0 <= at < len(hist["stack"]):
+        raise PreventUpdate
+    return {"search": hist["stack"][at], "history": {"stack": hist["stack"], "at": at}}
+
+
 def register(app: Dash) -> None:
-    """A chip's x; undo / redo and the history they step through (in the browser,
-    assets/faults.js). The chips themselves come with the cards' answer (panels/cards.py)."""
+    """A chip's x; undo / redo and the history they step through (track, step). The chips
+    themselves come with the cards' answer (panels/cards.py)."""
     app.callback(
         output={"search": Output(ids.URL, "search", allow_duplicate=True)},
         inputs={"pick": Input(ids.CHIP_PICK, "data"), "search": State(ids.URL, "search")},
         prevent_initial_call=True,
     )(lambda pick, search: {"search": remove(pick, search)})
-    app.clientside_callback(
-        ClientsideFunction(namespace="faults", function_name="track"),
-        [
-            Output(ids.HISTORY, "data"),
-            Output(ids.UNDO, "disabled"),
-            Output(ids.REDO, "disabled"),
-        ],
-        Input(ids.URL, "search"),
-        State(ids.HISTORY, "data"),
-    )
-    app.clientside_callback(
-        ClientsideFunction(namespace="faults", function_name="step"),
-        [
-            Output(ids.URL, "search", allow_duplicate=True),
-            Output(ids.HISTORY, "data", allow_duplicate=True),
-        ],
-        Input(ids.UNDO, "n_clicks"),
-        Input(ids.REDO, "n_clicks"),
-        State(ids.HISTORY, "data"),
+    app.callback(
+        output={
+            "history": Output(ids.HISTORY, "data"),
+            "undo": Output(ids.UNDO, "disabled"),
+            "redo": Output(ids.REDO, "disabled"),
+        },
+        inputs={"search": Input(ids.URL, "search")},
+        state={"hist": State(ids.HISTORY, "data")},
+    )(track)
+    app.callback(
+        output={
+            "search": Output(ids.URL, "search", allow_duplicate=True),
+            "history": Output(ids.HISTORY, "data", allow_duplicate=True),
+        },
+        inputs={"_undo": Input(ids.UNDO, "n_clicks"), "_redo": Input(ids.REDO, "n_clicks")},
+        state={"hist": State(ids.HISTORY, "data")},
         prevent_initial_call=True,
-    )
+    )(step)

@@ -2,8 +2,9 @@
 the hovered part with its telemetry.
 
 The rack redraws from the URL, its request beside the cards' (not after them: a press is a
-round trip less): the whole base figure when the fabric changes, otherwise only a dash.Patch
-of the overlays (docs/ARCHITECTURE.md, "Fast and exact": ~4 KB, not 530).
+round trip less): the whole figure (and cable map) when the fabric changes, otherwise only a
+dash.Patch of the overlays and of the hover labels and map cells that changed since the
+scenario drawn (docs/ARCHITECTURE.md, "Fast and exact": a few KB, not 530).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from dash import ClientsideFunction, Dash, Input, Output, State, dcc, html, no_update
+from dash import Dash, Input, Output, State, dcc, html, no_update
 from dash.development.base_component import Component
 from dash.exceptions import PreventUpdate
 
@@ -27,7 +28,7 @@ from model.errors import ScenarioError
 from model.multirack.domains import rack_id
 from model.parts import part
 from model.registry import kind_of
-from model.scenario import Scenario
+from model.scenario import Scenario, parse_query
 
 
 def _rack_graph() -> dcc.Graph:
@@ -88,9 +89,6 @@ def layout(find: Component | None = None) -> html.Div:
             ),
             _views(),
             dcc.Store(id=ids.RACK_PRESS),
-            dcc.Store(id=ids.RACK_LABELS),
-            dcc.Store(id=ids.RACK_BASE),
-            dcc.Store(id=ids.MAP_BASE),
             dcc.Graph(
                 id=ids.L2,
                 figure=blank_figure(),
@@ -105,11 +103,10 @@ def layout(find: Component | None = None) -> html.Div:
 
 def _rack_outputs() -> dict[str, Output]:
     return {
-        "figure": Output(ids.RACK_BASE, "data"),
-        "map": Output(ids.MAP_BASE, "data"),
+        "figure": Output(ids.RACK, "figure"),
+        "map": Output(ids.CABLE_MAP, "figure"),
         "drawn": Output(ids.RACK_FABRIC, "data"),
         "view": Output(ids.RACK_VIEW, "data"),
-        "labels": Output(ids.RACK_LABELS, "data"),
     }
 
 
@@ -144,28 +141,32 @@ def rack(
     if drawn_fabric == s.fabric and drawn_view == drawn:
         raise PreventUpdate
     labels = rack_figure.label_data(s, mode)
+    cols = cablemap.columns_of(s.fabric)
     if drawn_fabric != s.fabric:
         figure = rack_figure.full_figure(s, selected)
         figure["layout"]["meta"] = {**figure["layout"]["meta"], "mode": mode, "prefix": prefix}
-        return changes(
-            RACK_OUTPUTS,
-            figure=figure,
-            map=cablemap.cable_map_figure(s.fabric, selected),
-            drawn=s.fabric,
-            view=drawn,
-            labels=labels,
-        )
+        cable_map = cablemap.cable_map_figure(s.fabric, selected)
+        rack_figure.label_patch(figure, cable_map, labels, None, cols)
+        return changes(RACK_OUTPUTS, figure=figure, map=cable_map, drawn=s.fabric, view=drawn)
     patch = rack_figure.overlay_patch(s, selected)
     if (drawn_view or "").split("|")[:2] != [mode, prefix]:  # a layout change redraws it all
         patch["layout"]["meta"]["mode"] = mode
         patch["layout"]["meta"]["prefix"] = prefix
-    return changes(
-        RACK_OUTPUTS,
-        figure=patch,
-        map=cablemap.selection_patch(s.fabric, selected),
-        view=drawn,
-        labels=labels,
-    )
+    map_patch = cablemap.selection_patch(s.fabric, selected)
+    rack_figure.label_patch(patch, map_patch, labels, _drawn_labels(drawn_view, s.fabric), cols)
+    return changes(RACK_OUTPUTS, figure=patch, map=map_patch, view=drawn)
+
+
+def _drawn_labels(drawn_view: str | None, fabric: str) -> dict | None:
+    """The labels drawn now (label_data of the scenario and click mode in the view drawn,
+    `rack`'s `drawn`), or None when that names no scenario of this fabric."""
+    mode, _, drawn_fabric, key, _ = ((drawn_view or "").split("|") + [""] * 5)[:5]
+    if drawn_fabric != fabric:
+        return None
+    parsed = parse_query(key, strict=False)
+    if parsed.errors or parsed.scenario.fabric != fabric:
+        return None
+    return rack_figure.label_data(parsed.scenario, mode)
 
 
 def _in_rack(s: Scenario, cid: str | None, shown: int) -> str | None:
@@ -307,18 +308,6 @@ def register(app: Dash) -> None:
             "l2_shown": State(ids.L2, "style"),
         },
     )(rack_and_l2)
-    # the rack and the map drawn once a response, with the hover labels (and the map's
-    # cells) spelled out by the browser (assets/rack_press.js) after the parts' names in the
-    # figure the same response set (nothing more travels; never the plot drawn in the page,
-    # which lags it); a Patch lands on the figure's store, so a press redraws the rack once
-    app.clientside_callback(
-        ClientsideFunction(namespace="rack", function_name="compose"),
-        [Output(ids.RACK, "figure"), Output(ids.CABLE_MAP, "figure")],
-        Input(ids.RACK_BASE, "data"),
-        Input(ids.MAP_BASE, "data"),
-        Input(ids.RACK_LABELS, "data"),
-        prevent_initial_call=True,
-    )
     app.callback(
         output={"details": Output(ids.HOVER, "children")},
         inputs={"search": Input(ids.URL, "search"), "hover_data": Input(ids.RACK, "hoverData")},

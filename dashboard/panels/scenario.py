@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import json
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
-from dash import ClientsideFunction, Dash, Input, Output, State, ctx, dcc, html, no_update
+from dash import Dash, Input, Output, State, ctx, dcc, html, no_update
 from plotly.utils import PlotlyJSONEncoder
 
 from dashboard import ids, state
@@ -262,13 +263,15 @@ def _repair_and_share() -> html.Div:
         className="control typed",
         children=[
             html.Button("Repair all", id=ids.REPAIR_ALL, n_clicks=0),
-            html.Button(
-                "Copy link",
+            # Dash's own clipboard (shown where the browser grants one: https or localhost);
+            # what it copies is copy_link's answer, the URL as it is at the click
+            dcc.Clipboard(
                 id=ids.COPY_LINK,
-                n_clicks=0,
+                className="copy-link",
                 title="Copy this view's link (the scenario and the view) to share it",
+                children=html.Button("Copy link"),
+                copied_children=html.Button("Link copied", className="copied"),
             ),
-            html.Span(id=ids.COPY_STATUS, className="copy-status", role="status"),
         ],
     )
 
@@ -500,15 +503,32 @@ def _on_change(
     return changes(CHANGE_OUTPUTS, search=state.url_of(s), **controls, message=msg, typed=typed_out)
 
 
+def copy_link(
+    _clicks: int | None, href: str | None, path: str | None, search: str | None, hash_: str | None
+) -> dict[str, str]:
+    """The page's link as it is now (dcc.Clipboard copies it): the origin it was opened at,
+    then the path, the query (the scenario) and the #fragment (the view), which change after
+    it opened."""
+    origin = urlsplit(href or "")
+    query = (search or "").lstrip("?")
+    link = urlunsplit((origin.scheme, origin.netloc, path or "/", query, ""))
+    return {"content": link + (hash_ or "")}
+
+
 def register(app: Dash) -> None:
-    """The URL-owning callback and the copy-link button's (in the browser:
-    assets/copy_link.js). The #fragment's is fragment.py's."""
-    app.clientside_callback(
-        ClientsideFunction(namespace="page", function_name="copyLink"),
-        [Output(ids.COPY_STATUS, "children")],
-        Input(ids.COPY_LINK, "n_clicks"),
+    """The URL-owning callback and what the copy-link button copies. The #fragment's is
+    fragment.py's."""
+    app.callback(
+        output={"content": Output(ids.COPY_LINK, "content")},
+        inputs={"_clicks": Input(ids.COPY_LINK, "n_clicks")},
+        state={
+            "href": State(ids.URL, "href"),
+            "path": State(ids.URL, "pathname"),
+            "search": State(ids.URL, "search"),
+            "hash_": State(ids.URL, "hash"),
+        },
         prevent_initial_call=True,
-    )
+    )(copy_link)
     app.callback(
         output=_change_outputs(),
         inputs={

@@ -140,7 +140,7 @@ class TestNothingLeavesByAccident:
         assert sum(t == "Download plot as a PNG" for t in titles) == n  # real toolbars
         assert not [t for t in titles if re.search(r"share|cloud|upload|studio", t, re.IGNORECASE)]
         page.get_by_role("button", name="Copy link").click()
-        expect(page.locator("#copy-status")).to_have_text("link copied")
+        expect(page.locator("#copy-link")).to_have_text("Link copied")  # dcc.Clipboard
         copied = page.evaluate("() => navigator.clipboard.readText()")
         assert copied == page.url and copied.endswith(
             "?fail=st3&flaky=gpu20-st5.sw1#link=gpu20-st5.sw1&mode=flaky"
@@ -196,7 +196,7 @@ class TestTheFindBox:
 
 
 def _labels_say(page, text: str) -> None:
-    """Wait for the hover labels the browser patches in (rack.labels) to say `text`."""
+    """Wait for the hover labels the server patches in (overlay.py label_patch) to say `text`."""
     page.wait_for_function(
         f"t => {{ const h = {GD}.data[{TRACES['cable_hits']}].hovertext;"
         " return Array.isArray(h) && h.some(x => x.includes(t)); }",

@@ -4,8 +4,8 @@ x 2 cables on Vera Rubin, 18 x 4 on GB200, 72 columns either way), so each of th
 cables can be found, hovered and clicked at the default zoom.
 
 The figure is static per fabric; what a scenario changes (each cell's status and its hover
-label) the browser writes from the same compact codes as the drawing's labels (label_data in
-overlay.py, rack.compose in assets/rack_press.js), so a click costs the response nothing more.
+label) is written from the same codes as the drawing's labels (overlay.py label_patch): whole
+with the figure, then a press's Patch of the cells that changed.
 A cell's colour is its cable's level (CABLE_LEVELS' index as z): its status in the drawing's
 colours, a rerouted cable by how much of its bandwidth its own GPU lost (LOSS_BANDS).
 """
@@ -72,7 +72,7 @@ def _tray_lines(f: Fabric, cols: int) -> list[dict]:
 
 def _cells(cols: tuple[str, ...], gpus: tuple[str, ...]) -> dict:
     """The cells: a heatmap on category axes, every cell healthy (level 0) until the browser
-    writes the scenario's levels and hover labels in (rack.compose)."""
+    writes the scenario's levels and hover labels in (overlay.py label_patch)."""
     return {
         "type": "heatmap",
         "name": "cables",
@@ -86,7 +86,7 @@ def _cells(cols: tuple[str, ...], gpus: tuple[str, ...]) -> dict:
         "showscale": False,
         "xgap": 0,
         "ygap": 0,
-        # each cell's state and what a click does: written by the browser (rack.compose)
+        # each cell's state and what a click does (overlay.py label_patch)
         "hovertemplate": "<b>cable %{y}-%{x}</b><br>%{text}<extra></extra>",
         "hoverongaps": False,
     }
@@ -201,6 +201,11 @@ def selection_patch(fabric_key: str, cid: str | None) -> Patch:
     for k, v in selection_cells(fabric_key, cid).items():
         patch["data"][SELECTED][k] = v
     return patch
+
+
+def columns_of(fabric_key: str) -> int:
+    """The map's cables a row (a row a GPU)."""
+    return _base(fabric_key)["layout"]["meta"]["cols"]
 
 
 def cable_map_figure(fabric_key: str, selected: str | None = None) -> dict:

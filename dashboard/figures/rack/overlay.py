@@ -134,11 +134,71 @@ def _cable_levels(st: FabricState, code: np.ndarray, band: np.ndarray) -> np.nda
 
 
 def spell_part_labels(fabric_key: str, trace_index: int, part: dict[str, Any]) -> list[str]:
-    """What the browser writes from a trace's compact labels (rack.labels in
-    assets/rack_press.js): what each part is, then its label."""
+    """A front-view trace's hover labels spelled out from its compact ones: what each part
+    is (the base figure's meta.hover), then its label."""
     base = base_figure(fabric_key)["data"][trace_index]["meta"]["hover"]
     codes = part["codes"]
     return [f"{what}<br>{part['words'][ord(c) - 48]}" for what, c in zip(base, codes, strict=True)]
+
+
+def spelled(fabric_key: str, d: dict[str, Any]) -> dict[int, list[str]]:
+    """label_data's compact labels spelled out, as trace index -> a hover label a point: the
+    cable markers' (each its code's words, or its own for a cable the scenario names) and
+    every front-view trace's."""
+    named = d["named"]
+    hits = [named.get(str(i)) or d["words"][ord(c) - 48] for i, c in enumerate(d["codes"])]
+    parts = {int(t): spell_part_labels(fabric_key, int(t), p) for t, p in d["parts"].items()}
+    return {d["hits"]: hits, **parts}
+
+
+WHOLE = 400  # more changed labels than this in a trace: the whole array is sent, not each
+
+
+def label_patch(fig: Any, cable_map: Any, now: dict, before: dict | None, cols: int) -> None:
+    """Write the hover labels of `now` (label_data) on the rack figure and its cable map (a
+    figure dict, or a Patch: then only the labels and cells that differ from `before`'s, the
+    labels drawn; None: every one). The map's cells hold the cables' codes (its z) and
+    labels, a row a GPU of `cols` cables."""
+    fabric = now["fabric"]
+    new = spelled(fabric, now)
+    old = spelled(fabric, before) if before else {}
+    codes = [ord(c) - 48 for c in now["codes"]]
+    old_codes = before["codes"] if before else ""
+    for t, labels in new.items():
+        was = old.get(t)
+        diff = [
+            i
+            for i, x in enumerate(labels)
+            if was is None or was[i] != x or (t == now["hits"] and old_codes[i] != now["codes"][i])
+        ]
+        if len(diff) > WHOLE or was is None:
+            fig["data"][t]["hovertext"] = labels
+            if t == now["hits"]:
+                rows = range(0, len(labels), cols)
+                cable_map["data"][0]["z"] = [codes[k : k + cols] for k in rows]
+                cable_map["data"][0]["text"] = [labels[k : k + cols] for k in rows]
+            continue
+        for i in diff:
+            fig["data"][t]["hovertext"][i] = labels[i]
+        if t == now["hits"]:
+            _map_cells(cable_map["data"][0], diff, codes, labels, cols)
+
+
+def _map_cells(cells: Any, diff: list[int], codes: list[int], labels: list[str], cols: int):
+    """The map's cells of the cables `diff` on a Patch of its trace: a row (a GPU's cables)
+    whole where a quarter of it changed or more (a GPU's loss changes its every cable), else
+    cell by cell."""
+    rows: dict[int, list[int]] = {}
+    for i in diff:
+        rows.setdefault(i // cols, []).append(i)
+    for r, changed in rows.items():
+        if len(changed) * 4 >= cols:
+            cells["z"][r] = codes[r * cols : (r + 1) * cols]
+            cells["text"][r] = labels[r * cols : (r + 1) * cols]
+            continue
+        for i in changed:
+            cells["z"][r][i % cols] = codes[i]
+            cells["text"][r][i % cols] = labels[i]
 
 
 def overlay_data(scenario: Scenario) -> dict[int, dict[str, Any]]:
@@ -210,10 +270,10 @@ def _tray_codes(st: FabricState, parts: dict) -> np.ndarray:
 
 def label_data(scenario: Scenario, mode: str = "fail") -> dict[str, Any]:
     """The hover labels of every clickable part (its state and what a click does in `mode`),
-    compact for the wire: the browser spells out the cables' (assets/rack_press.js,
-    `rack.labels`) and patches them in, so the figure's Patch stays a few KB.
+    compact: `spelled` writes them out, and `label_patch` sends only those that changed, so
+    a press's Patch stays a few KB.
 
-    {"hits": the cable markers' trace, "codes": a digit a cable (its index in CABLE_LEVELS:
+    {"fabric": its key, "hits": the cable markers' trace, "codes": a digit a cable (its index in CABLE_LEVELS:
     its status, a rerouted one by how much its GPU lost; the cable map's z),
     "words": the label of each code, "named": {cable index: label} for the cables the
     scenario names, "parts": {trace index: [hover text a point]} for the front view}.
@@ -245,6 +305,7 @@ def label_data(scenario: Scenario, mode: str = "fail") -> dict[str, Any]:
         "controllers": (parts["mc"], [K.CONTROLLER] * f.switch_trays),
     }
     return {
+        "fabric": scenario.fabric,
         "hits": TRACES["cable_hits"],
         "codes": "".join(map(str, level.tolist())),
         "words": words,

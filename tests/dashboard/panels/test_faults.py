@@ -35,3 +35,22 @@ def test_a_chips_x_takes_only_its_fault_away():
     assert faults.remove({"kind": "fail", "id": "gpu20-st5.sw1"}, "?fail=st3") is no_update
     for junk in (None, {}, {"kind": "wipe", "id": "st3"}, {"kind": "fail", "id": 3}):
         assert faults.remove(junk, q) is no_update
+
+
+def test_the_history_keeps_each_new_query_and_lets_a_step_land():
+    """track: each new query after where the page is (what was undone past it dropped); a
+    step of undo or redo landing changes nothing but the buttons."""
+    from dash import no_update
+
+    h = faults.track("?fail=st3", None)
+    assert h["history"] == {"stack": ["?fail=st3"], "at": 0} and h["undo"] and h["redo"]
+    h2 = faults.track("?fail=st3,gpu07", h["history"])
+    assert h2["history"] == {"stack": ["?fail=st3", "?fail=st3,gpu07"], "at": 1}
+    assert h2["undo"] is False and h2["redo"] is True
+    back = {"stack": h2["history"]["stack"], "at": 0}  # an undo stepped back
+    landed = faults.track("?fail=st3", back)
+    assert landed == {"history": no_update, "undo": True, "redo": False}
+    new = faults.track("?fail=st5", back)  # a new change after an undo drops what was undone
+    assert new["history"] == {"stack": ["?fail=st3", "?fail=st5"], "at": 1}
+    many = {"stack": [f"?fail=gpu{i:02d}" for i in range(50)], "at": 49}
+    assert len(faults.track("?fail=st1", many)["history"]["stack"]) == faults.HISTORY_MAX

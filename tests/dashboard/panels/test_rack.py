@@ -63,3 +63,46 @@ def test_the_rack_and_its_l2_tier_are_one_answer():
     assert domain["l2_style"]["display"] == "block" and domain["l2_figure"]["data"]
     with pytest.raises(PreventUpdate):  # what it would draw is drawn, the tier hidden
         rack.rack_and_l2("?fail=st3", None, "", out["drawn"], out["view"], hidden)
+
+
+def _applied(figure: dict, patch) -> dict:
+    """A figure (as JSON sends it) with a dash.Patch's assignments made, as the browser makes
+    them."""
+    import json
+
+    from plotly.utils import PlotlyJSONEncoder
+
+    out = json.loads(json.dumps(figure, cls=PlotlyJSONEncoder))
+    ops = json.loads(json.dumps(patch.to_plotly_json(), cls=PlotlyJSONEncoder))["operations"]
+    for op in ops:
+        assert op["operation"] == "Assign", op
+        *path, last = op["location"]
+        target = out
+        for key in path:
+            target = target[key]
+        target[last] = op["params"]["value"]
+    return out
+
+
+def test_a_press_patch_makes_the_drawn_figure_the_fresh_one_sending_only_what_changed():
+    """The rack's and the map's Patch for a press, applied to what is drawn, gives the labels
+    and cells a fresh draw of the new scenario has; only the changed ones travel (a GPU's
+    cables, not 5,184 labels)."""
+    import json
+
+    from plotly.utils import PlotlyJSONEncoder
+
+    first = rack.rack("?fail=st3", None, "", None, None)
+    press = rack.rack("?fail=st3,gpu07", None, "", first["drawn"], first["view"])
+    fresh = rack.rack("?fail=st3,gpu07", None, "", None, None)
+    for key in ("figure", "map"):
+        got, want = _applied(first[key], press[key]), _applied(fresh[key], type(press[key])())
+        assert [t.get("hovertext") for t in got["data"]] == [
+            t.get("hovertext") for t in want["data"]
+        ]
+        assert [(t.get("z"), t.get("text")) for t in got["data"]] == [
+            (t.get("z"), t.get("text")) for t in want["data"]
+        ]
+    sent = len(json.dumps(press["figure"].to_plotly_json(), cls=PlotlyJSONEncoder))
+    whole = len(json.dumps(fresh["figure"], cls=PlotlyJSONEncoder))  # ~560 KB with labels
+    assert first["view"] != press["view"] and sent < 40_000 < whole // 10
