@@ -136,7 +136,7 @@ def goodput_route() -> Response:
         out["policy"] = tasks.best_policy(s, rates, years=years, racks=racks, **job)
         # the same optimiser at three interactivities around at= (the degraded rate moves)
         out["policy_along"] = goodput.best_policy_along(
-            s, rates, run=tasks.best_policy, years=years, racks=racks, **job
+            s, rates, run=tasks.best_policy, known=out["policy"], years=years, racks=racks, **job
         )
     return jsonify(out)
 

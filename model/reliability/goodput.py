@@ -260,16 +260,21 @@ def interactivities_around(at: float) -> tuple[float, ...]:
 
 
 def best_policy_along(
-    s: Scenario, rates: Rates = DEFAULT_RATES, run: Callable[..., dict] | None = None, **kw
+    s: Scenario,
+    rates: Rates = DEFAULT_RATES,
+    run: Callable[..., dict] | None = None,
+    known: dict | None = None,
+    **kw,
 ) -> list[dict]:
     """best_policy at each of interactivities_around(s.at), side by side: the best policy,
     its gain over repairing at once, and goodput repairing at once, a row an interactivity.
     The degraded rate (decode at that interactivity) is what moves. `run`: best_policy, or
-    one that splits it over workers (the same answer)."""
+    one that splits it over workers (the same answer); `known`: best_policy's answer at s.at
+    already in hand (the API's own), not run again."""
     run = run or best_policy
     rows = []
     for x in interactivities_around(s.at):
-        b = run(replace(s, at=x), rates, **kw)
+        b = known if known is not None and x == s.at else run(replace(s, at=x), rates, **kw)
         rows.append(
             {
                 "tokens_per_s_per_user": x,
