@@ -1,0 +1,393 @@
+"""One sampled history of a job over N racks: its faults as they arrive, what the fabric did,
+each rack's state over time, and the job's goodput, restarts and money lost as it goes.
+
+One model: the history is the Monte Carlo's own sample of one job (montecarlo.sample_history:
+the same events, rates, repair policy and outcomes as the closed form, walked by the same
+timeline), with its faults kept instead of summed away; which rack a fault struck is drawn
+after the sample, so the stops and the goodput are the Monte Carlo's to the bit. Seeded by
+`seed` alone, so a second feature set or fabric on the same seed draws the same failures
+for every kind whose rate it shares (common random numbers, see against()).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import numpy as np
+
+from model.errors import ScenarioError
+from model.reliability.accounting import interval_s, job_scale, rate_of_tokens
+from model.reliability.effects import LINK_PARTS, MAINTENANCE, Effect
+from model.reliability.montecarlo import sample_history, saved
+from model.reliability.policy import parse_policy
+from model.reliability.rates import DEFAULT_RATES, Rates
+from model.reliability.site import site_of
+from model.scenario import Scenario
+
+MAX_HISTORY_RACKS = 2_000  # [A] the largest job a history plays (the issue's 2,000 racks)
+MAX_HISTORY_DAYS = 365  # [A] its longest horizon: a year
+MAX_SEED = 2**31 - 1
+SERIES_POINTS = 731  # [A] points of each line: every 12 h over a year, a page's width
+MAX_PARTINGS = 200  # [A] the partings listed (all are counted): a page shows the first
+
+# A rack's state (codes in the answer's intervals; a rack is running outside them).
+STATES = ("running", "degraded", "rerouted", "repair", "down", "spare")
+RUNNING, DEGRADED, REROUTED, REPAIR, DOWN, SPARE = range(len(STATES))
+# What the fabric and the job did about a fault (codes in the answer's events).
+ACTIONS = (
+    "no effect on the job",
+    "rerouted: the job ran on, degraded until the repair",
+    "degraded: the job ran on, slower until the repair",
+    "parked: checkpointed and stopped on purpose",
+    "aborted: restarted at once from the checkpoint",
+    "aborted: waited for the repair, then restarted from the checkpoint",
+    "aborted: restarted from the checkpoint on a spare rack",
+)
+NONE, REROUTE, DEGRADE, PARK, ABORT, ABORT_WAIT, ABORT_SPARE = range(len(ACTIONS))
+
+
+def _check(racks: int, days: float, seed: int) -> None:
+    """ScenarioError naming the argument out of bounds."""
+    if isinstance(racks, bool) or not isinstance(racks, int) or not 1 <= racks <= MAX_HISTORY_RACKS:
+        raise ScenarioError(
+            f"racks must be a whole number from 1 to {MAX_HISTORY_RACKS:,}", token="racks"
+        )
+    if isinstance(days, bool) or not isinstance(days, int | float) or not 1 <= days <= 365:
+        raise ScenarioError(f"days must be from 1 to {MAX_HISTORY_DAYS}", token="days")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        raise ScenarioError(f"seed must be a whole number from 0 to {MAX_SEED:,}", token="seed")
+
+
+def action_of(e: Effect, spares: bool) -> int:
+    """What the fabric and the job do about one fault of this kind (an ACTIONS code)."""
+    first = e.stops[0] if e.stops else None
+    if first is not None and first.offset_h == 0.0:
+        if first.planned:
+            return PARK
+        if spares:
+            return ABORT_SPARE
+        return ABORT_WAIT if first.wait_h > 0.0 else ABORT
+    if e.degraded_h > 0.0 or first is not None:
+        return REROUTE if e.planes > 0 or e.every_gpu else DEGRADE
+    return NONE
+
+
+def rack_spells(e: Effect, spares: bool) -> tuple[tuple[int, float, float], ...]:
+    """The struck rack's states after one fault of this kind: (state, from, to) in hours
+    from the fault. A spare takes an aborted or parked rack's place while it is repaired;
+    a part the job runs without is rerouted (or degraded) until its repair or visit."""
+    act = action_of(e, spares)
+    first = e.stops[0] if e.stops else None
+    if act in (ABORT_SPARE,) or (act == PARK and spares and e.repair_h > 0.0):
+        return ((SPARE, 0.0, max(e.repair_h, first.wait_h + first.restart_h)),)
+    if act == PARK:
+        state = DOWN if first.wait_cause == MAINTENANCE else REPAIR
+        return ((state, 0.0, first.wait_h + first.restart_h),)
+    if act in (ABORT, ABORT_WAIT):
+        own = (DOWN, 0.0, first.detect_h + first.wait_h + first.restart_h)
+        later = [st for st in e.stops[1:] if st.offset_h > 0.0]
+        if not later:
+            return (own,)
+        v = later[0]  # the job ran on the rest; the rack rejoins after a swap
+        return (own, (DEGRADED, own[2], v.offset_h), (REPAIR, v.offset_h, v.offset_h + v.wait_h))
+    if act in (REROUTE, DEGRADE):
+        visits = [st for st in e.stops if st.offset_h > 0.0]
+        if visits:
+            v = visits[0]
+            return ((act_state(act), 0.0, v.offset_h), (REPAIR, v.offset_h, v.offset_h + v.wait_h))
+        return ((act_state(act), 0.0, e.repair_h),)
+    return ()
+
+
+def act_state(act: int) -> int:
+    """The rack's state while the job runs on a fault's part (rerouted or degraded)."""
+    return REROUTED if act == REROUTE else DEGRADED
+
+
+def history(
+    s: Scenario,
+    rates: Rates = DEFAULT_RATES,
+    *,
+    racks: int,
+    days: float,
+    seed: int,
+    spares: bool = False,
+    checkpoint_interval_s: float | None = None,
+) -> dict:
+    """One sampled history of a job over `racks` racks for `days` days, under the scenario's
+    fabric, features and repair policy (repair=): its faults, each rack's states, the job's
+    down spells, and its goodput, restarts and money lost as lines over time. Same
+    arguments, same answer, on every machine. checkpoint_interval_s: Daly's optimum for
+    the scenario's job by default (the one closed_form uses)."""
+    _check(racks, days, seed)
+    parse_policy(s.repair)
+    eff = job_scale(s, rates, racks, spares)
+    tau_s = interval_s(eff, rates, checkpoint_interval_s)
+    tau, w = tau_s / 3600.0, rates.checkpoint_write_s / 3600.0
+    hours = float(days) * 24.0
+    faults, walk, degraded = sample_history(eff, hours, f"history:{seed}", racks, tau, w)
+    gpus = site_of(s).gpus * racks
+    per_h = {
+        "gpu_h": float(gpus),
+        "tokens": rate_of_tokens(s, None) * racks * 3600.0,
+        "money": gpus * rates.price_per_gpu_h,
+    }
+    ev = _events(eff, faults, walk, spares)
+    series = _series(eff, faults, walk, degraded, hours, tau, w, per_h)
+    return {
+        "scenario": s.key(),
+        "racks": racks,
+        "days": days,
+        "seed": seed,
+        "spares": spares,
+        "policy": s.repair,
+        "gpus": gpus,
+        "checkpoint_interval_s": tau_s,
+        "price_per_gpu_h": rates.price_per_gpu_h,
+        "per_hour_lost": per_h,
+        "fraction": series["goodput"][-1],
+        "kinds": _kinds(eff, spares),
+        "actions": list(ACTIONS),
+        "states": list(STATES),
+        "events": _columns(ev, per_h),
+        "rack_states": _rack_states(eff, faults, spares, hours),
+        "job_down": _job_down(walk, hours),
+        "series": series,
+        "link_stops": _link_stops(eff, ev, per_h),
+        "units": "hours from the start; costs in full-rate hours of the whole job, and per_hour_lost "
+        "turns an hour into GPU-hours, tokens and $",
+    }
+
+
+def _kinds(eff: tuple[Effect, ...], spares: bool) -> dict:
+    """What every fault of a kind shares, as columns (an event names its kind's row): its
+    name, what the fabric and the job did (an ACTIONS code), how long its repair took, the
+    full-rate hours its degraded running cost, and whether it is a single link's fault."""
+    return {
+        "name": [e.name for e in eff],
+        "action": [action_of(e, spares) for e in eff],
+        "repair_h": _sig(np.array([e.repair_h for e in eff])),
+        "degraded_h": _sig(np.array([e.degraded_h for e in eff])),
+        "link": [e.name.startswith(LINK_PARTS) for e in eff],
+    }
+
+
+def _events(eff: tuple[Effect, ...], faults: dict, walk: dict | None, spares: bool) -> dict:
+    """Every fault in time order with what it cost the job: the down time of its stops
+    (detection, wait, restart), the work lost at them, its degraded running."""
+    n = faults["t"].size
+    down = np.zeros(n)
+    lost = np.zeros(n)
+    if walk is not None and walk["t"].size:
+        f = walk["fault"]
+        held = walk["d"] + walk["a"] + walk["b"] + walk["extra"]
+        down = np.bincount(f, weights=held, minlength=n)[:n]
+        lost = np.bincount(f, weights=walk["lost"], minlength=n)[:n]
+    kind = faults["kind"]
+    order = np.argsort(faults["t"], kind="stable")
+    deg = np.array([e.degraded_h for e in eff])[kind]
+    act = np.array([action_of(e, spares) for e in eff], dtype=np.int64)[kind]
+    cost = down + lost + deg
+    cols = {
+        "t_h": faults["t"],
+        "rack": faults["rack"],
+        "kind": kind,
+        "action": act,
+        "down_h": down,
+        "lost_work_h": lost,
+        "degraded_h": deg,
+        "cost_h": cost,
+    }
+    return {k: v[order] for k, v in cols.items()}
+
+
+def _sig(x: np.ndarray, figures: int = 4) -> list[float]:
+    """Values to `figures` significant figures (what an answer needs, and no more bytes)."""
+    x = np.asarray(x, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mag = np.where(x != 0.0, np.floor(np.log10(np.abs(x))), 0.0)
+    scale = 10.0 ** (figures - 1 - mag)
+    return (np.round(x * scale) / scale).tolist()
+
+
+def _columns(ev: dict, per_h: dict) -> dict:
+    """The events as columns (one list a field; what a kind's faults share is in its row of
+    `kinds`): JSON that stays small at 2,000 racks. Costs: the job's full-rate hours lost
+    to the fault (its stops' down time, the work they lost, its degraded running), and the
+    same in GPU-hours and $."""
+    return {
+        "t_h": np.round(ev["t_h"], 3).tolist(),
+        "rack": ev["rack"].tolist(),
+        "kind": ev["kind"].tolist(),
+        "down_h": _sig(ev["down_h"]),
+        "lost_work_h": _sig(ev["lost_work_h"]),
+        "cost_h": _sig(ev["cost_h"]),
+        "gpu_h": _sig(ev["cost_h"] * per_h["gpu_h"]),
+        "money": _sig(ev["cost_h"] * per_h["money"]),
+    }
+
+
+def _rack_states(eff: tuple[Effect, ...], faults: dict, spares: bool, hours: float) -> dict:
+    """Each rack's state-change intervals (rack, from, to, state), by rack then time; a later
+    interval paints over an earlier one, and a rack is running outside them."""
+    spells = [rack_spells(e, spares) for e in eff]
+    rack, t0, t1, state = [], [], [], []
+    for k, sp in enumerate(spells):
+        mine = faults["kind"] == k
+        if not sp or not mine.any():
+            continue
+        for st, a, b in sp:
+            if b <= a:
+                continue
+            rack.append(faults["rack"][mine])
+            t0.append(faults["t"][mine] + a)
+            t1.append(np.minimum(faults["t"][mine] + b, hours))
+            state.append(np.full(int(mine.sum()), st))
+    if not rack:
+        return {"rack": [], "from_h": [], "to_h": [], "state": []}
+    r, a, b, c = (np.concatenate(x) for x in (rack, t0, t1, state))
+    keep = a < hours
+    r, a, b, c = r[keep], a[keep], b[keep], c[keep]
+    order = np.lexsort((a, r))
+    return {
+        "rack": r[order].tolist(),
+        "from_h": np.round(a[order], 3).tolist(),
+        "to_h": np.round(b[order], 3).tolist(),
+        "state": c[order].tolist(),
+    }
+
+
+def _job_down(walk: dict | None, hours: float) -> dict:
+    """The job's down spells: from each stop until it is back (or the next stop), and
+    whether the stop was planned (parked) or not (aborted)."""
+    if walk is None or not walk["t"].size:
+        return {"from_h": [], "to_h": [], "planned": []}
+    t = walk["t"]
+    nxt = np.append(t[1:], hours)
+    to = np.minimum(np.minimum(walk["end"], nxt), hours)
+    return {
+        "from_h": np.round(t, 3).tolist(),
+        "to_h": np.round(to, 3).tolist(),
+        "planned": walk["planned"].tolist(),
+    }
+
+
+def _series(
+    eff: tuple[Effect, ...],
+    faults: dict,
+    walk: dict | None,
+    degraded: float,
+    hours: float,
+    tau: float,
+    w: float,
+    per_h: dict,
+) -> dict:
+    """Goodput so far, restarts, aborts and money lost at SERIES_POINTS times: work done at
+    full rate (runs up to each stop, then the run in progress) slowed by the degraded
+    hours so far, exactly the Monte Carlo's fraction at the horizon."""
+    tt = np.linspace(0.0, hours, SERIES_POINTS)[1:]
+    if walk is None or not walk["t"].size:
+        prod = saved(tt, tau, w)
+        restarts = aborts = np.zeros(tt.size)
+    else:
+        t = walk["t"]
+        i = np.searchsorted(t, tt, side="right") - 1
+        cum = np.concatenate([[0.0], np.cumsum(walk["prod"])])
+        back = np.where(i >= 0, walk["end"][np.maximum(i, 0)], 0.0)
+        prod = cum[i + 1] + saved(np.maximum(tt - back, 0.0), tau, w)
+        restarts = (i + 1).astype(float)
+        aborts = np.concatenate([[0], np.cumsum(~walk["planned"])])[i + 1].astype(float)
+    deg_f = np.array([e.degraded_h for e in eff])[faults["kind"]]
+    order = np.argsort(faults["t"])
+    cum_deg = np.concatenate([[0.0], np.cumsum(deg_f[order])])
+    d_faults = cum_deg[np.searchsorted(faults["t"][order], tt, side="right")]
+    spread = max(degraded - float(cum_deg[-1]), 0.0)  # the parts waiting for a visit
+    d = d_faults + spread * tt / hours
+    good = prod * np.exp(-d / tt) / tt
+    lost_h = tt * (1.0 - good)
+    return {
+        "t_h": np.round(np.concatenate([[0.0], tt]), 3).tolist(),
+        "goodput": [1.0, *good.tolist()],
+        "restarts": [0, *restarts.astype(int).tolist()],
+        "aborts": [0, *aborts.astype(int).tolist()],
+        "money_lost": [0.0, *_sig(lost_h * per_h["money"])],
+        "gpu_h_lost": [0.0, *_sig(lost_h * per_h["gpu_h"])],
+    }
+
+
+def _link_stops(eff: tuple[Effect, ...], ev: dict, per_h: dict) -> dict:
+    """The readers' question: of the history's single link faults, how many stopped the job
+    (aborted it, parked it or took its rack down for the swap), and what each such stop cost."""
+    is_link = np.array([e.name.startswith(LINK_PARTS) for e in eff], dtype=bool)[ev["kind"]]
+    stopped = is_link & (ev["down_h"] + ev["lost_work_h"] > 0.0)
+    cost = ev["cost_h"][stopped]
+    return {
+        "link_faults": int(is_link.sum()),
+        "stopped_the_job": int(stopped.sum()),
+        "t_h": np.round(ev["t_h"][stopped], 3).tolist(),
+        "rack": ev["rack"][stopped].tolist(),
+        "action": ev["action"][stopped].tolist(),
+        "cost_h": _sig(cost),
+        "money": _sig(cost * per_h["money"]),
+        "total_cost_h": float(cost.sum()),
+        "total_money": float(cost.sum() * per_h["money"]),
+    }
+
+
+def against(
+    s: Scenario,
+    other: Scenario,
+    rates: Rates = DEFAULT_RATES,
+    *,
+    racks: int,
+    days: float,
+    seed: int,
+    spares: bool = False,
+) -> dict:
+    """Two histories on the same seed (the same sampled failures for every kind whose rate
+    both share): each, the difference (other - s) in goodput, restarts and money as it
+    accumulates, and the faults where the two part (the same fault, a different action or
+    cost; or a fault only one of them has)."""
+    kw = {"racks": racks, "days": days, "seed": seed, "spares": spares}
+    a = history(s, rates, **kw)
+    b = history(replace(other, repair=s.repair), rates, **kw)
+    sa, sb = a["series"], b["series"]
+    diff = {
+        "t_h": sa["t_h"],
+        "goodput": [y - x for x, y in zip(sa["goodput"], sb["goodput"], strict=True)],
+        "restarts": [y - x for x, y in zip(sa["restarts"], sb["restarts"], strict=True)],
+        "money_lost": [y - x for x, y in zip(sa["money_lost"], sb["money_lost"], strict=True)],
+    }
+    return {"history": a, "against": b, "difference": diff, "partings": _partings(a, b)}
+
+
+def _partings(a: dict, b: dict) -> dict:
+    """The faults where two histories on one seed part, in time order (the first
+    MAX_PARTINGS listed, all counted)."""
+
+    def table(h: dict) -> dict[tuple[str, float, int], tuple[int, float]]:
+        e, kinds = h["events"], h["kinds"]
+        return {
+            (kinds["name"][k], t, r): (kinds["action"][k], c)
+            for t, r, k, c in zip(e["t_h"], e["rack"], e["kind"], e["cost_h"], strict=True)
+        }
+
+    ta, tb = table(a), table(b)
+    out = []
+    for key in sorted(ta.keys() | tb.keys(), key=lambda k: k[1]):
+        x, y = ta.get(key), tb.get(key)
+        if x is not None and y is not None and x[0] == y[0] and math.isclose(x[1], y[1]):
+            continue
+        out.append(
+            {
+                "t_h": key[1],
+                "rack": key[2],
+                "kind": key[0],
+                "action": None if x is None else ACTIONS[x[0]],
+                "action_against": None if y is None else ACTIONS[y[0]],
+                "cost_h": None if x is None else x[1],
+                "cost_h_against": None if y is None else y[1],
+            }
+        )
+    return {"count": len(out), "first": out[:MAX_PARTINGS]}
