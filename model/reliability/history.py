@@ -19,11 +19,12 @@ import numpy as np
 from model.errors import ScenarioError
 from model.reliability.accounting import interval_s, job_scale, rate_of_tokens
 from model.reliability.effects import LINK_PARTS, MAINTENANCE, Effect
+from model.reliability.goodput import closed_form
 from model.reliability.montecarlo import sample_history, saved
 from model.reliability.policy import parse_policy
-from model.reliability.rates import DEFAULT_RATES, Rates
+from model.reliability.rates import DEFAULT_RATES, HOURS_PER_YEAR, Rates
 from model.reliability.site import site_of
-from model.scenario import Scenario
+from model.scenario import Scenario, parse_query
 
 MAX_HISTORY_RACKS = 2_000  # [A] the largest job a history plays (the issue's 2,000 racks)
 MAX_HISTORY_DAYS = 365  # [A] its longest horizon: a year
@@ -391,3 +392,44 @@ def _partings(a: dict, b: dict) -> dict:
             }
         )
     return {"count": len(out), "first": out[:MAX_PARTINGS]}
+
+
+# docs/GOODPUT.md's histories: a year, seed 1, at these job sizes (racks, spares).
+DOC_JOBS = ((16, False), (2_000, True))
+DOC_AGAINST = "off=reroute"
+DOC_MEAN_SEEDS = 200  # the issue's check: 200 histories of 16 racks against the closed form
+
+
+def markdown() -> str:
+    """One year's history at DOC_JOBS against reroute off on the same failures, and the mean
+    of DOC_MEAN_SEEDS histories of 16 racks against the closed form (docs/GOODPUT.md)."""
+    s = parse_query("").scenario
+    other = parse_query(DOC_AGAINST).scenario
+    lines = [
+        (
+            "| job, seed 1, 365 days | goodput | restarts (aborts) | link faults (stopped the "
+            "job) | $ lost | the same failures, reroute off: goodput | restarts (aborts) | $ lost |"
+        ),
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for racks, spares in DOC_JOBS:
+        r = against(s, other, racks=racks, days=365, seed=1, spares=spares)
+        cells = []
+        for h in (r["history"], r["against"]):
+            se, ls = h["series"], h["link_stops"]
+            cells.append(
+                f"{100 * h['fraction']:.2f}% | {se['restarts'][-1]:,} ({se['aborts'][-1]:,})"
+                + (f" | {ls['link_faults']:,} ({ls['stopped_the_job']:,})" if not cells else "")
+                + f" | ${se['money_lost'][-1] / 1e6:,.1f} M"
+            )
+        label = f"{racks:,} racks" + (", spares" if spares else "")
+        lines.append(f"| {label} | {cells[0]} | {cells[1]} |")
+    mean = float(
+        np.mean([history(s, racks=16, days=365, seed=k)["fraction"] for k in range(DOC_MEAN_SEEDS)])
+    )
+    cf = closed_form(s, years=365 * 24 / HOURS_PER_YEAR, job_racks=16)["fraction"]
+    return "\n".join(lines) + (
+        f"\n\nThe mean of {DOC_MEAN_SEEDS} such histories of 16 racks (seeds 0 to "
+        f"{DOC_MEAN_SEEDS - 1}): {100 * mean:.3f}% against the closed form's {100 * cf:.3f}% "
+        f"({100 * (mean - cf):+.3f} pp)."
+    )
