@@ -135,7 +135,8 @@ def history(
         "money": gpus * rates.price_per_gpu_h,
     }
     ev = _events(eff, faults, walk, spares)
-    series = _series(eff, faults, walk, degraded, hours, tau, w, per_h)
+    down = spells(walk, hours)
+    series = _series(eff, faults, walk, down, degraded, (hours, tau, w), per_h)
     return {
         "scenario": s.key(),
         "racks": racks,
@@ -153,7 +154,7 @@ def history(
         "states": list(STATES),
         "events": _columns(ev, per_h),
         "rack_states": _rack_states(eff, faults, spares, hours),
-        "job_down": _job_down(walk, hours),
+        "job_down": _job_down(down),
         "series": series,
         "link_stops": _link_stops(eff, ev, per_h),
         "units": "hours from the start; costs in full-rate hours of the whole job, and per_hour_lost "
@@ -259,18 +260,31 @@ def _rack_states(eff: tuple[Effect, ...], faults: dict, spares: bool, hours: flo
     }
 
 
-def _job_down(walk: dict | None, hours: float) -> dict:
-    """The job's down spells: from each stop until it is back (or the next stop), and
-    whether the stop was planned (parked) or not (aborted)."""
+def spells(walk: dict | None, hours: float) -> dict[str, np.ndarray]:
+    """The job's down spells: each starts at a stop that strikes it while it runs (an abort,
+    or a planned stop: parked) and lasts until it is back, however many stops land meanwhile
+    (each extends it to its own end). `back` says whether it was back within the horizon."""
     if walk is None or not walk["t"].size:
-        return {"from_h": [], "to_h": [], "planned": []}
-    t = walk["t"]
-    nxt = np.append(t[1:], hours)
-    to = np.minimum(np.minimum(walk["end"], nxt), hours)
+        none = np.zeros(0, bool)
+        return {"from_h": np.zeros(0), "to_h": np.zeros(0), "back": none, "planned": none}
+    t, end = walk["t"], walk["end"]
+    starts = np.flatnonzero(t >= walk["prev_end"])
+    last = np.append(starts[1:] - 1, t.size - 1)  # each spell's last stop (ends are running max)
     return {
-        "from_h": np.round(t, 3).tolist(),
-        "to_h": np.round(to, 3).tolist(),
-        "planned": walk["planned"].tolist(),
+        "from_h": t[starts],
+        "to_h": np.minimum(end[last], hours),
+        "back": end[last] <= hours,
+        "planned": walk["planned"][starts],
+    }
+
+
+def _job_down(sp: dict[str, np.ndarray]) -> dict:
+    """The job's down spells as columns: from, to (the horizon if it is not back by then),
+    and whether the stop that began it was planned (parked) or not (aborted)."""
+    return {
+        "from_h": np.round(sp["from_h"], 3).tolist(),
+        "to_h": np.round(sp["to_h"], 3).tolist(),
+        "planned": sp["planned"].tolist(),
     }
 
 
@@ -278,15 +292,16 @@ def _series(
     eff: tuple[Effect, ...],
     faults: dict,
     walk: dict | None,
+    down: dict[str, np.ndarray],
     degraded: float,
-    hours: float,
-    tau: float,
-    w: float,
+    clock: tuple[float, float, float],
     per_h: dict,
 ) -> dict:
-    """Goodput so far, restarts, aborts and money lost at SERIES_POINTS times: work done at
-    full rate (runs up to each stop, then the run in progress) slowed by the degraded
-    hours so far, exactly the Monte Carlo's fraction at the horizon."""
+    """Goodput so far, restarts (the job back after a down spell), aborts (spells an
+    unplanned stop began) and money lost at SERIES_POINTS times: work done at full rate
+    (runs up to each stop, then the run in progress) slowed by the degraded hours so far,
+    exactly the Monte Carlo's fraction at the horizon. clock: hours, tau and w."""
+    hours, tau, w = clock
     tt = np.linspace(0.0, hours, SERIES_POINTS)[1:]
     if walk is None or not walk["t"].size:
         prod = saved(tt, tau, w)
@@ -297,8 +312,10 @@ def _series(
         cum = np.concatenate([[0.0], np.cumsum(walk["prod"])])
         back = np.where(i >= 0, walk["end"][np.maximum(i, 0)], 0.0)
         prod = cum[i + 1] + saved(np.maximum(tt - back, 0.0), tau, w)
-        restarts = (i + 1).astype(float)
-        aborts = np.concatenate([[0], np.cumsum(~walk["planned"])])[i + 1].astype(float)
+        resumed = np.sort(down["to_h"][down["back"]])
+        restarts = np.searchsorted(resumed, tt, side="right").astype(float)
+        struck = np.sort(down["from_h"][~down["planned"]])
+        aborts = np.searchsorted(struck, tt, side="right").astype(float)
     deg_f = np.array([e.degraded_h for e in eff])[faults["kind"]]
     order = np.argsort(faults["t"])
     cum_deg = np.concatenate([[0.0], np.cumsum(deg_f[order])])

@@ -71,7 +71,7 @@ def test_bad_parameters_are_400s_naming_them(client, q, token):
 
 
 def test_the_full_size_answer_stays_small(client):
-    """2,000 racks x 365 days: ~4.1 MB of JSON, ~1.0 MB as the browser gets it (brotli);
+    """2,000 racks x 365 days: ~3.6 MB of JSON, ~1.0 MB as the browser gets it (brotli);
     measured on seed 1 with spares (bench/README.md)."""
     q = "/api/v1/history?racks=2000&days=365&seed=1&spares=1"
     raw = client.get(q, headers={"Accept-Encoding": "identity"})

@@ -89,7 +89,12 @@ def test_events_rack_states_and_series_hang_together():
     assert s["t_h"][-1] == 120 * 24
     assert s["goodput"][-1] == h["fraction"]
     assert s["restarts"] == sorted(s["restarts"]) and s["money_lost"][-1] > 0
-    assert s["restarts"][-1] == len(h["job_down"]["from_h"])
+    jd = h["job_down"]
+    # the job's down spells do not overlap; each ended within the horizon is one restart,
+    # each begun by an unplanned stop one abort
+    assert all(b <= a for a, b in zip(jd["from_h"][1:], jd["to_h"][:-1], strict=True))
+    assert s["restarts"][-1] == sum(t < 120 * 24 for t in jd["to_h"])
+    assert s["aborts"][-1] == sum(not p for p in jd["planned"]) > 0
     # every hour lost is priced at the job's GPUs x the price of a GPU-hour
     lost_h = s["t_h"][-1] * (1 - h["fraction"])
     assert s["money_lost"][-1] == pytest.approx(lost_h * h["gpus"] * 8.5, rel=1e-3)
