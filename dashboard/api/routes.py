@@ -201,7 +201,7 @@ def _events_csv(h: dict) -> str:
     kinds = h["kinds"]
     out.writerow(
         ["t_h", "rack", "kind", "action", "repair_h", "down_h", "lost_work_h"]
-        + ["degraded_h", "cost_h", "gpu_h", "money"]
+        + ["degraded_h", "cost_h", "gpu_h", "money", h["work_unit"].replace(" ", "_")]
     )
     for i in range(len(ev["t_h"])):
         k = ev["kind"][i]
@@ -209,6 +209,7 @@ def _events_csv(h: dict) -> str:
             [ev["t_h"][i], ev["rack"][i], kinds["name"][k], h["actions"][kinds["action"][k]]]
             + [kinds["repair_h"][k], ev["down_h"][i], ev["lost_work_h"][i]]
             + [kinds["degraded_h"][k], ev["cost_h"][i], ev["gpu_h"][i], ev["money"][i]]
+            + [ev["work"][i]]
         )
     return buf.getvalue()
 

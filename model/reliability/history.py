@@ -17,6 +17,7 @@ from dataclasses import replace
 import numpy as np
 
 from model.errors import ScenarioError
+from model.kinds import FabricKind
 from model.reliability.accounting import interval_s, job_scale, rate_of_tokens
 from model.reliability.effects import LINK_PARTS, MAINTENANCE, Effect
 from model.reliability.goodput import closed_form
@@ -25,6 +26,7 @@ from model.reliability.policy import parse_policy
 from model.reliability.rates import DEFAULT_RATES, HOURS_PER_YEAR, Rates
 from model.reliability.site import site_of
 from model.scenario import Scenario, parse_query
+from model.workloads.training import healthy_step
 
 MAX_HISTORY_RACKS = 2_000  # [A] the largest job a history plays (the issue's 2,000 racks)
 MAX_HISTORY_DAYS = 365  # [A] its longest horizon: a year
@@ -133,6 +135,7 @@ def history(
         "gpu_h": float(gpus),
         "tokens": rate_of_tokens(s, None) * racks * 3600.0,
         "money": gpus * rates.price_per_gpu_h,
+        "steps": _steps_per_h(s),
     }
     ev = _events(eff, faults, walk, spares)
     down = spells(walk, hours)
@@ -148,6 +151,7 @@ def history(
         "checkpoint_interval_s": tau_s,
         "price_per_gpu_h": rates.price_per_gpu_h,
         "per_hour_lost": per_h,
+        "work_unit": "training steps" if per_h["steps"] else "tokens",
         "fraction": series["goodput"][-1],
         "kinds": _kinds(eff, spares),
         "actions": list(ACTIONS),
@@ -173,6 +177,14 @@ def _kinds(eff: tuple[Effect, ...], spares: bool) -> dict:
         "degraded_h": _sig(np.array([e.degraded_h for e in eff])),
         "link": [e.name.startswith(LINK_PARTS) for e in eff],
     }
+
+
+def _steps_per_h(s: Scenario) -> float | None:
+    """Training steps of the job an hour at full rate (its racks step together at the
+    healthy rack's step time); None unless the workload is training on one-rack units."""
+    if s.workload != "train" or s.kind is not FabricKind.RACK:
+        return None
+    return 3600.0 / healthy_step(s.spec()).step_s
 
 
 def _events(eff: tuple[Effect, ...], faults: dict, walk: dict | None, spares: bool) -> dict:
@@ -217,7 +229,7 @@ def _columns(ev: dict, per_h: dict) -> dict:
     """The events as columns (one list a field; what a kind's faults share is in its row of
     `kinds`): JSON that stays small at 2,000 racks. Costs: the job's full-rate hours lost
     to the fault (its stops' down time, the work they lost, its degraded running), and the
-    same in GPU-hours and $."""
+    same in GPU-hours, $ and work (tokens, or training steps when the job trains)."""
     return {
         "t_h": np.round(ev["t_h"], 3).tolist(),
         "rack": ev["rack"].tolist(),
@@ -227,6 +239,8 @@ def _columns(ev: dict, per_h: dict) -> dict:
         "cost_h": _sig(ev["cost_h"]),
         "gpu_h": _sig(ev["cost_h"] * per_h["gpu_h"]),
         "money": _sig(ev["cost_h"] * per_h["money"]),
+        # the work it cost: training steps when the job trains, tokens otherwise
+        "work": _sig(ev["cost_h"] * (per_h["steps"] or per_h["tokens"])),
     }
 
 

@@ -43,6 +43,16 @@ def test_csv_has_a_row_a_fault_in_words(client):
     assert len(rows) == len(js["events"]["t_h"]) > 0
     assert rows[0]["kind"] in js["kinds"]["name"] and rows[0]["action"] in js["actions"]
     assert float(rows[-1]["t_h"]) == js["events"]["t_h"][-1]
+    assert js["work_unit"] == "tokens" and float(rows[-1]["tokens"]) == js["events"]["work"][-1]
+
+
+def test_a_training_job_counts_its_lost_work_in_steps(client):
+    js = client.get("/api/v1/history?workload=train&racks=8&days=60&seed=4").get_json()
+    assert js["work_unit"] == "training steps"
+    per = js["per_hour_lost"]
+    assert per["steps"] > 0
+    for c, w in zip(js["events"]["cost_h"], js["events"]["work"], strict=True):
+        assert w == pytest.approx(c * per["steps"], rel=2e-3)
 
 
 @pytest.mark.parametrize(
@@ -71,7 +81,7 @@ def test_bad_parameters_are_400s_naming_them(client, q, token):
 
 
 def test_the_full_size_answer_stays_small(client):
-    """2,000 racks x 365 days: ~3.6 MB of JSON, ~1.0 MB as the browser gets it (brotli);
+    """2,000 racks x 365 days: ~4.2 MB of JSON, ~1.1 MB as the browser gets it (brotli);
     measured on seed 1 with spares (bench/README.md)."""
     q = "/api/v1/history?racks=2000&days=365&seed=1&spares=1"
     raw = client.get(q, headers={"Accept-Encoding": "identity"})
