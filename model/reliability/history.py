@@ -11,7 +11,6 @@ for every kind whose rate it shares (common random numbers, see against()).
 
 from __future__ import annotations
 
-import math
 from dataclasses import replace
 
 import numpy as np
@@ -379,8 +378,7 @@ def against(
 ) -> dict:
     """Two histories on the same seed (the same sampled failures for every kind whose rate
     both share): each, the difference (other - s) in goodput, restarts and money as it
-    accumulates, and the faults where the two part (the same fault, a different action or
-    cost; or a fault only one of them has)."""
+    accumulates, and the faults where the two part (_partings)."""
     kw = {"racks": racks, "days": days, "seed": seed, "spares": spares}
     a = history(s, rates, **kw)
     b = history(replace(other, repair=s.repair), rates, **kw)
@@ -396,7 +394,10 @@ def against(
 
 def _partings(a: dict, b: dict) -> dict:
     """The faults where two histories on one seed part, in time order (the first
-    MAX_PARTINGS listed, all counted)."""
+    MAX_PARTINGS listed, all counted): the same fault that the fabric and the job met
+    another way (rerouted against aborted, say), or a fault only one of them has. The same
+    fault met the same way is not a parting even when its cost differs: the work an abort
+    loses depends on where it lands in the checkpoint cycle, which earlier stops move."""
 
     def table(h: dict) -> dict[tuple[str, float, int], tuple[int, float]]:
         e, kinds = h["events"], h["kinds"]
@@ -409,8 +410,8 @@ def _partings(a: dict, b: dict) -> dict:
     out = []
     for key in sorted(ta.keys() | tb.keys(), key=lambda k: k[1]):
         x, y = ta.get(key), tb.get(key)
-        if x is not None and y is not None and x[0] == y[0] and math.isclose(x[1], y[1]):
-            continue
+        if x is not None and y is not None and x[0] == y[0]:
+            continue  # the same fault met the same way (its cost may differ with the phase)
         out.append(
             {
                 "t_h": key[1],
