@@ -147,6 +147,7 @@ class Effect:
     planes: int = 0  # planes the fault darkens: on one GPU (a link), or on every GPU
     every_gpu: bool = False  # a switch chip or tray: its planes are dark for every GPU
     repair_h: float = 0.0  # until the part is back in service (a history's rack states)
+    stall_s: float = 0.0  # the reroute's stall when the job runs on (a history's events)
 
 
 def _fault_stops(
@@ -263,7 +264,8 @@ class _Life:
         stops, deg = _fault_stops(o, u0_h=self.u0, **kw)
         slow = o.slowdown() if o.job_runs else 0.0
         repair = o.repair_h + kw.get("extra_h", 0.0)
-        return Effect(name, rate, stops, deg, slow, planes, every, repair)
+        stall = o.stall_s if o.job_runs else 0.0
+        return Effect(name, rate, stops, deg, slow, planes, every, repair, stall)
 
 
 def _life(s: Scenario, rates: Rates) -> _Life:
@@ -343,6 +345,7 @@ def _link_events(x: _Life) -> list[Effect]:
                 o.slowdown() if o.job_runs else 0.0,
                 pl,
                 repair_h=o.repair_h + x.diag,
+                stall_s=o.stall_s if o.job_runs else 0.0,
             )
         )
     return out

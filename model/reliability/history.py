@@ -55,7 +55,11 @@ def _check(racks: int, days: float, seed: int) -> None:
         raise ScenarioError(
             f"racks must be a whole number from 1 to {MAX_HISTORY_RACKS:,}", token="racks"
         )
-    if isinstance(days, bool) or not isinstance(days, int | float) or not 1 <= days <= 365:
+    if (
+        isinstance(days, bool)
+        or not isinstance(days, int | float)
+        or not 1 <= days <= MAX_HISTORY_DAYS
+    ):
         raise ScenarioError(f"days must be from 1 to {MAX_HISTORY_DAYS}", token="days")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
         raise ScenarioError(f"seed must be a whole number from 0 to {MAX_SEED:,}", token="seed")
@@ -70,8 +74,10 @@ def action_of(e: Effect, spares: bool) -> int:
         if spares:
             return ABORT_SPARE
         return ABORT_WAIT if first.wait_h > 0.0 else ABORT
+    if e.stall_s > 0.0:  # the fabric routed around it and the job ran on
+        return REROUTE
     if e.degraded_h > 0.0 or first is not None:
-        return REROUTE if e.planes > 0 or e.every_gpu else DEGRADE
+        return DEGRADE
     return NONE
 
 
@@ -167,11 +173,13 @@ def history(
 
 def _kinds(eff: tuple[Effect, ...], spares: bool) -> dict:
     """What every fault of a kind shares, as columns (an event names its kind's row): its
-    name, what the fabric and the job did (an ACTIONS code), how long its repair took, the
-    full-rate hours its degraded running cost, and whether it is a single link's fault."""
+    name, what the fabric and the job did (an ACTIONS code), how long the job stalled while
+    the fabric rerouted around it, how long its repair took, the full-rate hours its
+    degraded running cost, and whether it is a single link's fault."""
     return {
         "name": [e.name for e in eff],
         "action": [action_of(e, spares) for e in eff],
+        "stall_s": _sig(np.array([e.stall_s for e in eff])),
         "repair_h": _sig(np.array([e.repair_h for e in eff])),
         "degraded_h": _sig(np.array([e.degraded_h for e in eff])),
         "link": [e.name.startswith(LINK_PARTS) for e in eff],

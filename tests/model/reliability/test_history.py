@@ -129,6 +129,23 @@ def test_link_faults_that_stopped_the_job_are_counted_and_priced():
     assert sum(on["cost_h"]) == pytest.approx(on["total_cost_h"], rel=1e-3)
 
 
+def test_what_the_fabric_did_is_the_models_outcome_for_each_kind():
+    """vr-nvl72 reroutes a link fault in its ~1 ms stall and runs on; with reroute off it
+    aborts; gb200-nvl72 aborts too; with spares a GPU's abort restarts on a spare rack."""
+
+    def act(query: str, kind: str, spares: bool = False) -> str:
+        h = history(parse_query(query).scenario, racks=4, days=30, seed=1, spares=spares)
+        k = h["kinds"]
+        i = k["name"].index(kind)
+        return ACTIONS[k["action"][i]] + f" {k['stall_s'][i]}"
+
+    assert act("", "link end") == f"{ACTIONS[1]} 0.001"
+    assert act("off=reroute", "link end").startswith("aborted")
+    assert act("fabric=gb200-nvl72", "link end").startswith("aborted")
+    assert act("", "gpu", spares=True) == f"{ACTIONS[6]} 0.0"
+    assert act("off=issu", "switch update").startswith("parked")
+
+
 def test_against_shares_the_failures_and_lists_where_they_part():
     off_s = parse_query("off=reroute").scenario
     r = against(VR, off_s, racks=100, days=90, seed=2)
