@@ -177,6 +177,8 @@ def history_route() -> Response:
             )
         s = replace(s, repair=policy)
     other = _against(str(own["against"])) if "against" in own else None
+    if other is not None and "policy" in own and "repair=" not in str(own["against"]):
+        other = replace(other, repair=s.repair)  # policy= is both's unless against= says
     kw = {k: int(own[k]) for k in ("racks", "days", "seed")} | {"spares": bool(own["spares"])}
     out = results.history(s, other, **kw)
     if fmt == "csv":

@@ -11,8 +11,6 @@ for every kind whose rate it shares (common random numbers, see against()).
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 
 from model.errors import ScenarioError
@@ -389,7 +387,7 @@ def against(
     accumulates, and the faults where the two part (_partings)."""
     kw = {"racks": racks, "days": days, "seed": seed, "spares": spares}
     a = history(s, rates, **kw)
-    b = history(replace(other, repair=s.repair), rates, **kw)
+    b = history(other, rates, **kw)
     sa, sb = a["series"], b["series"]
     diff = {
         "t_h": sa["t_h"],
@@ -403,14 +401,20 @@ def against(
 def _partings(a: dict, b: dict) -> dict:
     """The faults where two histories on one seed part, in time order (the first
     MAX_PARTINGS listed, all counted): the same fault that the fabric and the job met
-    another way (rerouted against aborted, say), or a fault only one of them has. The same
+    another way (rerouted against aborted, say) or repaired in another time (a day more to
+    find it without per-link counters), or a fault only one of them has. The same
     fault met the same way is not a parting even when its cost differs: the work an abort
     loses depends on where it lands in the checkpoint cycle, which earlier stops move."""
 
-    def table(h: dict) -> dict[tuple[str, float, int], tuple[int, float]]:
+    def table(h: dict) -> dict[tuple[str, float, int], tuple[int, float, str, float]]:
         e, kinds = h["events"], h["kinds"]
         return {
-            (kinds["name"][k], t, r): (kinds["action"][k], c)
+            (kinds["name"][k], t, r): (
+                kinds["action"][k],
+                c,
+                kinds["name"][k],
+                kinds["repair_h"][k],
+            )
             for t, r, k, c in zip(e["t_h"], e["rack"], e["kind"], e["cost_h"], strict=True)
         }
 
@@ -418,7 +422,7 @@ def _partings(a: dict, b: dict) -> dict:
     out = []
     for key in sorted(ta.keys() | tb.keys(), key=lambda k: k[1]):
         x, y = ta.get(key), tb.get(key)
-        if x is not None and y is not None and x[0] == y[0]:
+        if x is not None and y is not None and (x[0], x[3]) == (y[0], y[3]):
             continue  # the same fault met the same way (its cost may differ with the phase)
         out.append(
             {
@@ -427,6 +431,8 @@ def _partings(a: dict, b: dict) -> dict:
                 "kind": key[0],
                 "action": None if x is None else ACTIONS[x[0]],
                 "action_against": None if y is None else ACTIONS[y[0]],
+                "repair_h": None if x is None else x[3],
+                "repair_h_against": None if y is None else y[3],
                 "cost_h": None if x is None else x[1],
                 "cost_h_against": None if y is None else y[1],
             }

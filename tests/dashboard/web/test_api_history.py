@@ -89,3 +89,13 @@ def test_the_full_size_answer_stays_small(client):
     assert raw.status_code == br.status_code == 200
     assert len(raw.data) < 6e6
     assert br.headers["Content-Encoding"] == "br" and len(br.data) < 1.5e6
+
+
+def test_policy_is_both_histories_unless_against_names_its_own(client):
+    q = quote("off=reroute")
+    both = client.get(f"/api/v1/history?racks=20&days=30&seed=1&policy=window-7&against={q}")
+    assert both.get_json()["against"]["policy"] == "window-7"
+    own = quote("off=reroute&repair=now,onsite")
+    one = client.get(f"/api/v1/history?racks=20&days=30&seed=1&policy=window-7&against={own}")
+    got = one.get_json()
+    assert got["history"]["policy"] == "window-7" and got["against"]["policy"] == "now,onsite"

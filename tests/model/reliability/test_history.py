@@ -168,9 +168,21 @@ def test_against_shares_the_failures_and_lists_where_they_part():
     assert d["goodput"][-1] < 0
     assert 0 < r["partings"]["count"] and len(r["partings"]["first"]) <= MAX_PARTINGS
     first = r["partings"]["first"]
-    assert all(p["action"] != p["action_against"] for p in first)
+    assert all(
+        p["action"] != p["action_against"] or p["repair_h"] != p["repair_h_against"] for p in first
+    )
     # reroute off: a link fault that was rerouted now aborts the job
     assert any(p["kind"] == "link end" and "aborted" in p["action_against"] for p in first)
+
+
+def test_a_deferred_repair_parts_two_histories_by_its_time_alone():
+    """Spare parts on site: the same faults, met the same way, repaired sooner; each such
+    fault is a parting by its repair time, and the job loses less."""
+    r = against(VR, parse_query("repair=now,onsite").scenario, racks=50, days=90, seed=6)
+    first = r["partings"]["first"]
+    assert first and all(p["action"] == p["action_against"] for p in first)
+    assert all(p["repair_h_against"] < p["repair_h"] for p in first)
+    assert r["difference"]["money_lost"][-1] < 0
 
 
 @settings(max_examples=25, deadline=None)
