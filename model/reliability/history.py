@@ -14,7 +14,6 @@ from __future__ import annotations
 import numpy as np
 
 from model.errors import ScenarioError
-from model.kinds import FabricKind
 from model.reliability.accounting import interval_s, job_scale, rate_of_tokens
 from model.reliability.effects import LINK_PARTS, MAINTENANCE, Effect
 from model.reliability.goodput import closed_form
@@ -23,7 +22,7 @@ from model.reliability.policy import parse_policy
 from model.reliability.rates import DEFAULT_RATES, HOURS_PER_YEAR, Rates
 from model.reliability.site import site_of
 from model.scenario import Scenario, parse_query
-from model.workloads.training import healthy_step
+from model.workloads.training import TOKENS_PER_GPU_PER_STEP
 
 MAX_HISTORY_RACKS = 2_000  # [A] the largest job a history plays (the issue's 2,000 racks)
 MAX_HISTORY_DAYS = 365  # [A] its longest horizon: a year
@@ -134,11 +133,12 @@ def history(
     hours = float(days) * 24.0
     faults, walk, degraded = sample_history(eff, hours, f"history:{seed}", racks, tau, w)
     gpus = site_of(s).gpus * racks
+    tokens_h = rate_of_tokens(s, None) * racks * 3600.0
     per_h = {
         "gpu_h": float(gpus),
-        "tokens": rate_of_tokens(s, None) * racks * 3600.0,
+        "tokens": tokens_h,
         "money": gpus * rates.price_per_gpu_h,
-        "steps": _steps_per_h(s),
+        "steps": _steps_per_h(s, tokens_h, gpus),
     }
     ev = _events(eff, faults, walk, spares)
     down = spells(walk, hours)
@@ -184,12 +184,12 @@ def _kinds(eff: tuple[Effect, ...], spares: bool) -> dict:
     }
 
 
-def _steps_per_h(s: Scenario) -> float | None:
-    """Training steps of the job an hour at full rate (its racks step together at the
-    healthy rack's step time); None unless the workload is training on one-rack units."""
-    if s.workload != "train" or s.kind is not FabricKind.RACK:
+def _steps_per_h(s: Scenario, tokens_per_h: float, gpus: int) -> float | None:
+    """Training steps of the job an hour at full rate: its tokens over a step's (each GPU
+    trains TOKENS_PER_GPU_PER_STEP tokens a step); None unless the workload is training."""
+    if s.workload != "train":
         return None
-    return 3600.0 / healthy_step(s.spec()).step_s
+    return tokens_per_h / (gpus * TOKENS_PER_GPU_PER_STEP)
 
 
 def _events(eff: tuple[Effect, ...], faults: dict, walk: dict | None, spares: bool) -> dict:
