@@ -12,6 +12,7 @@ import json
 import os
 import random
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -285,6 +286,54 @@ def bench_mc() -> None:
         10_000,
         False,
     )
+    os.sched_setaffinity(0, set(range(os.cpu_count() or 1)))
+
+
+def bench_history() -> None:
+    """One sampled history of a 2,000-rack job over 365 days (issue 30), computed and written
+    as JSON by one worker (one core), with and without spares and against a second feature
+    set; and the answer's size, raw and gzipped."""
+    import gzip
+    import json
+
+    from model import parse_query
+    from model.reliability import history
+
+    try:
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+    except (AttributeError, OSError):
+        pass
+    cold = (
+        "import time; t = time.perf_counter(); from model import parse_query; "
+        "from model.reliability.history import history; "
+        "history(parse_query('').scenario, racks=2000, days=365, seed=1, spares=True); "
+        "print(time.perf_counter() - t)"
+    )
+    first = subprocess.run(
+        [sys.executable, "-c", cold], capture_output=True, text=True, check=True
+    ).stdout
+    report("history: 2,000 racks x 365 days, a fresh process (imports too)", float(first), "s", 5.0)
+    s = parse_query("").scenario
+    off = parse_query("off=reroute").scenario
+    kw = {"racks": 2000, "days": 365}
+    history.history(s, racks=16, days=30, seed=0)  # the outcomes' memos warm, as in a worker
+    for name, run in (
+        ("spares", lambda k: history.history(s, seed=k, spares=True, **kw)),
+        ("no spares", lambda k: history.history(s, seed=k, spares=False, **kw)),
+        ("against reroute off", lambda k: history.against(s, off, seed=k, spares=True, **kw)),
+    ):
+        ts, sizes = [], []
+        for k in range(3):
+            t = time.perf_counter()
+            text = json.dumps(run(k + 1))
+            ts.append(time.perf_counter() - t)
+            sizes.append((len(text), len(gzip.compress(text.encode(), 6))))
+        report(
+            f"history: 2,000 racks x 365 days, {name}, median of 3", statistics.median(ts), "s", 5.0
+        )
+        raw, gz = max(sizes)
+        report(f"history: its JSON answer, {name}, largest", raw / 1e6, "MB", 12.0)
+        report(f"history: the same gzipped, {name}, largest", gz / 1e6, "MB", 3.0)
     os.sched_setaffinity(0, set(range(os.cpu_count() or 1)))
 
 
@@ -884,6 +933,7 @@ BENCHES = {
     "page": bench_first_page,
     "metrics": bench_metrics,
     "mc": bench_mc,
+    "history": bench_history,
     "browser": bench_browser,
     "floor": bench_floor,
     "load": bench_load,

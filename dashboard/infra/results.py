@@ -21,6 +21,7 @@ from plotly.io.json import to_json_plotly
 from model import evaluate
 from model.registry import kind_of
 from model.reliability import goodput, sensitivity
+from model.reliability import history as model_history
 from model.reliability.timeline import timeline as model_timeline
 from model.scenario import Scenario
 from model.workloads import calibrate
@@ -88,6 +89,20 @@ def latency(s: Scenario) -> dict:
 def timeline(s: Scenario) -> dict:
     """The newest fault's timeline, at the scenario's own checkpoint interval (fresh dict)."""
     return _cached("timeline", s, lambda: model_timeline(s))
+
+
+def history(s: Scenario, other: Scenario | None, **kw: Any) -> dict:
+    """One sampled history (model/reliability/history.py), or two on the same seed when
+    `other` is given, cached by its link: the scenario, the second one and every argument."""
+    args = "&".join(f"{k}={kw[k]}" for k in sorted(kw))
+    key = f"history:{s.key()}|{other.key() if other else ''}|{args}"
+
+    def compute() -> str:
+        if other is None:
+            return json.dumps(model_history.history(s, **kw))
+        return json.dumps(model_history.against(s, other, **kw))
+
+    return json.loads(_memo(key, compute))
 
 
 def comparison(fabric: str = "vr-nvl72") -> list[dict]:

@@ -146,6 +146,8 @@ class Effect:
     running_slowdown: float = 0.0  # the slowdown while the part waits for its repair visit
     planes: int = 0  # planes the fault darkens: on one GPU (a link), or on every GPU
     every_gpu: bool = False  # a switch chip or tray: its planes are dark for every GPU
+    repair_h: float = 0.0  # until the part is back in service (a history's rack states)
+    stall_s: float = 0.0  # the reroute's stall when the job runs on (a history's events)
 
 
 def _fault_stops(
@@ -260,7 +262,10 @@ class _Life:
         td_h says otherwise)."""
         kw.setdefault("td_h", self.td_fab)
         stops, deg = _fault_stops(o, u0_h=self.u0, **kw)
-        return Effect(name, rate, stops, deg, o.slowdown() if o.job_runs else 0.0, planes, every)
+        slow = o.slowdown() if o.job_runs else 0.0
+        repair = o.repair_h + kw.get("extra_h", 0.0)
+        stall = o.stall_s if o.job_runs else 0.0
+        return Effect(name, rate, stops, deg, slow, planes, every, repair, stall)
 
 
 def _life(s: Scenario, rates: Rates) -> _Life:
@@ -304,18 +309,23 @@ def _compute_events(x: _Life) -> list[Effect]:
     ]
 
 
+# The parts whose fault is one link's (every kind of link fault's name starts with one).
+LINK_PARTS = ("cable", "link end", "trunk link")
+
+
 def _link_events(x: _Life) -> list[Effect]:
     """A link goes dark when a cable of it fails or one of its two ends does (connector and
     SerDes); either is a link fault to the fabric, swapped with its cartridge (fate.repairs).
     A domain's trunk links too. Some are flaky first: flagged by telemetry and drained on
     purpose, or, without it, replaying until they fail."""
     f, rates, c = x.site, x.rates, x.c
+    cable, end, trunk = LINK_PARTS
     by_part = [
-        ("cable", rates.cable_per_h * f.cables, c["cable"], 1),
-        ("link end", rates.link_end_per_h * 2 * f.links, c["link"], 1),
+        (cable, rates.cable_per_h * f.cables, c["cable"], 1),
+        (end, rates.link_end_per_h * 2 * f.links, c["link"], 1),
     ]
     if f.trunks:  # a trunk darkens no GPU's link: its planes count is 0
-        by_part.append(("trunk link", rates.trunk_link_per_h * f.trunks, c["trunk"], 0))
+        by_part.append((trunk, rates.trunk_link_per_h * f.trunks, c["trunk"], 0))
     out = []
     for part, rate, o, pl in by_part:
         out.append(x.fault(part, rate * (1.0 - rates.flaky_share), o, pl, extra_h=x.diag))
@@ -334,6 +344,8 @@ def _link_events(x: _Life) -> list[Effect]:
                 deg + flaky_deg,
                 o.slowdown() if o.job_runs else 0.0,
                 pl,
+                repair_h=o.repair_h + x.diag,
+                stall_s=o.stall_s if o.job_runs else 0.0,
             )
         )
     return out

@@ -33,6 +33,7 @@ from model.reliability.effects import (
     Effect,
     Stop,
 )
+from model.reliability.policy import WAITING
 from model.reliability.rates import DEFAULT_RATES, HOURS_PER_YEAR, Rates
 from model.scenario import MAX_QUERY_LENGTH, Scenario
 
@@ -47,28 +48,42 @@ def _rng(key: str, salt: str) -> np.random.Generator:
     return np.random.default_rng(int.from_bytes(digest[:16], "big"))
 
 
+_STOP_COLS = ("rack", "t", "planned", "wait", "cause", "restart", "detect", "fault")
+
+
 def _sample(
-    eff: tuple[Effect, ...], racks: int, hours: float, key: str
+    eff: tuple[Effect, ...], racks: int, hours: float, key: str, where: int | None = None
 ) -> tuple[dict[str, np.ndarray], np.ndarray]:
     """Poisson counts per rack and uniform times per event kind; each kind's own stream.
 
     Each kind draws from a generator seeded by (key, kind), so two scenarios that share a
     kind's rate share its samples (common random numbers: differences are not noise).
+    where: keep the faults too (a history, model/reliability/history.py): each stop's
+    `fault` is its row in the table under "faults" (kind index, unit, time, and which of
+    `where` racks of the job it struck, drawn after the times so the stops are the same).
     """
-    cols: dict[str, list[np.ndarray]] = {
-        k: [] for k in ("rack", "t", "planned", "wait", "cause", "restart", "detect")
-    }
+    cols: dict[str, list[np.ndarray]] = {k: [] for k in _STOP_COLS}
+    faults: dict[str, list[np.ndarray]] = {"kind": [], "unit": [], "t": [], "rack": []}
     degraded = np.zeros(racks)
-    for e in eff:
+    n_faults = 0
+    for i, e in enumerate(eff):
         if e.rate_per_h <= 0.0:
             continue
         rng = _rng(key, e.name)
         n = rng.poisson(e.rate_per_h * hours, size=racks)
         degraded += n * e.degraded_h
-        if not e.stops:
+        keep_faults = where is not None and e.name != WAITING
+        if not e.stops and not keep_faults:
             continue
         rack = np.repeat(np.arange(racks, dtype=np.int64), n)
         t0 = rng.random(rack.size) * hours
+        ids = n_faults + np.arange(rack.size, dtype=np.int64)
+        if keep_faults:
+            n_faults += rack.size
+            faults["kind"].append(np.full(rack.size, i, dtype=np.int32))
+            faults["unit"].append(rack)
+            faults["t"].append(t0)
+            faults["rack"].append(rng.integers(0, where, size=rack.size))
         for st in e.stops:
             ts = t0 + st.offset_h
             keep = ts < hours  # stops beyond the horizon are not reached
@@ -80,15 +95,22 @@ def _sample(
             cols["cause"].append(np.full(m, st.wait_cause, dtype=np.int8))
             cols["restart"].append(np.full(m, st.restart_h))
             cols["detect"].append(np.full(m, st.detect_h))
-    empty = {"rack": np.int64, "planned": bool, "cause": np.int8}
-    out = {
-        k: np.concatenate(v) if v else np.zeros(0, dtype=empty.get(k, float))
-        for k, v in cols.items()
-    }
+            cols["fault"].append(ids[keep])
+    out = _joined(cols, {"rack": np.int64, "planned": bool, "cause": np.int8, "fault": np.int64})
+    if where is not None:
+        out["faults"] = _joined(faults, {"kind": np.int32, "unit": np.int64, "rack": np.int64})
     return out, degraded
 
 
-def _saved(span: np.ndarray | float, tau: float, w: float) -> np.ndarray:
+def _joined(cols: dict[str, list[np.ndarray]], dtypes: dict[str, type]) -> dict:
+    """Each column's pieces as one array (an empty one of its type when there are none)."""
+    return {
+        k: np.concatenate(v) if v else np.zeros(0, dtype=dtypes.get(k, float))
+        for k, v in cols.items()
+    }
+
+
+def saved(span: np.ndarray | float, tau: float, w: float) -> np.ndarray:
     """Productive hours of a run of `span` hours that keeps its work (a planned stop, the
     horizon): whole segments of tau work + w write, then the partial segment's work."""
     seg = tau + w
@@ -104,7 +126,7 @@ def _in_order(ev: dict[str, np.ndarray], hours: float) -> dict[str, np.ndarray]:
     span = hours + float((ev["wait"] + ev["restart"] + ev["detect"]).max()) + 1.0
     offset = ev["rack"] * span
     order = np.argsort(offset + ev["t"])
-    out = {k: ev[k][order] for k in ("rack", "t", "planned", "wait", "cause", "restart", "detect")}
+    out = {k: ev[k][order] for k in _STOP_COLS}
     out["offset"] = offset[order]
     return out
 
@@ -170,45 +192,66 @@ def _add(tot: dict[str, np.ndarray], name: str, rack: np.ndarray, vals: np.ndarr
     tot[name] += np.bincount(rack, weights=vals, minlength=tot[name].size)
 
 
-def _timeline(
-    ev: dict[str, np.ndarray], racks: int, hours: float, tau: float, w: float
-) -> dict[str, np.ndarray]:
-    """Walk every rack's stops in time order, vectorised (no per-event Python loop).
+def walked(ev: dict[str, np.ndarray], hours: float, tau: float, w: float) -> dict[str, np.ndarray]:
+    """Every rack's stops walked in time order, vectorised (no per-event Python loop): the
+    stops sorted by rack and time, each with when the job is back after it (`end`), the run
+    before it split into productive, lost and checkpoint hours, and the down time after it
+    split into detection, wait, restart and the rest of an earlier, longer down time.
 
     After stop i the job is back at end_i = max(end_{i-1}, t_i + wait_i + restart_i): a
     stop that lands during an earlier down time or restart extends it (Daly: a failure
     during a restart restarts it). Between end_{i-1} and t_i the job runs segments of tau
     work + w write; an unplanned stop loses the partial segment, a planned one saves it.
-    Returns per-rack totals (hours) of each cause and of productive work.
     """
-    tot = {k: np.zeros(racks) for k in ("productive", *CAUSES)}
-    if ev["t"].size == 0:
-        tot["productive"][:] = _saved(hours, tau, w)
-        tot["checkpoints"][:] = hours - tot["productive"]
-        return tot
     s = _in_order(ev, hours)
-    rack, cause = s["rack"], s["cause"]
     cm, setter = _walk(s)
-    prev_end, t_next, last = _neighbours(rack, s["t"], cm, hours)
+    prev_end, t_next, last = _neighbours(s["rack"], s["t"], cm, hours)
     prod, lost, ckpt = _runs(np.maximum(s["t"] - prev_end, 0.0), s["planned"], tau, w)
     d, a, b, extra = _down(s, t_next, cm)
-    extra_code = np.where(s["wait"][setter] > 0.0, cause[setter], RESTARTS)
-    _add(tot, "productive", rack, prod)
-    _add(tot, "lost_work", rack, lost)
-    _add(tot, "checkpoints", rack, ckpt)
-    _add(tot, "restarts", rack, b)
-    _add(tot, "detection", rack, d)
+    extra_code = np.where(s["wait"][setter] > 0.0, s["cause"][setter], RESTARTS)
+    return s | {
+        "end": cm,
+        "prev_end": prev_end,
+        "last": last,
+        "prod": prod,
+        "lost": lost,
+        "ckpt": ckpt,
+        "d": d,
+        "a": a,
+        "b": b,
+        "extra": extra,
+        "extra_code": extra_code,
+    }
+
+
+def _timeline(
+    ev: dict[str, np.ndarray], racks: int, hours: float, tau: float, w: float
+) -> dict[str, np.ndarray]:
+    """Per-rack totals (hours) of each cause and of productive work, from the walk (walked)."""
+    tot = {k: np.zeros(racks) for k in ("productive", *CAUSES)}
+    if ev["t"].size == 0:
+        tot["productive"][:] = saved(hours, tau, w)
+        tot["checkpoints"][:] = hours - tot["productive"]
+        return tot
+    x = walked(ev, hours, tau, w)
+    rack, cause, a, extra = x["rack"], x["cause"], x["a"], x["extra"]
+    _add(tot, "productive", rack, x["prod"])
+    _add(tot, "lost_work", rack, x["lost"])
+    _add(tot, "checkpoints", rack, x["ckpt"])
+    _add(tot, "restarts", rack, x["b"])
+    _add(tot, "detection", rack, x["d"])
     for code, name in enumerate(CAUSE_OF_CODE):
         _add(
             tot,
             name,
             rack,
-            np.where(cause == code, a, 0.0) + np.where(extra_code == code, extra, 0.0),
+            np.where(cause == code, a, 0.0) + np.where(x["extra_code"] == code, extra, 0.0),
         )
     # The run from the last stop to the horizon (nothing lost: the work is still there).
+    last = x["last"]
     final = np.full(racks, hours)
-    final[rack[last]] = np.maximum(hours - cm[last], 0.0)
-    fprod = _saved(final, tau, w)
+    final[rack[last]] = np.maximum(hours - x["end"][last], 0.0)
+    fprod = saved(final, tau, w)
     tot["productive"] += fprod
     tot["checkpoints"] += final - fprod
     return tot
@@ -401,3 +444,21 @@ def simulate_ettr(
     ev, _ = _sample(eff, runs, hours, key)
     tot = _timeline(ev, runs, hours, tau_s / 3600.0, w_s / 3600.0)
     return float(tot["productive"].sum()) / (hours * runs)
+
+
+def sample_history(
+    eff: tuple[Effect, ...], hours: float, key: str, racks: int, tau: float, w: float
+) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray] | None, float]:
+    """One job over `racks` racks sampled exactly as monte_carlo(racks=1, job_racks=racks)
+    samples it under `key`, with its faults kept (model/reliability/history.py): the faults
+    table, the walk of its stops (walked; None when none), and its degraded full-rate hours."""
+    expected = sum(e.rate_per_h * len(e.stops) for e in eff) * hours
+    if expected > MAX_MC_EVENTS:
+        raise ScenarioError(
+            f"these failure rates give {expected:.3g} expected stops; a history samples at "
+            f"most {MAX_MC_EVENTS:g}: fewer racks",
+            token="racks",
+        )
+    ev, degraded = _sample(eff, 1, hours, key, where=racks)
+    walk = walked(ev, hours, tau, w) if ev["t"].size else None
+    return ev["faults"], walk, float(degraded[0])

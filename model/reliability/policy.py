@@ -43,6 +43,9 @@ WINDOW_CANDIDATES_DAYS = (1, 2, 3, 7, 14, 30, 60, 90, 180, 365)
 DARK_CANDIDATES = (2, 3, 5, 10, 20, 40, 72)
 BW_CANDIDATES = (97, 95, 90, 80)
 _TINY = 1e-12  # probability mass below which a darkness state is left out
+# The bookkeeping kind that carries the deferred parts' slowdown, one event an hour (no fault:
+# a history spreads its cost over time rather than listing it).
+WAITING = "parts waiting for a repair visit"
 
 
 @dataclass(frozen=True)
@@ -343,7 +346,7 @@ def apply_policy(
         )
     )
     # one event an hour carrying that hour's share (the Monte Carlo adds it per event)
-    out.append(Effect("parts waiting for a repair visit", 1.0, (), float(cost)))
+    out.append(Effect(WAITING, 1.0, (), float(cost)))
     return tuple(out)
 
 
