@@ -250,3 +250,16 @@ def markdown() -> str:
         fid = "NVML" if r.field_id is None else str(r.field_id)
         lines.append(f"| `{r.name}` | {fid} | {r.since} | {new} | {old} |")
     return "\n".join(lines)
+
+
+def count_markdown() -> str:
+    """COUNT_FAMILY as docs/TELEMETRY.md's table: each field, its 4.6.0 name, how it is read."""
+    lines = [
+        "| dcgm-exporter 4.5.3-4.8.2 name (DCGM 4.0-4.5) | field | DCGM 4.6.0 | the import reads it as |",
+        "|---|---|---|---|",
+    ]
+    for r in COUNT_FAMILY:
+        new = "same" if r.dcgm_46 == r.name else f"`{r.dcgm_46}`"
+        use = f"the GPU's {r.reads_as}" if r.reads_as else f"not used: {r.why}"
+        lines.append(f"| `{r.name}` | {r.field_id} | {new} | {use} |")
+    return "\n".join(lines)
