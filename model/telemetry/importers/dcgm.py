@@ -125,7 +125,7 @@ class _Locator:
         self.f = f
         given = dict(hosts or {})
         names = sorted({h for s in samples if (h := _host(s)) is not None})
-        self.place = pergpu.Placement()
+        self.place = pergpu.Placement(gpus=f.gpus)
         for h in names:
             named = _tray_named(h, f)
             if h in given:

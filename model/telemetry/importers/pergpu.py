@@ -54,12 +54,14 @@ NARROW = (
 HOST_MAP = "the operator's host map"
 HOST_ID = "its host name, a tray ID"
 HOST_ORDER = "its host's place in name order"
+NO_HOST = "its gpu label, read as the rack's GPU index (no host label)"
 
 
 @dataclass(frozen=True)
 class Placement:
     """Where each host's GPUs sit: its 0-based compute tray and how that was told."""
 
+    gpus: int  # the rack's GPUs: a GPU index past them is no GPU of it
     tray: dict[str, int] = field(default_factory=dict)
     basis: dict[str, str] = field(default_factory=dict)
 
@@ -93,7 +95,7 @@ def _noun(name: str) -> str | None:
 
 
 def _series(
-    parts: list[list[Sample]], gpu_of: Callable[[Sample], int], messages: list[str]
+    parts: list[list[Sample]], gpu_of: Callable[[Sample], int], gpus: int, messages: list[str]
 ) -> tuple[dict[int, dict[str, list[tuple[int, float]]]], dict[int, Sample]]:
     """Each GPU's error counters, reading by reading (index, value), and a sample of each GPU
     (for its labels); a message for a sample that names no GPU."""
@@ -105,6 +107,8 @@ def _series(
                 continue
             try:
                 g = gpu_of(s)
+                if not 0 <= g < gpus:
+                    raise ValueError(f"GPU {g} is not in this rack's 0..{gpus - 1}")
             except (ValueError, IndexError, ScenarioError) as e:
                 msg = e.message if isinstance(e, ScenarioError) else str(e)
                 messages.append(f"line {s.line}: {s.name}: {msg}; the sample is skipped")
@@ -117,23 +121,23 @@ def _series(
 def _counter(vals: list[tuple[int, float]], times: list[float | None]) -> dict:
     """One counter of one GPU: first and last readings, its rise and its rate per second."""
     (i0, v0), (i1, v1) = vals[0], vals[-1]
-    out: dict = {"first": v0, "last": v1, "rise": None, "per_s": None}
+    out: dict = {"first": v0, "last": v1, "rise": None, "per_s": None, "over_s": None}
     if i1 > i0:
         out["rise"] = v1 - v0 if v1 >= v0 else None  # a fall: the counter was reset
         t0, t1 = times[i0], times[i1]
         if out["rise"] is not None and t0 is not None and t1 is not None and t1 > t0:
-            out["per_s"] = out["rise"] / (t1 - t0)
+            out["per_s"], out["over_s"] = out["rise"] / (t1 - t0), t1 - t0
     return out
 
 
-def _gpu_words(gid: str, counters: dict, interval_s: float | None) -> str:
+def _gpu_words(gid: str, counters: dict) -> str:
     """One erring GPU in a sentence: each counter that rose (or, one reading, counted)."""
     bits = []
     for name, c in counters.items():
         noun = _noun(name) or "event"
         if c["rise"]:
             rate = f" ({words.sig(c['per_s'])}/s)" if c["per_s"] is not None else ""
-            span = f" in {words.duration_words(interval_s)}" if interval_s else ""
+            span = f" in {words.duration_words(c['over_s'])}" if c["over_s"] else ""
             bits.append(f"{words.plural(c['rise'], noun)}{span}{rate} ({name})")
         elif c["rise"] is None and c["last"] > 0:
             bits.append(f"{words.plural(c['last'], noun)} counted ({name})")
@@ -143,7 +147,7 @@ def _gpu_words(gid: str, counters: dict, interval_s: float | None) -> str:
 def _placed(s: Sample, g: int, place: Placement, gpus_per_tray: int) -> dict:
     host = s.labels.get("Hostname", s.labels.get("hostname"))
     tray = g // gpus_per_tray
-    basis = place.basis.get(host or "", "no host label: the gpu label is the rack's GPU index")
+    basis = place.basis.get(host or "", NO_HOST)
     return {
         "host": host,
         "gpu_on_host": s.labels.get("gpu"),
@@ -174,7 +178,7 @@ def erring(
     messages: list[str] = []
     parts = readings(samples)
     times = [_time_s(p) for p in parts]
-    by_gpu, first = _series(parts, gpu_of, messages)
+    by_gpu, first = _series(parts, gpu_of, place.gpus, messages)
     t0, t1 = times[0], times[-1]
     interval = t1 - t0 if len(parts) > 1 and t0 is not None and t1 is not None else None
     interval = interval if interval and interval > 0 else None
@@ -195,7 +199,7 @@ def erring(
         where = _placed(first[g], g, place, gpus_per_tray)
         gid = gpu_id(g)
         summary = (
-            f"{_gpu_words(gid, counters, interval)}, summed over its links; on "
+            f"{_gpu_words(gid, counters)}, summed over its links; on "
             f"{where['compute_tray']} by {where['tray_from']}"
         )
         messages.append(summary)

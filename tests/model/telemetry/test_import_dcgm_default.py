@@ -67,7 +67,8 @@ def test_old_errors_that_do_not_rise_are_not_erring(text):
     one = import_text(first)  # one reading: counted errors, no rate
     assert [x["gpu"] for x in one.erring_gpus] == ["gpu50"]
     y = one.erring_gpus[0]
-    assert y["counters"][REPLAY] == {"first": 57.0, "last": 57.0, "rise": None, "per_s": None}
+    want = {"first": 57.0, "last": 57.0, "rise": None, "per_s": None, "over_s": None}
+    assert y["counters"][REPLAY] == want
     assert "one reading: errors since the counters' zero, no rate" in y["confidence"]
     assert one.readings["count"] == 1
 
@@ -143,3 +144,18 @@ def test_a_bad_host_map_is_refused(bad):
 def test_a_host_map_beyond_the_rack_is_refused(text):
     with pytest.raises(ImportRefused, match="ct01-ct18"):
         import_text(text, hosts=parse_hosts("gb200-node-07:ct19"))
+
+
+def test_a_gpu_past_the_rack_or_a_timestamp_past_int64_is_named_not_read():
+    """Found by trying: gpu="900" is no GPU of a 72-GPU rack, and a 400-digit timestamp is
+    no int64; each is a message naming its line, never an error."""
+    lab = 'gpu="900",UUID="x",modelName="NVIDIA GB200"'
+    got = import_text(f"{REPLAY}{{{lab}}} 5\n")
+    assert got.erring_gpus == ()
+    assert any(
+        m.startswith(f"line 1: {REPLAY}: GPU 900 is not in this rack's 0..71") for m in got.messages
+    )
+    ok = LAB.format(g=1, h="n1")
+    got = import_text(f"{REPLAY}{{{ok}}} 5 1{'9' * 400}\n{REPLAY}{{{ok}}} 5\n")
+    assert any(u.startswith("line 1: the timestamp") and "int64" in u for u in got.unreadable)
+    assert [x["gpu"] for x in got.erring_gpus] == ["gpu01"]  # line 2 still read
