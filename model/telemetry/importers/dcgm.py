@@ -381,8 +381,7 @@ def read(
     erring: list[dict] = []
     seen: dict = {}
     if not r.seen_counters:  # the per-GPU sums still say which GPUs' links err
-        gpt = r.f.gpus_per_tray
-        erring, seen, notes = pergpu.erring(samples, r.loc.gpu, r.loc.place, gpt)
+        erring, seen, notes = pergpu.erring(samples, r.loc.gpu, r.loc.place, r.f)
         messages += notes
         messages.append(
             _NO_COUNTERS + (": the GPUs above are named, not their links" if erring else "")

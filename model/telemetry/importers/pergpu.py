@@ -15,13 +15,15 @@ a tray ID, else the host's place in name order [A].
 from __future__ import annotations
 
 import math
+import re
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from model import words
 from model.errors import ScenarioError
-from model.ids import compute_tray_id, gpu_id
+from model.fabric.presets import Fabric
+from model.ids import compute_tray_id, gpu_id, link_id
 from model.telemetry.fields import CRC_DATA, CRC_FLIT, GPU_TOTALS, RECOVERY, REPLAY
 from model.telemetry.importers.promtext import Sample
 from model.telemetry.names import (
@@ -50,6 +52,10 @@ NARROW = (
     "counters.csv, or DCGM 4.6.0's DCGM_FI_DEV_NVLINK_REPLAY_ERROR_PER_LINK_TOTAL (1527) and "
     "..._RECOVERY_ERROR_PER_LINK_TOTAL (1528), keyed by link; DCGM_FI_DEV_NVLINK_GET_STATE "
     "(1508) gives each link's up/down"
+)
+# The legacy per-link fields named in NARROW (..._L0 .. _L17), read when a file has them.
+PER_LINK = re.compile(
+    r"DCGM_FI_DEV_NVLINK_(REPLAY|RECOVERY|CRC_FLIT|CRC_DATA)_ERROR_COUNT_L(\d{1,2})"
 )
 HOST_MAP = "the operator's host map"
 HOST_ID = "its host name, a tray ID"
@@ -90,16 +96,21 @@ def _time_s(reading: list[Sample]) -> float | None:
 def _noun(name: str) -> str | None:
     if name in SUMS:
         return SUMS[name]
+    m = PER_LINK.fullmatch(name)
+    if m is not None:
+        return SUMS[f"DCGM_FI_DEV_NVLINK_{m.group(1)}_ERROR_COUNT_TOTAL"]
     row = COUNT_BY_NAME.get(name)
     return None if row is None or row.reads_as is None else _NOUN[row.reads_as]
 
 
 def _series(
     parts: list[list[Sample]], gpu_of: Callable[[Sample], int], gpus: int, messages: list[str]
-) -> tuple[dict[int, dict[str, list[tuple[int, float]]]], dict[int, Sample]]:
-    """Each GPU's error counters, reading by reading (index, value), and a sample of each GPU
-    (for its labels); a message for a sample that names no GPU."""
-    out: dict[int, dict[str, list[tuple[int, float]]]] = defaultdict(lambda: defaultdict(list))
+) -> tuple[dict[int, dict[str, list[tuple]]], dict[int, Sample]]:
+    """Each GPU's error counters, reading by reading (index, value, time: the sample's own
+    timestamp, else its reading's), and a sample of each GPU (for its labels); a message for
+    a sample that names no GPU."""
+    times = [_time_s(p) for p in parts]
+    out: dict[int, dict[str, list[tuple]]] = defaultdict(lambda: defaultdict(list))
     first: dict[int, Sample] = {}
     for i, part in enumerate(parts):
         for s in part:
@@ -113,25 +124,25 @@ def _series(
                 msg = e.message if isinstance(e, ScenarioError) else str(e)
                 messages.append(f"line {s.line}: {s.name}: {msg}; the sample is skipped")
                 continue
-            out[g][s.name].append((i, s.value))
+            t = s.ts_ms / 1000.0 if s.ts_ms is not None else times[i]
+            out[g][s.name].append((i, s.value, t))
             first.setdefault(g, s)
     return out, first
 
 
-def _counter(vals: list[tuple[int, float]], times: list[float | None]) -> dict:
+def _counter(vals: list[tuple]) -> dict:
     """One counter of one GPU: first and last readings, its rise and its rate per second."""
-    (i0, v0), (i1, v1) = vals[0], vals[-1]
+    (i0, v0, t0), (i1, v1, t1) = vals[0], vals[-1]
     out: dict = {"first": v0, "last": v1, "rise": None, "per_s": None, "over_s": None}
     if i1 > i0:
         out["rise"] = v1 - v0 if v1 >= v0 else None  # a fall: the counter was reset
-        t0, t1 = times[i0], times[i1]
         if out["rise"] is not None and t0 is not None and t1 is not None and t1 > t0:
             out["per_s"], out["over_s"] = out["rise"] / (t1 - t0), t1 - t0
     return out
 
 
-def _gpu_words(gid: str, counters: dict) -> str:
-    """One erring GPU in a sentence: each counter that rose (or, one reading, counted)."""
+def _rises(counters: dict) -> str:
+    """Each counter that rose (or, one reading, counted), with its rate, in a sentence."""
     bits = []
     for name, c in counters.items():
         noun = _noun(name) or "event"
@@ -141,7 +152,7 @@ def _gpu_words(gid: str, counters: dict) -> str:
             bits.append(f"{words.plural(c['rise'], noun)}{span}{rate} ({name})")
         elif c["rise"] is None and c["last"] > 0:
             bits.append(f"{words.plural(c['last'], noun)} counted ({name})")
-    return f"{gid}: " + "; ".join(bits)
+    return "; ".join(bits)
 
 
 def _placed(s: Sample, g: int, place: Placement, gpus_per_tray: int) -> dict:
@@ -157,7 +168,25 @@ def _placed(s: Sample, g: int, place: Placement, gpus_per_tray: int) -> dict:
     }
 
 
-def _confidence(basis: str, interval_s: float | None, n_readings: int) -> str:
+def _links(f: Fabric, g: int, counters: dict, one_reading: bool) -> dict:
+    """The GPU's links whose legacy per-link counters rose (one reading: are above zero), by
+    link index, each with its link ID (the index taken as its plane [A]) and counters."""
+    out: dict = {}
+    for name, c in counters.items():
+        m = PER_LINK.fullmatch(name)
+        if m is None or int(m.group(2)) >= f.planes:
+            continue
+        if not (c["rise"] or (one_reading and c["last"] > 0)):
+            continue
+        n = int(m.group(2))
+        x = out.setdefault(str(n), {"link": link_id(f, g, n), "counters": {}})
+        x["counters"][name] = c
+    return dict(sorted(out.items(), key=lambda kv: int(kv[0])))
+
+
+def _confidence(
+    basis: str, interval_s: float | None, n_readings: int, links: dict | None = None
+) -> str:
     sure = basis in (HOST_MAP, HOST_ID)
     tray = f"its tray from {basis}" + ("" if sure else " [A] (give hosts= to place it)")
     if n_readings < 2:
@@ -167,11 +196,15 @@ def _confidence(basis: str, interval_s: float | None, n_readings: int) -> str:
     else:
         rate = f"a rate over {words.duration_words(interval_s)}"
     level = "medium" if sure and interval_s else "low"
-    return f"{level}: the GPU from its own per-GPU sums, {tray}, {rate}; the link: not known"
+    link = "not known"
+    if links:
+        link = f"{', '.join(x['link'] for x in links.values())} from the per-link fields, the "
+        link += "link index taken as its plane [A]"
+    return f"{level}: the GPU from its own counters, {tray}, {rate}; the link: {link}"
 
 
 def erring(
-    samples: list[Sample], gpu_of: Callable[[Sample], int], place: Placement, gpus_per_tray: int
+    samples: list[Sample], gpu_of: Callable[[Sample], int], place: Placement, f: Fabric
 ) -> tuple[list[dict], dict, list[str]]:
     """The GPUs whose per-GPU error counters rose between the first and last readings (or,
     with one reading, are above zero), each placed and rated; the readings; the messages."""
@@ -184,7 +217,7 @@ def erring(
     interval = interval if interval and interval > 0 else None
     out = []
     for g in sorted(by_gpu):
-        every = {n: _counter(v, times) for n, v in sorted(by_gpu[g].items())}
+        every = {n: _counter(v) for n, v in sorted(by_gpu[g].items())}
         counters = {n: c for n, c in every.items() if c["last"] > 0 or c["rise"]}
         messages += [
             f"{gpu_id(g)}: {n} fell from {words.count(c['first'])} to {words.count(c['last'])} "
@@ -196,17 +229,21 @@ def erring(
         counted = len(parts) == 1 and any(c["last"] > 0 for c in counters.values())
         if not (rising or counted):
             continue
-        where = _placed(first[g], g, place, gpus_per_tray)
+        where = _placed(first[g], g, place, f.gpus_per_tray)
         gid = gpu_id(g)
+        sums = {n: c for n, c in counters.items() if not PER_LINK.fullmatch(n)}
+        links = _links(f, g, counters, len(parts) == 1)
         summary = (
-            f"{_gpu_words(gid, counters)}, summed over its links; on "
-            f"{where['compute_tray']} by {where['tray_from']}"
-        )
+            f"{gid}: {_rises(sums)}, summed over its links" if sums else gid
+        ) + f"; on {where['compute_tray']} by {where['tray_from']}"
+        for x in links.values():
+            summary += f"; {x['link']} [A]: {_rises(x['counters'])}"
         messages.append(summary)
-        row = {"gpu": gid, **where, "rising": rising, "counters": counters, "summary": summary}
-        row["confidence"] = _confidence(where["tray_from"], interval, len(parts))
+        row = {"gpu": gid, **where, "rising": rising, "counters": sums, "links": links}
+        row["summary"] = summary
+        row["confidence"] = _confidence(where["tray_from"], interval, len(parts), links)
         out.append(row)
-    if out:
+    if any(not x["links"] for x in out):
         messages.append(NARROW)
     seen = {"count": len(parts), "times_s": times, "interval_s": interval}
     return out, seen, messages + _readings_note(len(parts), interval)

@@ -159,3 +159,28 @@ def test_a_gpu_past_the_rack_or_a_timestamp_past_int64_is_named_not_read():
     got = import_text(f"{REPLAY}{{{ok}}} 5 1{'9' * 400}\n{REPLAY}{{{ok}}} 5\n")
     assert any(u.startswith("line 1: the timestamp") and "int64" in u for u in got.unreadable)
     assert [x["gpu"] for x in got.erring_gpus] == ["gpu01"]  # line 2 still read
+
+
+def test_the_legacy_per_link_fields_narrow_it_to_a_link():
+    """With ..._REPLAY_ERROR_COUNT_L0.._L17 in the file (as the narrowing message advises),
+    the erring GPU's `links` names the link whose counter rose, rated on its own timestamps
+    even when the file lists the series in another order; the advice is then not repeated."""
+    lab = LAB.format(g=2, h="n7")
+    per = "DCGM_FI_DEV_NVLINK_REPLAY_ERROR_COUNT_L"
+    text = "".join(
+        f"{per}{n}{{{lab}}} {600 if (n == 5 and ts) else 0} {ts}\n"
+        for ts in (0, 60000)
+        for n in range(18)
+    )
+    text += f"{REPLAY}{{{lab}}} 0 0\n{REPLAY}{{{lab}}} 600 60000\n"
+    got = import_text(text)
+    (x,) = got.erring_gpus
+    assert list(x["links"]) == ["5"]
+    link = x["links"]["5"]
+    assert link["link"] == "gpu02-st3.sw1"  # link index 5 taken as plane 5 [A]
+    assert link["counters"][f"{per}5"]["per_s"] == pytest.approx(10.0)
+    assert x["counters"][REPLAY]["per_s"] == pytest.approx(10.0)  # its own timestamps
+    assert "the link: gpu02-st3.sw1 from the per-link fields" in x["confidence"]
+    assert "gpu02-st3.sw1 [A]: 600 replays in 60 s (10.0/s)" in x["summary"]
+    assert not any(m.startswith("which link, a per-link field would say") for m in got.messages)
+    assert got.scenario == "fabric=gb200-nvl72"  # named, not yet a fault of the scenario
