@@ -130,6 +130,19 @@ def _series(
     return out, first
 
 
+def _rank(item: tuple[str, list]) -> tuple[int, int, str]:
+    """The order counters are told in: the four sums (replays first), then the count family
+    by field, then the per-link fields by link."""
+    name = item[0]
+    if name in SUMS:
+        return (0, list(SUMS).index(name), name)
+    row = COUNT_BY_NAME.get(name)
+    if row is not None:
+        return (1, row.field_id, name)
+    m = PER_LINK.fullmatch(name)
+    return (2, int(m.group(2)) if m else 0, name)
+
+
 def _counter(vals: list[tuple]) -> dict:
     """One counter of one GPU: first and last readings, its rise and its rate per second."""
     (i0, v0, t0), (i1, v1, t1) = vals[0], vals[-1]
@@ -217,7 +230,7 @@ def erring(
     interval = interval if interval and interval > 0 else None
     out = []
     for g in sorted(by_gpu):
-        every = {n: _counter(v) for n, v in sorted(by_gpu[g].items())}
+        every = {n: _counter(v) for n, v in sorted(by_gpu[g].items(), key=_rank)}
         counters = {n: c for n, c in every.items() if c["last"] > 0 or c["rise"]}
         messages += [
             f"{gpu_id(g)}: {n} fell from {words.count(c['first'])} to {words.count(c['last'])} "
