@@ -11,7 +11,7 @@ import sys
 from model.errors import ScenarioError
 from model.evaluate import evaluate
 from model.scenario import parse_query
-from model.telemetry.importers import MAX_BYTES, ImportRefused, import_text
+from model.telemetry.importers import MAX_BYTES, ImportRefused, import_text, parse_hosts
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -24,9 +24,14 @@ def main(argv: list[str] | None = None) -> int:
     im.add_argument(
         "file", help="a dcgm-exporter scrape or nvidia-smi's NVLink output; - for stdin"
     )
+    im.add_argument(
+        "--hosts",
+        default="",
+        help="the scrape's hosts' compute trays, 'node-a:ct01,node-b:ct02' (else by name)",
+    )
     args = ap.parse_args(argv)
     if args.cmd == "import":
-        return _import(args.file)
+        return _import(args.file, args.hosts)
     try:
         parsed = parse_query(args.query)
     except ScenarioError as e:
@@ -39,15 +44,16 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _import(path: str) -> int:
+def _import(path: str, hosts: str = "") -> int:
     """Print the import's JSON; exit 2, with the error naming the line, if it cannot be read."""
     try:
+        host_map = parse_hosts(hosts)
         if path == "-":
             data = sys.stdin.buffer.read(MAX_BYTES + 1)
         else:
             with open(path, "rb") as fh:
                 data = fh.read(MAX_BYTES + 1)
-        out = import_text(data)
+        out = import_text(data, hosts=host_map)
     except OSError as e:
         print(
             json.dumps({"error": f"cannot read {path}: {e.strerror}", "token": path}),
@@ -55,7 +61,8 @@ def _import(path: str) -> int:
         )
         return 2
     except ImportRefused as e:
-        print(json.dumps({"error": e.message, "token": f"line {e.line}"}), file=sys.stderr)
+        token = f"line {e.line}" if e.line else "hosts"  # line 0: the host map, not the file
+        print(json.dumps({"error": e.message, "token": token}), file=sys.stderr)
         return 2
     json.dump(out.to_json(), sys.stdout, indent=2, sort_keys=True)
     sys.stdout.write("\n")

@@ -65,6 +65,7 @@ REGIONS: tuple[Region, ...] = (
     Region("CALIBRATION.md", "ratio", T.ratio_sentence),
     Region("CALIBRATION.md", "collectives", comm.calibration_tables),
     Region("TELEMETRY.md", "names", names.markdown),
+    Region("TELEMETRY.md", "count-family", names.count_markdown),
     Region("TELEMETRY.md", "forecast", T.forecast_table),
     Region("MULTIRACK.md", "examples", T.domain_examples),
 )

@@ -3,7 +3,9 @@ describes out, as {"format", "scenario", "confidence", "components", "messages",
 "attribution"} (model/telemetry/importers). A file that cannot be read at all is HTTP 400
 {"error", "token"} with the token "line N"; a body over the size limit is refused before it
 is read (413); the model does the rest. `?fabric=<key>` names the rack to assume when the
-file does not tell its own (a line or two of a scrape); an unknown key is 400."""
+file does not tell its own (a line or two of a scrape); an unknown key is 400.
+`?hosts=node-a:ct01,node-b:ct02` is the operator's map of a scrape's hosts to compute trays
+(else hosts are placed by name); a pair that is not one, or a tray the rack lacks, is 400."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from flask import Response, jsonify, request
 
 from model.errors import ScenarioError
 from model.scenario import parse_query
-from model.telemetry.importers import MAX_BYTES, ImportRefused, import_text
+from model.telemetry.importers import MAX_BYTES, ImportRefused, import_text, parse_hosts
 
 
 def answer() -> tuple[Response, int] | Response:
@@ -33,7 +35,12 @@ def answer() -> tuple[Response, int] | Response:
             return jsonify({"error": e.message, "token": e.token}), 400
     data = request.stream.read(MAX_BYTES + 1)
     try:
-        out = import_text(data, fabric)
+        hosts = parse_hosts(request.args.get("hosts", ""))
     except ImportRefused as e:
-        return jsonify({"error": e.message, "token": f"line {e.line}"}), 400
+        return jsonify({"error": e.message, "token": "hosts"}), 400
+    try:
+        out = import_text(data, fabric, hosts)
+    except ImportRefused as e:
+        token = f"line {e.line}" if e.line else "hosts"  # line 0: the host map, not the file
+        return jsonify({"error": e.message, "token": token}), 400
     return jsonify(out.to_json())

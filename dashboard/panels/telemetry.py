@@ -315,10 +315,17 @@ def _read(n_clicks: int, upload: str | None, pasted: str | None, fabric: str | N
     except ImportRefused as e:
         return html.P(f"Not imported: {e.message}")
     items = [html.Li(m) for m in got.messages] or [html.Li("every line was read")]
-    comps = ", ".join(got.components) or "nothing: a healthy rack"
+    healthy = "no failed or degrading link: the GPUs below err" if got.erring_gpus else ""
+    comps = ", ".join(got.components) or healthy or "nothing: a healthy rack"
     unread = [html.Li(m) for m in got.unreadable]
+    erring = [html.Li(f"{x['summary']}. How sure: {x['confidence']}.") for x in got.erring_gpus]
     return [
         html.P(f"Read as {got.format} output. Found: {comps}."),
+        *(
+            [html.P("GPUs whose links err (per-GPU sums: not which link):"), html.Ul(erring)]
+            if erring
+            else []
+        ),
         *([html.P("Lines that are no sample, skipped:"), html.Ul(unread)] if unread else []),
         html.P(f"How sure: {got.confidence}."),
         *(

@@ -23,7 +23,7 @@ the importers read any of the three (`canonical`).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 
 from model.telemetry.fields import (
@@ -143,12 +143,77 @@ def _rows() -> tuple[FieldName, ...]:
     )
 
 
+# --- NVLink 5's count family (DCGM fields 1200-1219, 1404-1419) -----------------------------
+# GB200 and later nodes export them; "NVLink5+ only. Returns aggregate value across all
+# links" (dcgm_fields.h, 4.5.3 and 4.6.0): every one is a per-GPU figure, none per link.
+# DCGM 4.0.0 has 1200-1215; 4.2.3 adds 1216-1219 and the FEC bins; 4.6.0 renames
+# 1200-1219 (the old names kept as deprecated aliases). Each row: the name dcgm-exporter
+# 4.5.3-4.8.2 spells (the 4.0-4.5 one), its field, 4.6.0's name, what the import reads it as
+# (None: not used) and why.
+COUNT_RECOVERY, COUNT_DOWN, COUNT_ERRORS = "recoveries", "failed recoveries", "errors"
+_C = f"{_D}NVLINK_COUNT_"
+_TRAFFIC = "traffic, not a fault sign (the twin reads no per-GPU traffic from a file)"
+_GPU_BER = (
+    "the BER after FEC over all the GPU's links: one bad link's is diluted among them, so it "
+    "is not held to the per-link threshold (the errors it counts, 1219, are read)"
+)
+_CORRECTED = "symbol errors FEC corrected: the twin models the errors left after FEC only"
+
+
+@dataclass(frozen=True)
+class CountField:
+    """One field of NVLink 5's count family: what the import reads it as, and why."""
+
+    name: str
+    field_id: int
+    dcgm_46: str
+    reads_as: str | None
+    why: str
+
+
+def _count_rows() -> tuple[CountField, ...]:
+    rows = [
+        ("TX_PACKETS", 1200, "TX_PACKET_TOTAL", None, _TRAFFIC),
+        ("TX_BYTES", 1201, "TX_BYTES_TOTAL", None, _TRAFFIC),
+        ("RX_PACKETS", 1202, "RX_PACKET_TOTAL", None, _TRAFFIC),
+        ("RX_BYTES", 1203, "RX_BYTES_TOTAL", None, _TRAFFIC),
+        ("RX_MALFORMED_PACKET_ERRORS", 1204, "RX_PACKET_MALFORMED_TOTAL", COUNT_ERRORS, ""),
+        ("RX_BUFFER_OVERRUN_ERRORS", 1205, "RX_PACKET_DROPPED_TOTAL", COUNT_ERRORS, ""),
+        ("RX_ERRORS", 1206, "RX_ERROR_TOTAL", COUNT_ERRORS, ""),
+        ("RX_REMOTE_ERRORS", 1207, "RX_REMOTE_ERROR_TOTAL", COUNT_ERRORS, ""),
+        ("RX_GENERAL_ERRORS", 1208, "RX_GENERAL_ERROR_TOTAL", COUNT_ERRORS, ""),
+        ("LOCAL_LINK_INTEGRITY_ERRORS", 1209, "INTEGRITY_ERROR_TOTAL", COUNT_ERRORS, ""),
+        ("TX_DISCARDS", 1210, "COUNT_TX_DISCARDS", COUNT_ERRORS, ""),
+        ("LINK_RECOVERY_SUCCESSFUL_EVENTS", 1211, "RECOVERY_SUCCESSFUL_TOTAL", COUNT_RECOVERY, ""),
+        ("LINK_RECOVERY_FAILED_EVENTS", 1212, "RECOVERY_FAILED_TOTAL", COUNT_DOWN, ""),
+        ("LINK_RECOVERY_EVENTS", 1213, "RECOVERY_EVENT_TOTAL", COUNT_RECOVERY, ""),
+        ("RX_SYMBOL_ERRORS", 1214, "RX_SYMBOL_ERROR_TOTAL", None, _CORRECTED),
+        ("SYMBOL_BER", 1215, "SYMBOL_BER_RAW", None, "a raw encoding of the pre-FEC BER"),
+        ("SYMBOL_BER_FLOAT", 1216, "SYMBOL_BER_RATIO", None, "the pre-FEC BER: " + _CORRECTED),
+        ("EFFECTIVE_BER", 1217, "EFFECTIVE_BER_RAW", None, "a raw encoding (1218 decodes it)"),
+        ("EFFECTIVE_BER_FLOAT", 1218, "EFFECTIVE_BER_RATIO", None, _GPU_BER),
+        ("EFFECTIVE_ERRORS", 1219, "EFFECTIVE_ERROR_TOTAL", COUNT_ERRORS, ""),
+    ]
+    out = [CountField(_C + n, fid, f"{_D}NVLINK_{new}", use, why) for n, fid, new, use, why in rows]
+    out[10] = replace(out[10], dcgm_46=_C + "TX_DISCARDS")  # 4.6.0 keeps its name
+    out += [
+        CountField(f"{_C}FEC_HISTORY_{b}", 1404 + b, f"{_C}FEC_HISTORY_{b}", None, _CORRECTED)
+        for b in range(16)
+    ]
+    return tuple(out)
+
+
+COUNT_FAMILY: tuple[CountField, ...] = _count_rows()
+
+
 NAMES: tuple[FieldName, ...] = _rows()
 BY_NAME: Mapping[str, FieldName] = MappingProxyType({r.name: r for r in NAMES})
 # Any spelling of a name back to the twin's own (what the importers read).
 _CANONICAL: Mapping[str, str] = MappingProxyType(
     {x: r.name for r in NAMES for x in (r.name, r.dcgm_46, r.exporter) if x is not None}
+    | {x: r.name for r in COUNT_FAMILY for x in (r.name, r.dcgm_46)}
 )
+COUNT_BY_NAME: Mapping[str, CountField] = MappingProxyType({r.name: r for r in COUNT_FAMILY})
 
 
 def spelled(name: str, spelling: str = TWIN) -> str:
@@ -184,4 +249,17 @@ def markdown() -> str:
             old = "same" if r.exporter == r.name else f"`{r.exporter}`"
         fid = "NVML" if r.field_id is None else str(r.field_id)
         lines.append(f"| `{r.name}` | {fid} | {r.since} | {new} | {old} |")
+    return "\n".join(lines)
+
+
+def count_markdown() -> str:
+    """COUNT_FAMILY as docs/TELEMETRY.md's table: each field, its 4.6.0 name, how it is read."""
+    lines = [
+        "| dcgm-exporter 4.5.3-4.8.2 name (DCGM 4.0-4.5) | field | DCGM 4.6.0 | the import reads it as |",
+        "|---|---|---|---|",
+    ]
+    for r in COUNT_FAMILY:
+        new = "same" if r.dcgm_46 == r.name else f"`{r.dcgm_46}`"
+        use = f"the GPU's {r.reads_as}" if r.reads_as else f"not used: {r.why}"
+        lines.append(f"| `{r.name}` | {r.field_id} | {new} | {use} |")
     return "\n".join(lines)

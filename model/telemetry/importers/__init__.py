@@ -17,10 +17,13 @@ Formats (docs/TELEMETRY.md cites the definition each is written from):
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from model import words
 from model.errors import ScenarioError
 from model.fabric.features import default_features
 from model.ids import chip_id, gpu_id, link_id
@@ -50,9 +53,13 @@ class Imported:
     fabric_health: dict = field(default_factory=dict)  # GPU -> its mask and summary, if read
     partition: dict = field(default_factory=dict)  # NMX-Manager's partition health, if read
     unreadable: tuple[str, ...] = ()  # each line that is no sample at all, and why
+    erring_gpus: tuple[dict, ...] = ()  # per-GPU sums only: the GPUs whose links err
+    readings: dict = field(default_factory=dict)  # a scrape's readings: count, times, interval
 
     def to_json(self) -> dict:
         return {
+            "erring_gpus": list(self.erring_gpus),
+            "readings": self.readings,
             "unreadable": list(self.unreadable),
             "fabric_health": self.fabric_health,
             "partition": self.partition,
@@ -174,11 +181,34 @@ def scenario_of(
     return to_query(s, include_fabric=True), basis, a.to_json()
 
 
-def import_text(data: bytes | str, fabric: str | None = None) -> Imported:
+def parse_hosts(text: str) -> dict[str, int]:
+    """The operator's host-to-tray map, 'node-a:ct01,node-b:ct02', as host -> 0-based tray;
+    ImportRefused naming the pair that is not 'host:ctNN'."""
+    out: dict[str, int] = {}
+    for pair in (p.strip() for p in text.split(",")):
+        host, _, tray = pair.rpartition(":")
+        m = re.fullmatch(r"ct(\d{2})", tray.strip())
+        if not pair:
+            continue
+        if not host.strip() or m is None or int(m.group(1)) < 1:
+            raise ImportRefused(
+                f"hosts: '{pair[:60]}' is not 'host:ctNN' (a host name, then the compute "
+                "tray it is, ct01 upward)",
+                0,
+            )
+        out[host.strip()] = int(m.group(1)) - 1
+    return out
+
+
+def import_text(
+    data: bytes | str, fabric: str | None = None, hosts: Mapping[str, int] | None = None
+) -> Imported:
     """Read a file a rack reports into the scenario it describes.
 
     fabric: the rack to assume when a scrape does not tell its own (a pasted line or two
-    carries no fabric label and too few links to count). Raises ImportRefused when nothing
+    carries no fabric label and too few links to count). hosts: the operator's map of a
+    scrape's host names to compute trays (0-based; parse_hosts reads 'node-a:ct01,...'),
+    else hosts are placed by name. Raises ImportRefused when nothing
     can be read (too big, not text, not a known format, no fabric to tell); every lesser
     problem is a message naming its line, and a line that is no sample at all is also in
     `unreadable`.
@@ -209,7 +239,8 @@ def import_text(data: bytes | str, fabric: str | None = None) -> Imported:
             return Imported("dcgm-exporter", query, conf, basis, _capped(messages), {})
         if d is not None:
             samples, rack = domain.localise(samples, d)
-        reading = dcgm.read(samples, domain.rack_fabric(fabric))
+        reading = dcgm.read(samples, domain.rack_fabric(fabric), hosts)
+        _check_trays(hosts, reading.snap.fabric.compute_trays)
     except ScenarioError as e:
         raise ImportRefused(f"line {samples[0].line}: {e.message}", samples[0].line) from None
     messages += reading.messages
@@ -229,11 +260,37 @@ def import_text(data: bytes | str, fabric: str | None = None) -> Imported:
         confidence = "low: the counters are in the file but its fabric does not act on them"
     else:
         confidence = "low: link states only (no counters: no degrading links, no cables)"
+    if reading.erring_gpus:
+        confidence += (
+            f"; {words.plural(len(reading.erring_gpus), 'erring GPU')} named from the per-GPU sums "
+            "(erring_gpus, each with how sure)"
+        )
     health = {gpu_id(g): v for g, v in sorted(reading.health.items()) if g < snap.fabric.gpus}
     unread = _capped([p.text() for p in problems])
     return Imported(
-        "dcgm-exporter", query, confidence, basis, _capped(messages), attr, health, {}, unread
+        "dcgm-exporter",
+        query,
+        confidence,
+        basis,
+        _capped(messages),
+        attr,
+        health,
+        {},
+        unread,
+        tuple(reading.erring_gpus),
+        reading.readings,
     )
+
+
+def _check_trays(hosts: Mapping[str, int] | None, trays: int) -> None:
+    """ImportRefused when the operator's host map names a tray the rack does not have."""
+    for host, t in (hosts or {}).items():
+        if not 0 <= t < trays:
+            raise ImportRefused(
+                f"hosts: '{host}' is put on ct{t + 1:02d}; this rack's compute trays are "
+                f"ct01-ct{trays:02d}",
+                0,
+            )
 
 
 def _health_json(snap: Counters, gpus: list[int]) -> dict:
@@ -305,4 +362,12 @@ def _import_nmx(lines: list[str]) -> Imported:
     )
 
 
-__all__ = ["FORMATS", "MAX_BYTES", "MAX_LINES", "ImportRefused", "Imported", "import_text"]
+__all__ = [
+    "FORMATS",
+    "MAX_BYTES",
+    "MAX_LINES",
+    "ImportRefused",
+    "Imported",
+    "import_text",
+    "parse_hosts",
+]

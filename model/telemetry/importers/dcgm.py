@@ -26,7 +26,6 @@ from model.kinds import ComponentKind
 from model.telemetry.fields import (
     ACTIVE,
     BER,
-    GPU_TOTALS,
     HEALTH_MASK,
     HEALTH_SUMMARY,
     INACTIVE,
@@ -35,6 +34,7 @@ from model.telemetry.fields import (
     LINK_STATE,
     RECOVERY,
 )
+from model.telemetry.importers import pergpu
 from model.telemetry.importers.promtext import Sample
 from model.telemetry.snapshot import Counters
 
@@ -59,6 +59,8 @@ class Reading:
     lanes_seen: bool = False
     health: dict[int, dict[str, int]] = field(default_factory=dict)  # GPU -> mask, summary
     states_seen: bool = True
+    erring_gpus: list[dict] = field(default_factory=list)  # importers/pergpu.py's answer
+    readings: dict = field(default_factory=dict)  # how many, their times, the interval
 
 
 def _fabric(samples: list[Sample], messages: list[str], hint: str | None = None) -> Fabric:
@@ -103,25 +105,47 @@ def _host(s: Sample) -> str | None:
     return s.labels.get("Hostname", s.labels.get("hostname"))
 
 
-def _tray_of(host: str, f: Fabric, order: int) -> int:
-    """The 0-based compute tray a hostname names when it is a tray's ID (ct03), else its
-    place among the scrape's hosts."""
+def _tray_named(host: str, f: Fabric) -> int | None:
+    """The 0-based compute tray a hostname names when it is a tray's ID (ct03), else None."""
     try:
         c = parse_id(host, f)
     except ScenarioError:
-        return order
-    return c.nums[0] - 1 if c.kind == ComponentKind.COMPUTE_TRAY else order
+        return None
+    return c.nums[0] - 1 if c.kind == ComponentKind.COMPUTE_TRAY else None
 
 
 class _Locator:
-    """Where a sample sits: (gpu, plane) from its labels."""
+    """Where a sample sits: (gpu, plane) from its labels. A host's compute tray is the
+    operator's map's (hosts: host name -> 0-based tray), else its name's when a tray ID, else
+    the next tray neither claims, in host name order [A]."""
 
-    def __init__(self, f: Fabric, samples: list[Sample]) -> None:
+    def __init__(
+        self, f: Fabric, samples: list[Sample], hosts: Mapping[str, int] | None = None
+    ) -> None:
         self.f = f
-        hosts = sorted({h for s in samples if (h := _host(s)) is not None})
-        self.host_tray = {}
-        for i, h in enumerate(hosts):
-            self.host_tray[h] = _tray_of(h, f, i)
+        given = dict(hosts or {})
+        names = sorted({h for s in samples if (h := _host(s)) is not None})
+        self.place = pergpu.Placement(gpus=f.gpus)
+        for h in names:
+            named = _tray_named(h, f)
+            if h in given:
+                self.place.tray[h], self.place.basis[h] = given[h], pergpu.HOST_MAP
+            elif named is not None:
+                self.place.tray[h], self.place.basis[h] = named, pergpu.HOST_ID
+        taken = set(self.place.tray.values())
+        free = iter(t for t in range(f.compute_trays + len(names)) if t not in taken)
+        for h in names:
+            if h not in self.place.tray:
+                self.place.tray[h], self.place.basis[h] = next(free), pergpu.HOST_ORDER
+        self.host_tray = self.place.tray
+        by_tray: dict[int, list[str]] = defaultdict(list)
+        for h in names:
+            by_tray[self.host_tray[h]].append(h)
+        self.notes = [
+            f"hosts {', '.join(hs)} are all put on ct{t + 1:02d}: their GPUs' samples mix"
+            for t, hs in sorted(by_tray.items())
+            if len(hs) > 1
+        ]
 
     def gpu(self, s: Sample) -> int:
         f = self.f
@@ -153,10 +177,12 @@ class _Scrape:
     """What a scrape's samples say, filled one sample at a time by the handlers of _HANDLERS:
     the snapshot's arrays (-1 or NaN where no sample gave a value) and what else was seen."""
 
-    def __init__(self, f: Fabric, samples: list[Sample]) -> None:
+    def __init__(
+        self, f: Fabric, samples: list[Sample], hosts: Mapping[str, int] | None = None
+    ) -> None:
         g_n, p_n, c_n, k = f.gpus, f.planes, f.cables_per_link, f.chips_per_tray
         self.f = f
-        self.loc = _Locator(f, samples)
+        self.loc = _Locator(f, samples, hosts)
         self.state = np.full((g_n, p_n), -1, np.int8)
         self.rec = np.zeros((g_n, p_n), np.int64)
         self.ber = np.full((g_n, p_n), np.nan)
@@ -170,7 +196,6 @@ class _Scrape:
         self.feature: bool | None = None  # the twin's own scrape says; a real one does not
         self.seen_lanes = False
         self.health: dict[int, dict[str, int]] = defaultdict(dict)
-        self.gpu_recoveries: dict[int, float] = {}
         self.chip_index = {f"st{q // k + 1}.sw{q % k}": q for q in range(p_n)}
 
     def chip(self, s: Sample) -> int:
@@ -238,11 +263,6 @@ class _Scrape:
         if math.isfinite(s.value):
             self.feature = s.value == 1
 
-    def on_gpu_recoveries(self, s: Sample) -> None:
-        """A GPU's recoveries summed over its links, when it is a number."""
-        if math.isfinite(s.value):
-            self.gpu_recoveries[self.loc.gpu(s)] = s.value
-
 
 # Each metric a scrape can carry -> the _Scrape method that reads its sample.
 _HANDLERS: Mapping[str, Callable[[_Scrape, Sample], None]] = MappingProxyType(
@@ -259,7 +279,6 @@ _HANDLERS: Mapping[str, Callable[[_Scrape, Sample], None]] = MappingProxyType(
         FEATURE: _Scrape.on_feature,
         HEALTH_MASK: _Scrape.on_health,
         HEALTH_SUMMARY: _Scrape.on_health,
-        GPU_TOTALS[RECOVERY]: _Scrape.on_gpu_recoveries,
     }
 )
 _NO_LANES = (
@@ -296,15 +315,8 @@ def _take(r: _Scrape, samples: list[Sample]) -> list[str]:
 
 
 def _gpu_notes(r: _Scrape) -> list[str]:
-    """What the per-GPU sums and fabric health say that the per-link fields do not: the GPUs
-    with a recovering link (only without per-link counters) and those missing a link."""
+    """What fabric health says that the per-link fields do not: the GPUs missing a link."""
     out = []
-    if not r.seen_counters:  # the per-GPU sums still say which GPUs have a recovering link
-        for g in sorted(x for x, v in r.gpu_recoveries.items() if v > 0):
-            out.append(
-                f"gpu{g:02d}: {int(r.gpu_recoveries[g])} recoveries summed over its links "
-                f"({GPU_TOTALS[RECOVERY]}); which link, the per-link field {RECOVERY} would say"
-            )
     for g in sorted(r.health):
         m = r.health[g].get("mask")
         if m is not None and m & 3 == 1:
@@ -354,18 +366,30 @@ def _counters_of(r: _Scrape) -> Counters:
     )
 
 
-def read(samples: list[Sample], fabric: str | None = None) -> Reading:
-    """The snapshot a scrape describes; ScenarioError when no fabric can be told (fabric: the
-    one to assume when the file does not say)."""
+def read(
+    samples: list[Sample], fabric: str | None = None, hosts: Mapping[str, int] | None = None
+) -> Reading:
+    """The snapshot a scrape describes (its last reading's, when it holds several);
+    ScenarioError when no fabric can be told (fabric: the one to assume when the file does not
+    say; hosts: the operator's host name -> 0-based compute tray)."""
     messages: list[str] = []
-    r = _Scrape(_fabric(samples, messages, fabric), samples)
-    messages += _take(r, samples)
+    r = _Scrape(_fabric(samples, messages, fabric), samples, hosts)
+    messages += r.loc.notes + _take(r, samples)
     messages += _gpu_notes(r)
     states_seen = not bool((r.state < 0).all())
     messages += _fill_states(r)
-    if not r.seen_counters:
-        messages.append(_NO_COUNTERS)
+    erring: list[dict] = []
+    seen: dict = {}
+    if not r.seen_counters:  # the per-GPU sums still say which GPUs' links err
+        erring, seen, notes = pergpu.erring(samples, r.loc.gpu, r.loc.place, r.f)
+        messages += notes
+        messages.append(
+            _NO_COUNTERS + (": the GPUs above are named, not their links" if erring else "")
+        )
     elif r.feature is False:
         messages.append(_FEATURE_OFF)
+    messages += pergpu.count_family_note(samples)
     health_of = {g: dict(v) for g, v in r.health.items()}
-    return Reading(_counters_of(r), messages, r.seen_lanes, health_of, states_seen)
+    out = Reading(_counters_of(r), messages, r.seen_lanes, health_of, states_seen)
+    out.erring_gpus, out.readings = erring, seen
+    return out

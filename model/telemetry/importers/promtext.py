@@ -27,12 +27,15 @@ _UNESCAPE = re.compile(r"\\(.)")
 
 @dataclass(frozen=True)
 class Sample:
-    """One sample line: metric name, labels, value, and its line number (from 1)."""
+    """One sample line: metric name, labels, value, its line number (from 1) and its
+    timestamp in ms since the epoch when the line carries one (Prometheus's /federate writes
+    them; dcgm-exporter's own scrape does not)."""
 
     name: str
     labels: dict[str, str]
     value: float
     line: int
+    ts_ms: int | None = None
 
 
 @dataclass(frozen=True)
@@ -109,6 +112,16 @@ def _value(tok: str) -> float:
         raise ValueError(f"expected a number as the value, got '{tok[:40]}'") from None
 
 
+def _timestamp(tok: str | None) -> int | None:
+    """A sample's timestamp, ms since the epoch (an int64, as Prometheus's); None if absent."""
+    if tok is None:
+        return None
+    ts = int(tok)
+    if not -(2**63) <= ts < 2**63:
+        raise ValueError(f"the timestamp '{tok[:20]}' is beyond an int64 of ms")
+    return ts
+
+
 def parse_line(s: str, line: int) -> Sample | None:
     """A sample from one line, None for a blank or comment line; ValueError when malformed."""
     stripped = s.strip()
@@ -116,14 +129,14 @@ def parse_line(s: str, line: int) -> Sample | None:
         return None
     fast = FULL.fullmatch(stripped)
     if fast:
-        name, body, value, _ts = fast.groups()
+        name, body, value, ts = fast.groups()
         labels: dict[str, str] = {}
         if body:
             for k, v in PAIRS.findall(body):
                 if k in labels:
                     raise ValueError(f"label '{k}' appears twice")
                 labels[k] = _UNESCAPE.sub(_unescape, v) if "\\" in v else v
-        return Sample(name, labels, _value(value), line)
+        return Sample(name, labels, _value(value), line, _timestamp(ts))
     m = NAME.match(stripped)
     if not m:
         raise ValueError(f"expected a metric name, got '{stripped[:40]}'")
@@ -138,7 +151,9 @@ def parse_line(s: str, line: int) -> Sample | None:
         raise ValueError(f"'{name}': expected a value and at most a timestamp, got {len(rest)}")
     if len(rest) == 2 and not re.fullmatch(r"-?\d+", rest[1]):
         raise ValueError(f"'{name}': expected an integer timestamp, got '{rest[1][:20]}'")
-    return Sample(name, labels, _value(rest[0]), line)
+    return Sample(
+        name, labels, _value(rest[0]), line, _timestamp(rest[1] if len(rest) == 2 else None)
+    )
 
 
 def parse(lines: list[str], first_line: int = 1) -> tuple[list[Sample], list[Problem]]:

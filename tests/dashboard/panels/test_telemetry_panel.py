@@ -38,6 +38,20 @@ def test_pasted_file_is_read_and_linked():
     assert any("gpu01-st2.sw1" in t for t in _texts(res))
 
 
+def test_a_default_scrape_shows_its_erring_gpu_not_a_healthy_rack():
+    """The import box shows the model's sentence for the erring GPU and its confidence, and
+    does not call the rack healthy."""
+    two = SAMPLE.parent / "dcgm-exporter-gb200-default-two-readings.prom"
+    enc = base64.b64encode(two.read_bytes()).decode()
+    res = panel.read_file(0, f"data:text/plain;base64,{enc}", None)["result"]
+    texts = _texts(res)
+    got = panel.import_text(two.read_bytes())
+    (x,) = got.erring_gpus
+    assert f"{x['summary']}. How sure: {x['confidence']}." in texts
+    assert "1,234 replays in 5.0 min (4.11/s)" in x["summary"] and "on ct07" in x["summary"]
+    assert not any("a healthy rack" in t for t in texts)
+
+
 def test_uploaded_file_and_a_refused_one():
     enc = base64.b64encode(SAMPLE.read_bytes()).decode()
     res = panel.read_file(0, f"data:text/plain;base64,{enc}", None)["result"]

@@ -26,6 +26,9 @@ from tests.strategies import scenarios
 
 ROOT = Path(__file__).resolve().parents[3]
 SAMPLE = ROOT / "tests" / "data" / "telemetry" / "dcgm-exporter-gb200-two-trays.prom"
+DEFAULT_TWO = (
+    ROOT / "tests" / "data" / "telemetry" / "dcgm-exporter-gb200-default-two-readings.prom"
+)
 ATTRIBUTED = ("failed", "degrading", "silent", "planned")
 
 
@@ -79,7 +82,14 @@ def test_the_issue_case_round_trips_with_its_link_named(client):
     assert body["scenario"] == "fabric=vr-nvl72&fail=st3.mc&flaky=gpu07-st3.sw2"
     assert body["format"] == "dcgm-exporter"
     keys = {"format", "scenario", "confidence", "components", "messages", "attribution"}
-    assert set(body) == keys | {"fabric_health", "partition", "unreadable"}
+    assert set(body) == keys | {
+        "fabric_health",
+        "partition",
+        "unreadable",
+        "erring_gpus",
+        "readings",
+    }
+    assert body["erring_gpus"] == []  # per-link counters: the links themselves are attributed
     assert body["unreadable"] == []  # the twin's own scrape: every line a sample
     health = body["fabric_health"]  # every GPU healthy: a silent controller degrades none
     assert len(health) == 72 and {h["mask"] for h in health.values()} == {0xAA}
@@ -106,9 +116,30 @@ def test_a_default_scrape_with_only_per_gpu_sums():
     )
     got = import_text(text)
     assert got.scenario == "fabric=gb200-nvl72" and got.confidence.startswith("none")
-    assert any(m.startswith("gpu01: 41 recoveries summed over its links") for m in got.messages)
+    assert [x["gpu"] for x in got.erring_gpus] == ["gpu01"]  # gpu00's 0 is no error
+    assert any(
+        m.startswith("gpu01: 41 recoveries counted (DCGM_FI_DEV_NVLINK_RECOVERY_ERROR_COUNT_TOTAL)")
+        and m.endswith("summed over its links; on ct01 by its host's place in name order")
+        for m in got.messages
+    )
     assert any(m.startswith("gpu01: fabric health mask 0xa9: DEGRADED_BW") for m in got.messages)
     assert got.fabric_health == {"gpu01": {"mask": 169}}
+
+
+def test_the_api_takes_the_operators_host_map(client):
+    """?hosts= places a default scrape's erring GPU; a bad map is a 400 naming it, not a 500."""
+    body = DEFAULT_TWO.read_bytes()
+    r = client.post("/api/v1/import?hosts=gb200-node-07:ct02", data=body, content_type="text/plain")
+    assert r.status_code == 200
+    (x,) = r.get_json()["erring_gpus"]
+    assert (x["gpu"], x["compute_tray"], x["tray_from"]) == (
+        "gpu06",
+        "ct02",
+        "the operator's host map",
+    )
+    for bad in ("gb200-node-07", "gb200-node-07:ct19"):
+        r = client.post(f"/api/v1/import?hosts={bad}", data=body, content_type="text/plain")
+        assert r.status_code == 400 and r.get_json()["token"] == "hosts"
 
 
 # --- bad input -------------------------------------------------------------------------------
@@ -162,6 +193,27 @@ def test_garbage_is_never_a_500(client, body):
         assert out["token"].startswith("line ") and out["error"].startswith(out["token"] + ":")
     else:
         assert "scenario" in out and "messages" in out
+
+
+_TWO_READINGS_HEAD = "\n".join(DEFAULT_TWO.read_text().splitlines()[:40])
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(st.text(max_size=80), st.integers(0, 39), st.text(max_size=40))
+def test_a_garbage_host_map_or_reading_is_never_a_500(client, hosts, at, junk):
+    """Any hosts= and a mangled line of a two-reading default scrape: 200 or a 400 naming
+    the host map or the line."""
+    lines = _TWO_READINGS_HEAD.splitlines()
+    lines[at] = lines[at][: len(lines[at]) // 2] + junk
+    r = client.post(
+        "/api/v1/import",
+        query_string={"hosts": hosts},
+        data="\n".join(lines),
+        content_type="text/plain",
+    )
+    assert r.status_code in (200, 400), r.get_data()[:300]
+    if r.status_code == 400:
+        assert r.get_json()["token"] == "hosts" or r.get_json()["token"].startswith("line ")
 
 
 @pytest.mark.parametrize(
