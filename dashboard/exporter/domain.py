@@ -27,8 +27,9 @@ from functools import lru_cache
 import numpy as np
 
 from dashboard.exporter.families import GPU_FAMILIES, PARTITION_STATES, SWITCH_FAMILIES
-from dashboard.exporter.metrics import Reading, reading_text
+from dashboard.exporter.metrics import reading_text
 from dashboard.exporter.promtext import family_text, label_set, prefixes
+from dashboard.exporter.reading import Reading
 from model import Scenario, ScenarioError, telemetry
 from model.assess import assess
 from model.ids import chip_id, compute_tray_of_gpu, tray_id

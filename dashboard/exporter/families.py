@@ -7,16 +7,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 import numpy as np
 
+from dashboard.exporter.reading import Reading
 from model import telemetry
 from model.fabric.presets import Fabric
 from model.kinds import PartitionState as PS
-
-if TYPE_CHECKING:
-    from dashboard.exporter.metrics import Reading
 
 Series = Literal[
     "link", "port", "lane", "gpu", "chip", "tray", "controller", "scenario", "partition", "one"
