@@ -17,7 +17,8 @@ from model.scenario import Scenario, parse_query
 from model.telemetry import fields
 from model.workloads import comm
 from model.workloads.models import MOE_MODELS
-from model.workloads.throughput import DECODE, frontiers, ratio_along
+from model.workloads.throughput import DECODE, frontiers
+from model.workloads.versus import ratio_along
 
 MC_RACK_YEARS = 2_000  # the Monte Carlo column's sample, rack-years (DEFAULT_SAMPLE_RACK_YEARS)
 SCALES = ((1, False), (16, False), (128, False), (2_000, False), (16, True), (128, True))

@@ -404,7 +404,7 @@ def telemetry_feature(on: bool) -> str:
     )
 
 
-# --- decode: why the best deployment changes (model/workloads/throughput.deployment_changes) ---
+# --- decode: why the best deployment changes (model/workloads/choices.deployment_changes) ---
 DEPLOYMENT_WHY = {
     "ep_up": "wider EP groups hold fewer experts a GPU, so each step reads fewer expert weights",
     "ep_down": "narrower EP groups send less of each step's all-to-all over the fabric",

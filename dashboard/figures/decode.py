@@ -78,7 +78,7 @@ def _curve(key: str, pts: Sequence[dict], baseline: str) -> dict:
 
 def _changes(key: str, changes: Sequence[dict]) -> dict:
     """Where the model's best deployment changes along one curve: a marker on the curve, its
-    hover the model's line of why (model/workloads/throughput.deployment_changes)."""
+    hover the model's line of why (model/workloads/choices.deployment_changes)."""
     name, color, symbol = {
         "healthy": ("deployment changes (healthy)", COLORS["healthy"], "diamond"),
         "scenario": ("deployment changes (this scenario)", COLORS["scenario"], "diamond"),

@@ -146,7 +146,7 @@ def _rows() -> tuple[FieldName, ...]:
 # --- NVLink 5's count family (DCGM fields 1200-1219, 1404-1419) -----------------------------
 # GB200 and later nodes export them; "NVLink5+ only. Returns aggregate value across all
 # links" (dcgm_fields.h, 4.5.3 and 4.6.0): every one is a per-GPU figure, none per link.
-# DCGM 4.0.0 has 1200-1215; 4.2.3 adds 1216-1219 and the FEC bins; 4.6.0 renames
+# DCGM 4.0.0 has 1200-1215; release 4.2, patch 3, adds 1216-1219 and the FEC bins; 4.6.0 renames
 # 1200-1219 (the old names kept as deprecated aliases). Each row: the name dcgm-exporter
 # 4.5.3-4.8.2 spells (the 4.0-4.5 one), its field, 4.6.0's name, what the import reads it as
 # (None: not used) and why.

@@ -230,6 +230,10 @@ class Frontier:
     peak_tokens_per_s_per_gpu: float
     max_tokens_per_s_per_user: float
 
+    def nearest(self, x: float) -> int:
+        """The grid point nearest interactivity x (2 tokens/s per user apart)."""
+        return int(np.argmin(np.abs(self.x - x)))
+
     def deployment_at(self, i: int) -> Deployment | None:
         c = int(self.choice[i])
         return self.deployments[c] if c >= 0 else None

@@ -17,29 +17,24 @@ from types import MappingProxyType
 
 import numpy as np
 
-from model import words
 from model.assess import Assessment, assess
 from model.fabric.islands import SCENARIO_ISLANDS, island_state
 from model.fabric.presets import (
     ETH_X72,
-    VR_NVL72,
-    eth_ports_words,
     eth_with_bandwidth,
 )
 from model.kinds import FabricKind
 from model.multirack.domains import DOMAINS
 from model.scenario import Scenario
-from model.workloads import decode, moe_a2a, training
+from model.workloads import decode, training
 from model.workloads import decode_params as D
+from model.workloads.choices import deployment_changes, fault_changes
 from model.workloads.decode import (
     BREAKDOWN_KEYS,
     BREAKDOWN_NAMES,
-    Deployment,
     Frontier,
     Hardware,
     Workload,
-    frontier,
-    healthy_groups,
 )
 from model.workloads.hardware import (
     BASELINE,
@@ -52,6 +47,7 @@ from model.workloads.hardware import (
     scenario_hardware,
 )
 from model.workloads.models import GPUS, moe_model
+from model.workloads.versus import ratio_along
 
 REFERENCE_TOKENS_PER_S_PER_USER = D.REFERENCE_TOKENS_PER_S_PER_USER  # the default of at=
 # NVIDIA's NVLink 6 claim against off-the-shelf Ethernet (FACTS.md §4) is located on the
@@ -177,7 +173,7 @@ def _r(x: float | None, nd: int = 1) -> float | None:
 
 
 def _index(fr: Frontier, x: float) -> int:
-    return int(np.argmin(np.abs(fr.x - x)))
+    return fr.nearest(x)
 
 
 def breakdown_at(fr: Frontier, x: float) -> dict | None:
@@ -307,105 +303,6 @@ def _points(fr: Frontier) -> list[dict]:
     return out
 
 
-def _why(a: Deployment, b: Deployment) -> str:
-    """The knob that changed between two deployments, the one a reader looks at first."""
-    if a.ep != b.ep:
-        return "ep_up" if b.ep > a.ep else "ep_down"
-    if a.mtp != b.mtp:
-        return "mtp_on" if b.mtp else "mtp_off"
-    if a.overlap != b.overlap:
-        return "overlap_on" if b.overlap else "overlap_off"
-    return "kv"
-
-
-def deployment_changes(fr: Frontier) -> list[dict]:
-    """Where along interactivity the frontier's best deployment changes (the first point of
-    the new one), from what to what, and one line of why (model/words.py)."""
-    out = []
-    for i in range(1, len(fr.x)):
-        a, b = fr.deployment_at(i - 1), fr.deployment_at(i)
-        if a is None or b is None or a == b:
-            continue
-        why = _why(a, b)
-        x = float(fr.x[i])
-        out.append(
-            {
-                "tokens_per_s_per_user": round(x, 2),
-                "tokens_per_s_per_gpu": round(float(fr.tokens_per_s_per_gpu[i]), 1),
-                "from": a.label(),
-                "to": b.label(),
-                "why": why,
-                "line": words.deployment_change(a.label(), b.label(), x, why),
-            }
-        )
-    return out
-
-
-def fault_changes(sc: Frontier, hl: Frontier) -> list[dict]:
-    """Where the fault's best deployment differs from the healthy rack's at the same
-    interactivity: each run of grid points with the same pair, and one line of why."""
-    runs: list[dict] = []
-    fits = {d.ep for d in sc.deployments}
-    for i in range(len(sc.x)):
-        a, b = hl.deployment_at(i), sc.deployment_at(i)
-        x = float(sc.x[i])
-        if a is None or b is None or a == b:
-            continue
-        last = runs[-1] if runs else None
-        if last and last["_pair"] == (a, b) and last["_end"] == i - 1:
-            last["_end"], last["to_tokens_per_s_per_user"] = i, round(x, 2)
-            continue
-        why = "fits" if a.ep not in fits else _why(a, b)
-        runs.append(
-            {
-                "tokens_per_s_per_user": round(x, 2),
-                "to_tokens_per_s_per_user": round(x, 2),
-                "tokens_per_s_per_gpu": round(float(sc.tokens_per_s_per_gpu[i]), 1),
-                "healthy": a.label(),
-                "here": b.label(),
-                "why": why,
-                "_pair": (a, b),
-                "_end": i,
-            }
-        )
-    return [
-        {k: v for k, v in r.items() if not k.startswith("_")}
-        | {
-            "line": words.fault_change(
-                r["healthy"],
-                r["here"],
-                r["tokens_per_s_per_user"],
-                r["to_tokens_per_s_per_user"],
-                r["why"],
-            )
-        }
-        for r in runs
-    ]
-
-
-def ratio_along(a: Frontier, b: Frontier, lo: float = 20.0, hi: float = 200.0) -> dict:
-    """a over b along the frontier grid: the points, and on [lo, hi] the range and the largest
-    step between neighbouring points (2 tokens/s per user apart)."""
-    r = a.tokens_per_s_per_gpu / b.tokens_per_s_per_gpu
-    ok = np.isfinite(r) & (b.tokens_per_s_per_gpu > 0)
-    pts = [
-        {"tokens_per_s_per_user": round(float(x), 2), "ratio": round(float(v), 4)}
-        for x, v, k in zip(a.x, r, ok, strict=True)
-        if k
-    ]
-    win = ok & (a.x >= lo) & (a.x <= hi)
-    rw = r[win]
-    steps = np.abs(np.log(rw[1:] / rw[:-1])) if len(rw) > 1 else np.zeros(0)
-    return {
-        "points": pts,
-        "range": {"min": round(float(rw.min()), 4), "max": round(float(rw.max()), 4)}
-        if len(rw)
-        else None,
-        "max_step": round(float(np.exp(steps.max())), 4) if len(steps) else None,
-        "both_reach_to": round(float(a.x[win].max()), 1) if len(rw) else None,
-    }
-
-
 def decode_curves(s: Scenario) -> dict:
     """The /api/v1/decode answer: three frontiers, the ratio to the baseline along them, and
     the deployment and time breakdown at every point."""
@@ -449,63 +346,6 @@ def decode_curves(s: Scenario) -> dict:
     }
 
 
-def where_ratio_passes(points: list[dict], target: float) -> float | None:
-    """The first interactivity (tokens/s per user) at which the ratio reaches `target`
-    (interpolated between the frontier's points), or None."""
-    prev = None
-    for p in points:
-        if p["ratio"] >= target:
-            if prev is None:
-                return p["tokens_per_s_per_user"]
-            x0, r0 = prev["tokens_per_s_per_user"], prev["ratio"]
-            x1, r1 = p["tokens_per_s_per_user"], p["ratio"]
-            return x0 + (target - r0) * (x1 - x0) / (r1 - r0) if r1 != r0 else x1
-        prev = p
-    return None
-
-
-def vendor_claim(s: Scenario, ratio: list[dict], target: float) -> dict | None:
-    """Where the model finds a vendor's ratio `target` (NVIDIA's 'up to' figure, FACTS.md §4
-    [V]: the page passes it; the model never holds it) on vr-nvl72 against its
-    Ethernet baseline (eth_bw=, NVLink 6's bandwidth by default): the ratio at the scenario's
-    interactivity, the interactivity where this Ethernet's ratio reaches the target, and the
-    Ethernet bandwidth a GPU at which the healthy rack reaches it at at=. None on a
-    scenario not held against eth-x72."""
-    if BASELINE.get(s.fabric) != ETH_X72.key or not ratio:
-        return None
-    bw = ETH_X72.gpu_tbs_bidir if s.eth_bw is None else s.eth_bw
-    near = min(ratio, key=lambda p: abs(p["tokens_per_s_per_user"] - s.at))
-    passes = where_ratio_passes(ratio, target)
-    need = baseline_bandwidth_for_ratio(s.workload, target, s.at)
-    here = (
-        f"NVLink 6 decodes {near['ratio']:.2f}x the tokens/s per GPU of Ethernet with "
-        f"{eth_ports_words(bw)} at {s.at:g} tokens/s per user"
-    )
-    claim = f"NVIDIA's 'up to {target:g}x'"
-    if passes is None:
-        there = f"; against this Ethernet the model never finds {claim}"
-    elif passes <= ratio[0]["tokens_per_s_per_user"]:
-        there = f"; against this Ethernet the model finds {claim} or more at every interactivity"
-    else:
-        there = (
-            f"; against this Ethernet the model finds {claim} from {passes:.0f} tokens/s per user"
-        )
-    if need:
-        there += f", and at {s.at:g} tokens/s per user against Ethernet of {eth_ports_words(need)}"
-    return {
-        "ratio": target,
-        "source": "FACTS.md §4 [V]: NVIDIA, NVLink 6 vs off-the-shelf Ethernet, setup unpublished",
-        "ethernet_tbs_per_gpu": bw,
-        "ethernet": eth_ports_words(bw),
-        "tokens_per_s_per_user": s.at,
-        "ratio_at": near["ratio"],
-        "passes_at_tokens_per_s_per_user": None if passes is None else round(passes, 1),
-        "ethernet_tbs_for_ratio_at": need,
-        "ethernet_for_ratio_at": eth_ports_words(need) if need else None,
-        "sentence": here + there + ".",
-    }
-
-
 def decode_breakdowns(s: Scenario, x: float) -> dict:
     """The step's breakdown at interactivity x (the frontier's nearest point, 2 tokens/s per
     user apart) for the scenario, its healthy rack and its baseline: any operating point."""
@@ -521,40 +361,6 @@ def decode_breakdowns(s: Scenario, x: float) -> dict:
             for k in ("scenario", "healthy", "baseline")
         },
     }
-
-
-@lru_cache(maxsize=32)
-def baseline_bandwidth_for_ratio(workload: str, target: float, x: float) -> float | None:
-    """The per-GPU bandwidth (TB/s both ways) eth-x72 would need for vr-nvl72 to beat it by
-    `target` at interactivity x, or None if even 1% of vr-nvl72's bandwidth is not enough:
-    where a vendor's ratio would come from if not from latency and packet rate."""
-    m = moe_model(workload)
-    w = Workload(m)
-    xs = np.array([x])
-    vr = float(
-        decode.cached_frontier(m, preset_hardware(VR_NVL72), w).tokens_per_s_per_gpu[
-            _index(decode.cached_frontier(m, preset_hardware(VR_NVL72), w), x)
-        ]
-    )
-
-    def ratio(tbs: float) -> float:
-        f = eth_with_bandwidth(tbs)
-        hw = Hardware(
-            f.key,
-            GPUS[f.gpu],
-            f.gpus,
-            healthy_groups(f.gpus, lambda e: moe_a2a.share_view(f, e, 1.0)),
-        )
-        g = float(frontier(m, hw, w, xs).tokens_per_s_per_gpu[0])
-        return vr / g if np.isfinite(g) and g > 0 else float("inf")
-
-    lo, hi = VR_NVL72.gpu_tbs_bidir * 0.01, VR_NVL72.gpu_tbs_bidir
-    if ratio(lo) < target or ratio(hi) >= target:
-        return None
-    for _ in range(14):  # bisection on a log scale: ratio falls as bandwidth rises
-        mid = (lo * hi) ** 0.5
-        lo, hi = (mid, hi) if ratio(mid) >= target else (lo, mid)
-    return round(hi, 3)
 
 
 # --- one Work per scenario ---------------------------------------------------------------------

@@ -15,7 +15,7 @@ from model.fabric.presets import ETH_PORT_CHOICES, eth_ports_tbs, eth_with_bandw
 from model.reliability import domain as rdomain
 from model.reliability import goodput
 from model.scenario import DEFAULT_AT
-from model.workloads import throughput
+from model.workloads import throughput, versus
 from model.workloads.throughput import decode_curves, delivered_fraction, work
 
 
@@ -107,7 +107,7 @@ def test_eth_bw_on_vr_nvl72_sets_the_ethernet_it_is_held_against():
 def test_the_vendor_ratio_is_located_not_used():
     s = parse_query("at=100").scenario
     d = decode_curves(s)
-    claim = throughput.vendor_claim(s, d["ratio_vs_baseline"], 2.3)
+    claim = versus.vendor_claim(s, d["ratio_vs_baseline"], 2.3)
     passes = claim["passes_at_tokens_per_s_per_user"]
     below = [p["ratio"] for p in d["ratio_vs_baseline"] if p["tokens_per_s_per_user"] < passes]
     above = [p["ratio"] for p in d["ratio_vs_baseline"] if p["tokens_per_s_per_user"] > passes]
@@ -117,4 +117,4 @@ def test_the_vendor_ratio_is_located_not_used():
     at = min(held["ratio_vs_baseline"], key=lambda p: abs(p["tokens_per_s_per_user"] - 100))
     assert at["ratio"] == pytest.approx(2.3, rel=0.02)  # the bisection's tolerance
     assert "at 100 tokens/s per user" in claim["sentence"]
-    assert throughput.vendor_claim(parse_query("fabric=gb200-nvl72").scenario, [], 2.3) is None
+    assert versus.vendor_claim(parse_query("fabric=gb200-nvl72").scenario, [], 2.3) is None

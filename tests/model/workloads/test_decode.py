@@ -24,7 +24,8 @@ from model.workloads.hardware import (
 )
 from model.workloads.models import B200, DEEPSEEK_R1, H800, MOE_MODELS, RUBIN
 from model.workloads.step import profile_layer_us
-from model.workloads.throughput import frontiers, ratio_along
+from model.workloads.throughput import frontiers
+from model.workloads.versus import ratio_along
 from tests.strategies import scenarios
 
 ROOT = Path(__file__).resolve().parents[3]

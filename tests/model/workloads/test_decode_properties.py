@@ -14,7 +14,8 @@ from model import parse_query, words
 from model.assess import assess
 from model.fabric.presets import FABRICS
 from model.fabric.topology import topology
-from model.workloads.throughput import deployment_changes, fault_changes, frontiers
+from model.workloads.choices import deployment_changes, fault_changes
+from model.workloads.throughput import frontiers
 
 RACKS = ("vr-nvl72", "gb200-nvl72")
 LOSSES = ("switch-tray", "switch-chip", "link")

@@ -1,0 +1,84 @@
+"""Where the best decode deployment changes (workloads/throughput.decode_curves reads these):
+along one frontier's interactivity, and where a fault's choice differs from the healthy
+rack's, each with one line of why (model/words.py)."""
+
+from __future__ import annotations
+
+from model import words
+from model.workloads.decode import Deployment, Frontier
+
+
+def _why(a: Deployment, b: Deployment) -> str:
+    """The knob that changed between two deployments, the one a reader looks at first."""
+    if a.ep != b.ep:
+        return "ep_up" if b.ep > a.ep else "ep_down"
+    if a.mtp != b.mtp:
+        return "mtp_on" if b.mtp else "mtp_off"
+    if a.overlap != b.overlap:
+        return "overlap_on" if b.overlap else "overlap_off"
+    return "kv"
+
+
+def deployment_changes(fr: Frontier) -> list[dict]:
+    """Where along interactivity the frontier's best deployment changes (the first point of
+    the new one), from what to what, and one line of why (model/words.py)."""
+    out = []
+    for i in range(1, len(fr.x)):
+        a, b = fr.deployment_at(i - 1), fr.deployment_at(i)
+        if a is None or b is None or a == b:
+            continue
+        why = _why(a, b)
+        x = float(fr.x[i])
+        out.append(
+            {
+                "tokens_per_s_per_user": round(x, 2),
+                "tokens_per_s_per_gpu": round(float(fr.tokens_per_s_per_gpu[i]), 1),
+                "from": a.label(),
+                "to": b.label(),
+                "why": why,
+                "line": words.deployment_change(a.label(), b.label(), x, why),
+            }
+        )
+    return out
+
+
+def fault_changes(sc: Frontier, hl: Frontier) -> list[dict]:
+    """Where the fault's best deployment differs from the healthy rack's at the same
+    interactivity: each run of grid points with the same pair, and one line of why."""
+    runs: list[dict] = []
+    fits = {d.ep for d in sc.deployments}
+    for i in range(len(sc.x)):
+        a, b = hl.deployment_at(i), sc.deployment_at(i)
+        x = float(sc.x[i])
+        if a is None or b is None or a == b:
+            continue
+        last = runs[-1] if runs else None
+        if last and last["_pair"] == (a, b) and last["_end"] == i - 1:
+            last["_end"], last["to_tokens_per_s_per_user"] = i, round(x, 2)
+            continue
+        why = "fits" if a.ep not in fits else _why(a, b)
+        runs.append(
+            {
+                "tokens_per_s_per_user": round(x, 2),
+                "to_tokens_per_s_per_user": round(x, 2),
+                "tokens_per_s_per_gpu": round(float(sc.tokens_per_s_per_gpu[i]), 1),
+                "healthy": a.label(),
+                "here": b.label(),
+                "why": why,
+                "_pair": (a, b),
+                "_end": i,
+            }
+        )
+    return [
+        {k: v for k, v in r.items() if not k.startswith("_")}
+        | {
+            "line": words.fault_change(
+                r["healthy"],
+                r["here"],
+                r["tokens_per_s_per_user"],
+                r["to_tokens_per_s_per_user"],
+                r["why"],
+            )
+        }
+        for r in runs
+    ]
