@@ -15,7 +15,11 @@ from model.reliability.rates import DEFAULT_RATES, FAILURE_RATE_FIELDS, HOURS_PE
 from model.reliability.site import site_of
 from model.scenario import Scenario, parse_query
 from model.telemetry import fields
-from model.workloads import comm
+from model.workloads import checks, comm
+from model.workloads import decode as Dm
+from model.workloads import decode_params as D
+from model.workloads.comm import markdown_table
+from model.workloads.decode import Terms
 from model.workloads.models import MOE_MODELS
 from model.workloads.throughput import DECODE, frontiers
 from model.workloads.versus import ratio_along
@@ -437,3 +441,81 @@ def ratio_sentence() -> str:
         + ", ".join(parts)
         + f"; its largest step between points 2 tokens/s per user apart is {max(steps):.3f}x."
     )
+
+
+# --- the decode calibration (model/workloads/checks.py) ---------------------------------------
+def shares_markdown(terms: Terms = Dm.FITTED) -> str:
+    """The share table of docs/CALIBRATION.md: each part of the step at SHARE_POINTS."""
+    keys = Dm.BREAKDOWN_KEYS
+    out = [
+        "| tok/s/user | deployment | step (µs) | " + " | ".join(keys) + " |",
+        "|---|---|---|" + "---|" * len(keys),
+    ]
+    for r in checks.term_shares(terms):
+        cells = " | ".join(f"{100 * r['parts'][k]:.1f}%" for k in keys)
+        out.append(
+            f"| {r['tokens_per_s_per_user']:g} | {r['deployment']} | {r['step_us']:,.0f} | {cells} |"
+        )
+    return "\n".join(out)
+
+
+def step_markdown(terms: Terms = Dm.FITTED) -> str:
+    """docs/MODEL.md's decode region: the step's parts, the measured values, the residual and
+    each part's share on the GB200 NVL72 frontier (all from the model)."""
+    k = Dm.measured()
+    rates = (
+        f"- attention-core rate {k.eta_attn:.3f} of BF16 peak, GEMM rate {k.eta_gemm:.3f} of "
+        f"FP8 peak, a layer's time over its kernels {k.layer_gap:.3f}, outside the layers "
+        f"{k.outside_us_per_token:.3g} us a token on H800: all from DeepSeek's decode profile "
+        "[M] (decode_params.PROFILE_*)."
+    )
+    others = (
+        f"- HBM efficiency {D.ETA_HBM:.3f} (FlashMLA [M]); the busiest attention rank holds the "
+        "Poisson scatter of requests [D]; dispatch and combine from moe_a2a [M]."
+    )
+    residual = (
+        f"- the one fitted residual: {terms.residual_us:g} us a step, fitted on the five named "
+        "GB200 NVL72 InferenceX rows (docs/CALIBRATION.md)."
+    )
+    lines = [
+        "    step = 58 x MoE layer + 3 x dense layer + head + MTP drafting + exposed all-to-all",
+        "           + outside the layers + residual",
+        "    layer = its kernels x (a layer's time over its kernels), every kernel",
+        "            max(FLOPs / (peak x rate), HBM bytes / (HBM x eta_hbm))",
+        "",
+        rates,
+        others,
+        residual,
+        "",
+        shares_markdown(terms),
+    ]
+    return "\n".join(lines)
+
+
+def decode_markdown(terms: Terms = Dm.FITTED) -> str:
+    """The decode tables of docs/CALIBRATION.md."""
+    out = [
+        "#### The fitted term",
+        "",
+        "| term | fitted | in decode_params.py | largest move of a fitted point, term -10% / +10% |",
+        "|---|---|---|---|",
+    ]
+    for r in checks.fitted_terms(terms):
+        out.append(
+            f"| {r['term']} | {r['fitted']:g} | {r['used']:g} | {r['largest_move_pct']:.1f}% |"
+        )
+    out += [
+        "",
+        "#### Each part's share of the GB200 NVL72 step (healthy frontier; residual = the fit)",
+        "",
+        shares_markdown(terms),
+        "",
+        "#### Decode: model against published",
+        "",
+        markdown_table(checks.table(terms)),
+        "",
+        "#### DeepSeek's production fabric (h800-ib), checks",
+        "",
+        markdown_table(checks.deepseek_production_points()),
+    ]
+    return "\n".join(out)

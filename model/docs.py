@@ -20,7 +20,7 @@ from model import doc_tables as T
 from model.reliability import compare, history
 from model.reliability.sensitivity import markdown as sensitivity_markdown
 from model.telemetry import names
-from model.workloads import calibrate, comm
+from model.workloads import comm
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
@@ -58,8 +58,8 @@ REGIONS: tuple[Region, ...] = (
     Region("GOODPUT.md", "waits", T.waits_table),
     Region("GOODPUT.md", "history", history.markdown),
     Region("MODEL.md", "links", T.links_sentence),
-    Region("MODEL.md", "decode", calibrate.step_markdown),
-    Region("CALIBRATION.md", "decode", calibrate.decode_markdown),
+    Region("MODEL.md", "decode", T.step_markdown),
+    Region("CALIBRATION.md", "decode", T.decode_markdown),
     Region("CALIBRATION.md", "exposed", T.exposed_sentence),
     Region("CALIBRATION.md", "islands", T.islands_table),
     Region("CALIBRATION.md", "ratio", T.ratio_sentence),

@@ -24,7 +24,7 @@ from model.reliability import goodput, sensitivity
 from model.reliability import history as model_history
 from model.reliability.timeline import timeline as model_timeline
 from model.scenario import Scenario
-from model.workloads import calibrate
+from model.workloads import checks
 from model.workloads.throughput import decode_curves
 
 CACHE_EXTENSION = "fabric_twin_cache"
@@ -71,13 +71,13 @@ def decode(s: Scenario) -> dict:
 
 
 def calibration() -> dict:
-    """model.workloads.calibrate.answer() and the goodput's sensitivity to each assumption
+    """model.workloads.checks.answer() and the goodput's sensitivity to each assumption
     (model.reliability.sensitivity, issue 29): the same for every scenario, computed once."""
     return json.loads(_memo("calibration", lambda: json.dumps(_calibration())))
 
 
 def _calibration() -> dict:
-    return calibrate.answer() | {"goodput_sensitivity": sensitivity.sensitivity()}
+    return checks.answer() | {"goodput_sensitivity": sensitivity.sensitivity()}
 
 
 def latency(s: Scenario) -> dict:

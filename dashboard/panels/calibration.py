@@ -1,7 +1,7 @@
 """The calibration panel: every published point the model uses, fitted or check, model against
 published with the error, and each fitted term's sensitivity (issue 12, item 8). The table is
 built when the panel is opened, once for every worker (the shared cache), from
-model.workloads.calibrate.answer(), the same answer as GET /api/v1/calibration."""
+model.workloads.checks.answer(), the same answer as GET /api/v1/calibration."""
 
 from __future__ import annotations
 

@@ -5,19 +5,19 @@ from dash.exceptions import PreventUpdate
 
 from dashboard.panels import calibration
 from model.reliability.sensitivity import sensitivity
-from model.workloads import calibrate
+from model.workloads import checks
 
 
 def test_the_api_serves_every_section_and_the_fitted_terms(client):
     d = client.get("/api/v1/calibration").get_json()
     # the decode calibration, and goodput's sensitivity to each assumption (issue 29)
-    assert d == calibrate.answer() | {"goodput_sensitivity": sensitivity()}
+    assert d == checks.answer() | {"goodput_sensitivity": sensitivity()}
     assert d["goodput_sensitivity"]["rows"][0]["name"] == "link_end_per_h"
     titles = list(d["sections"])
     assert any("NCCL" in t for t in titles) and any("dispatch" in t for t in titles)
     decode = d["sections"]["MoE decode (DeepSeek-R1 FP4 1k/1k unless named)"]
     assert sum(r["fitted"] for r in decode) == 5
-    assert {t["term"] for t in d["fitted_terms"]} == set(calibrate.Dm.TERM_NAMES.values())
+    assert {t["term"] for t in d["fitted_terms"]} == set(checks.Dm.TERM_NAMES.values())
     # every check beyond 25% says why on the page
     off = [r for rows in d["sections"].values() for r in rows if abs(r["error_pct"]) > 25]
     assert off and all(len(r["note"]) > 40 for r in off), [r for r in off if len(r["note"]) <= 40]
@@ -26,7 +26,7 @@ def test_the_api_serves_every_section_and_the_fitted_terms(client):
 def test_the_panel_shows_every_row_once_opened(client):
     with pytest.raises(PreventUpdate):
         calibration.fill(None)
-    answer = calibrate.answer()
+    answer = checks.answer()
     text = str(calibration.fill(1)["body"])
     assert text == str(calibration.body(answer))
     for rows in answer["sections"].values():

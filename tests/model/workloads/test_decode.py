@@ -8,10 +8,12 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 
+from model import doc_tables as T
 from model import evaluate, parse_query
 from model.assess import assess
 from model.fabric.presets import FABRICS, GB200_NVL72
 from model.workloads import calibrate as C
+from model.workloads import checks as K
 from model.workloads import decode as Dm
 from model.workloads import decode_params as D
 from model.workloads.collectives import deepseek_decode_bound
@@ -48,7 +50,7 @@ def test_the_one_fitted_term_is_the_fit():
 def test_every_point_within_25_percent_of_its_tpot():
     """One residual fitted, every other part measured: the five fitted rows are no longer
     matched by construction, so they and the checks are held to the same 25%."""
-    rows = C.table()
+    rows = K.table()
     fitted = [r for r in rows if r["fitted"]]
     assert len(fitted) == len(C.FITTED_ROWS) == 5
     assert all(abs(r["error_pct"]) <= 25 for r in fitted), fitted
@@ -58,9 +60,9 @@ def test_every_point_within_25_percent_of_its_tpot():
 
 
 def test_the_residual_is_at_most_a_quarter_of_the_step_at_50():
-    shares = {r["tokens_per_s_per_user"]: r for r in C.term_shares()}
-    assert C.answer()["step_shares"] == C.term_shares()  # /api/v1/calibration carries them
-    assert set(shares) == set(C.SHARE_POINTS)
+    shares = {r["tokens_per_s_per_user"]: r for r in K.term_shares()}
+    assert K.answer()["step_shares"] == K.term_shares()  # /api/v1/calibration carries them
+    assert set(shares) == set(K.SHARE_POINTS)
     assert shares[50.0]["residual"] <= 0.25
     for r in shares.values():  # each part's share of the step sums to the whole
         assert sum(r["parts"].values()) == pytest.approx(1.0, abs=1e-3)
@@ -287,7 +289,7 @@ def test_more_faults_never_raise_throughput(a, b):
 
 def test_calibration_doc_carries_the_decode_tables_the_model_prints():
     doc = (ROOT / "docs" / "CALIBRATION.md").read_text()
-    assert C.decode_markdown() in doc
+    assert T.decode_markdown() in doc
 
 
 @pytest.mark.parametrize("fabric", ["vr-nvl72", "gb200-nvl72"])
