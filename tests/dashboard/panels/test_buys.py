@@ -10,7 +10,7 @@ import re
 import pandas as pd
 import pytest
 
-from dashboard.panels import buys
+from dashboard.panels import buys, buys_answer
 from model import words as W
 from model.errors import ScenarioError
 from model.reliability import compare
@@ -89,7 +89,7 @@ def test_the_table_and_the_best_policy():
 def test_the_frame_is_the_models_numbers():
     st = buys.settings(VR, **OK)
     values = buys._values(VR, st)
-    df = buys.frame(values)
+    df = buys_answer.frame(values)
     assert df.index[0] == "vr-nvl72, all seven features" and len(df) == 10
     scales = [(x["job_racks"], x["spares"]) for x in values["scales"]]
     assert scales == [(1, False), (2000, True), (16, True)]
@@ -125,13 +125,13 @@ def test_the_buyer_reads_a_short_table_ranked_by_money_with_the_rest_on_demand()
     column at every scale is one click away (html.Details)."""
     st = buys.settings(VR, **OK)
     values = buys._values(VR, st)
-    k = buys.own_scale(values, st)
+    k = buys_answer.own_scale(values, st)
     assert (values["scales"][k]["job_racks"], values["scales"][k]["spares"]) == (16, True)
-    df = buys.ranked(values, k)
-    assert len(df.columns) + 1 <= 6 and list(df.columns) == list(buys.RANKED_COLUMNS)
+    df = buys_answer.ranked(values, k)
+    assert len(df.columns) + 1 <= 6 and list(df.columns) == list(buys_answer.RANKED_COLUMNS)
     assert len(df) == len(values["rows"]) - 1  # every row but the reference
     by_money = sorted(values["rows"][1:], key=lambda r: -r["at"][k]["money_per_year"])
-    assert list(df.index) == [buys._short(r) for r in by_money]  # ranked by money a year
+    assert list(df.index) == [buys_answer._short(r) for r in by_money]  # ranked by money a year
     assert list(df["money a year"]) == [W.money(r["at"][k]["money_per_year"]) for r in by_money]
     for cell in df["money a year"]:  # '$9.65 M', '$108 k', '$11': never '$9,652,292'
         assert re.fullmatch(r"-?\$(\d{1,3}(,\d{3})?|\d+(\.\d+)? (k|M|bn))", cell), cell
@@ -139,7 +139,7 @@ def test_the_buyer_reads_a_short_table_ranked_by_money_with_the_rest_on_demand()
     text = str(out)
     assert "compare-table ranked" in text and "Details" in text
     # the full table is still there, its money for people too
-    full = buys.frame(values)
+    full = buys_answer.frame(values)
     assert full.shape[1] == 4 * len(values["scales"])
     assert all(v.startswith(("$", "-$")) for v in full.filter(like="$ a year").to_numpy().ravel())
 
