@@ -13,10 +13,10 @@ from dashboard.panels import (
     cards,
     clock,
     compare,
+    controls,
     faults,
     lazy,
     rack,
-    scenario,
     telemetry,
 )
 from dashboard.panels.common import place
@@ -57,14 +57,14 @@ def first_screen() -> html.Section:
     return html.Section(
         className="top",
         children=[
-            html.Div(className="top-rack", children=[rack.layout(scenario.find_box())]),
+            html.Div(className="top-rack", children=[rack.layout(controls.find_box())]),
             html.Div(
                 className="top-side",
                 children=[
-                    *scenario.messages(),
+                    *controls.messages(),
                     faults.layout(),
                     cards.layout(),
-                    scenario.layout(),
+                    controls.layout(),
                     cards.side(),
                 ],
             ),

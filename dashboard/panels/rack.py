@@ -65,7 +65,7 @@ def _views() -> html.Div:
 
 def layout(find: Component | None = None) -> html.Div:
     """The rack (and a domain's rack picker and L2 tier), with the hover line under it; the
-    find box (scenario.find_box) beside its heading, on the first screen."""
+    find box (controls.find_box) beside its heading, on the first screen."""
     return html.Div(
         className="panel rack-panel",
         children=[

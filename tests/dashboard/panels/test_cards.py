@@ -81,12 +81,12 @@ class TestEveryFabricInItsOwnWords:
         assert "eth-x72" not in gb200  # never B200 against a Rubin baseline
 
     def test_the_features_heading_names_the_fabric(self):
-        from dashboard.panels import scenario
+        from dashboard.panels import controls
 
-        assert scenario.features_title("vr-nvl72").startswith("NVLink 6 resiliency")
-        assert scenario.features_title("gb200-nvl72").startswith("NVLink 5 resiliency")
-        assert scenario.features_title("eth-x72").startswith("What Ethernet does")
-        assert "ECMP" in str(scenario.feature_options("eth-x72"))
+        assert controls.features_title("vr-nvl72").startswith("NVLink 6 resiliency")
+        assert controls.features_title("gb200-nvl72").startswith("NVLink 5 resiliency")
+        assert controls.features_title("eth-x72").startswith("What Ethernet does")
+        assert "ECMP" in str(controls.feature_options("eth-x72"))
 
 
 def test_the_latency_card_says_when_a_queue_never_clears():

@@ -161,7 +161,7 @@ class TestScenario:
 def test_every_switch_update_offered_is_one_the_fabric_takes(fabric):
     """The update menu follows the fabric: a domain's L1 trays of every rack and its L2 trays
     (issue 16), each a value parse_query takes as update= on that fabric."""
-    from dashboard.panels.scenario import update_options
+    from dashboard.panels.controls import update_options
     from model import parse_query
 
     opts = [o["value"] for o in update_options(fabric) if o["value"]]
@@ -175,7 +175,7 @@ def test_every_switch_update_offered_is_one_the_fabric_takes(fabric):
 def test_a_feature_the_fabric_lacks_is_disabled_with_its_why(fabric):
     """Issue 28 (4): a switch that changes nothing on this fabric cannot be pressed, and its
     title says why in the fabric's words; the others stay live."""
-    from dashboard.panels.scenario import feature_options
+    from dashboard.panels.controls import feature_options
     from model.fabric.features import lacks
 
     opts = {o["value"]: o for o in feature_options(fabric)}
