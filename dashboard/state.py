@@ -17,16 +17,9 @@ from model.ids import compute_tray_id, tray_id
 from model.kinds import ComponentKind as K
 from model.multirack.domains import DOMAINS
 from model.parts import in_rack, matching, part
+from model.query import Parsed, parse_query
 from model.registry import kind_named, kind_of
-from model.scenario import (
-    DEFAULT_AT,
-    ETH_BW_FABRICS,
-    Parsed,
-    Scenario,
-    parse_query,
-    rack_fabric,
-    to_query,
-)
+from model.scenario import DEFAULT_AT, ETH_BW_FABRICS, Scenario, rack_fabric, to_query
 from model.workloads.hardware import BASELINE
 
 PRESETS: Mapping[str, tuple[str, str]] = MappingProxyType(

@@ -9,7 +9,8 @@ from model.assess import Assessment, assess
 from model.errors import ScenarioError
 from model.evaluate import evaluate
 from model.fabric.presets import FABRICS, Fabric
-from model.scenario import Parsed, Scenario, parse_query, to_query
+from model.query import Parsed, parse_query
+from model.scenario import Scenario, to_query
 
 __all__ = [
     "FABRICS",

@@ -10,7 +10,7 @@ import sys
 
 from model.errors import ScenarioError
 from model.evaluate import evaluate
-from model.scenario import parse_query
+from model.query import parse_query
 from model.telemetry.importers import MAX_BYTES, ImportRefused, import_text, parse_hosts
 
 

@@ -9,11 +9,12 @@ import numpy as np
 from model import evaluate, telemetry
 from model.assess import assess
 from model.multirack.domains import DOMAINS
+from model.query import parse_query
 from model.reliability import goodput as G
 from model.reliability.accounting import visit_wait_h
 from model.reliability.rates import DEFAULT_RATES, FAILURE_RATE_FIELDS, HOURS_PER_YEAR, Rates
 from model.reliability.site import site_of
-from model.scenario import Scenario, parse_query
+from model.scenario import Scenario
 from model.telemetry import fields
 from model.workloads import checks, comm
 from model.workloads import decode as Dm

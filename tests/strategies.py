@@ -7,7 +7,8 @@ from hypothesis import strategies as st
 from model.fabric.features import FEATURE_KEYS, default_features
 from model.fabric.presets import FABRICS
 from model.fabric.topology import topology
-from model.scenario import Scenario, parse_query, to_query
+from model.query import parse_query
+from model.scenario import Scenario, to_query
 from model.workloads.models import WORKLOADS
 
 _IDS = {k: [c["id"] for c in topology(f)["components"]] for k, f in FABRICS.items()}

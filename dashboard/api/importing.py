@@ -14,7 +14,7 @@ from urllib.parse import urlencode
 from flask import Response, jsonify, request
 
 from model.errors import ScenarioError
-from model.scenario import parse_query
+from model.query import parse_query
 from model.telemetry.importers import MAX_BYTES, ImportRefused, import_text, parse_hosts
 
 

@@ -29,6 +29,7 @@ from model.assess import assess
 from model.evaluate import TELEMETRY_READ_S
 from model.fabric.presets import DEFAULT_FABRIC, FABRICS
 from model.multirack.domains import DOMAINS
+from model.query import parse_query
 from model.registry import kind_named, kind_of
 from model.reliability import compare, goodput, history
 from model.reliability.accounting import MAX_JOB_RACKS
@@ -39,7 +40,7 @@ from model.reliability.rates import (
     rate_facts,
 )
 from model.reliability.timeline import timeline
-from model.scenario import canonical_repair, parse_query
+from model.scenario import canonical_repair
 from model.telemetry.names import names_json
 from model.workloads import comm, moe_a2a
 

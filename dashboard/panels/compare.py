@@ -15,7 +15,7 @@ from dashboard.panels.below import unseen
 from dashboard.panels.tables import html_table
 from model import words
 from model.errors import ScenarioError
-from model.scenario import parse_query
+from model.query import parse_query
 
 DASH = "—"  # what does not apply to a scenario (a fabric without SHARP, a job that is down)
 DIFFERS = "differs"

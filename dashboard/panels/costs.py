@@ -20,8 +20,8 @@ from dashboard.panels import buys
 from dashboard.panels.below import unseen
 from dashboard.panels.clock import CLOCK_START_S
 from dashboard.panels.common import changes, graph
+from model.query import parse_query
 from model.registry import kind_of
-from model.scenario import parse_query
 
 
 def _chart(title: str, gid: str, *extra: Any, height: int = 360) -> html.Div:

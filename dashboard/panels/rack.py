@@ -27,8 +27,9 @@ from model import telemetry
 from model.errors import ScenarioError
 from model.multirack.domains import rack_id
 from model.parts import part
+from model.query import parse_query
 from model.registry import kind_of
-from model.scenario import Scenario, parse_query
+from model.scenario import Scenario
 
 
 def _rack_graph() -> dcc.Graph:

@@ -25,8 +25,9 @@ from model.errors import ScenarioError
 from model.kinds import ComponentKind
 from model.multirack.domains import rack_id
 from model.parts import part
+from model.query import parse_query
 from model.registry import kind_of
-from model.scenario import Scenario, parse_query, rack_fabric
+from model.scenario import Scenario, rack_fabric
 from model.telemetry.importers import MAX_BYTES, ImportRefused, import_text
 
 # The public GB200 case (FACTS.md §3) as the forecast's worked example: a degrading link on a

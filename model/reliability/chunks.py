@@ -23,11 +23,12 @@ from typing import Any
 import numpy as np
 
 from model.errors import ScenarioError
+from model.query import parse_query
 from model.reliability import goodput
 from model.reliability.montecarlo import fleet_chunk, fleet_combine, fleet_sizes
 from model.reliability.policy import candidates, parse_policy
 from model.reliability.rates import DEFAULT_RATES, Rates
-from model.scenario import Scenario, parse_query
+from model.scenario import Scenario
 
 FLEET_STUDY_KEY = "fleet-study"  # every row's seed text (common random numbers across rows)
 

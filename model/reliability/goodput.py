@@ -24,6 +24,7 @@ from dataclasses import replace
 from model.errors import ScenarioError
 from model.fabric.features import FEATURE_KEYS
 from model.multirack.domains import DOMAINS
+from model.query import parse_query
 from model.reliability.accounting import (
     MAX_RACK_YEARS,
     check_horizon,
@@ -38,7 +39,7 @@ from model.reliability.effects import CAUSES, MAINTENANCE, REPAIR_WAIT
 from model.reliability.montecarlo import default_sample_racks, fleet, monte_carlo, simulate_ettr
 from model.reliability.policy import candidates, parse_policy
 from model.reliability.rates import DEFAULT_RATES, Rates
-from model.scenario import AT_RANGE, Scenario, fabric_kind, parse_query
+from model.scenario import AT_RANGE, Scenario, fabric_kind
 
 # The module's public face: the two methods, the table, and what callers label them with.
 __all__ = [

@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from model.errors import ScenarioError
+from model.query import parse_query
 from model.reliability.accounting import interval_s, job_scale, rate_of_tokens
 from model.reliability.effects import LINK_PARTS, MAINTENANCE, Effect
 from model.reliability.goodput import closed_form
@@ -21,7 +22,7 @@ from model.reliability.montecarlo import sample_history, saved
 from model.reliability.policy import parse_policy
 from model.reliability.rates import DEFAULT_RATES, HOURS_PER_YEAR, Rates
 from model.reliability.site import site_of
-from model.scenario import Scenario, parse_query
+from model.scenario import Scenario
 from model.workloads.training import TOKENS_PER_GPU_PER_STEP
 
 MAX_HISTORY_RACKS = 2_000  # [A] the largest job a history plays (the 2,000 racks)

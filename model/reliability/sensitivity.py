@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import fields
 from functools import lru_cache
 
+from model.query import parse_query
 from model.reliability.goodput import closed_form
 from model.reliability.rates import DEFAULT_RATES, DOMAIN_ONLY_FIELDS, Rates
-from model.scenario import parse_query
 
 THRESHOLD_PP = 0.1  # issue 29: an assumption that moves goodput by more than this is shown
 FIRST = "link_end_per_h"  # the copper link-end rate leads the table (issue 29)

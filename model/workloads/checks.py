@@ -10,7 +10,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from model.scenario import parse_query
+from model.query import parse_query
 from model.workloads import decode as Dm
 from model.workloads import decode_params as D
 from model.workloads import throughput

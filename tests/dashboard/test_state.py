@@ -6,7 +6,7 @@ import pytest
 
 from dashboard import state
 from model.errors import ScenarioError
-from model.scenario import parse_query
+from model.query import parse_query
 
 
 def s(q=""):

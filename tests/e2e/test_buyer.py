@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 
 from dashboard import ids
 from dashboard.figures.claims import with_claim
-from dashboard.panels.buys import RANKED_COLUMNS
+from dashboard.panels.buys_answer import RANKED_COLUMNS
 from harness.page import below, query, ready
 from harness.servers import ARTIFACTS
 from model import evaluate, parse_query

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from model import parts, registry
+from model import query as query_mod
 from model import scenario as scenario_mod
 from model.assess import ASSESS, assess
 from model.errors import ScenarioError
@@ -18,8 +19,9 @@ from model.fabric.islands import SCENARIO_ISLANDS
 from model.fabric.presets import FABRICS
 from model.kinds import FabricKind
 from model.multirack.domains import DOMAINS
+from model.query import parse_query
 from model.reliability import by_kind, site, timeline
-from model.scenario import Scenario, parse_query
+from model.scenario import Scenario
 from model.workloads import comm, throughput
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -33,7 +35,7 @@ TABLES = {
     "reliability.by_kind.RELIABILITY": by_kind.RELIABILITY,
     "reliability.site._SITES": site._SITES,
     "reliability.timeline._FACTS": timeline._FACTS,
-    "scenario._PARSERS": scenario_mod._PARSERS,
+    "query._PARSERS": query_mod._PARSERS,
     "scenario._NOT_ONE_RACK": scenario_mod._NOT_ONE_RACK,
     "parts._PARTS": parts._PARTS,
     "parts._EVERY_ID": parts._EVERY_ID,

@@ -6,7 +6,8 @@ from hypothesis import strategies as st
 
 from model.errors import ScenarioError
 from model.fabric.features import FEATURE_KEYS
-from model.scenario import MAX_IDS, MAX_QUERY_LENGTH, Scenario, parse_query, to_query
+from model.query import parse_query
+from model.scenario import MAX_IDS, MAX_QUERY_LENGTH, Scenario, to_query
 from tests.strategies import scenarios
 
 

@@ -26,7 +26,7 @@ from werkzeug.serving import make_server
 
 from harness.servers import free_port
 from model import telemetry
-from model.scenario import parse_query
+from model.query import parse_query
 from monitoring import grafana_dashboard
 
 ROOT = Path(__file__).resolve().parents[2]

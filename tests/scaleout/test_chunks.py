@@ -24,9 +24,9 @@ import redis
 from dashboard.infra.tasks import run_chunks, run_in_process
 from harness.redis import celery_client, own_redis_server, start_celery_worker
 from harness.servers import ARTIFACTS, start_server, stop_server
+from model.query import parse_query
 from model.reliability import chunks, goodput
 from model.reliability.montecarlo import fleet
-from model.scenario import parse_query
 
 pytestmark = pytest.mark.scaleout
 

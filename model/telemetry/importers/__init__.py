@@ -27,7 +27,8 @@ from model import words
 from model.errors import ScenarioError
 from model.fabric.features import default_features
 from model.ids import chip_id, gpu_id, link_id
-from model.scenario import parse_query, to_query
+from model.query import parse_query
+from model.scenario import to_query
 from model.telemetry.diagnosis import attribution
 from model.telemetry.fields import ACTIVE
 from model.telemetry.importers import dcgm, domain, nmx, nvsmi, promtext

@@ -14,7 +14,8 @@ from model.errors import ScenarioError
 from model.fabric.features import default_features
 from model.ids import chip_id, plane_of
 from model.multirack.domains import DOMAINS, Domain, l2_id, parse_part, rack_id, trunk_id
-from model.scenario import parse_query, to_query
+from model.query import parse_query
+from model.scenario import to_query
 from model.telemetry.importers.promtext import Sample
 
 ID_LABELS = ("link", "chip", "tray", "hostname", "Hostname", "compute_tray", "controller")

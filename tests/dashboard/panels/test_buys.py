@@ -13,8 +13,8 @@ import pytest
 from dashboard.panels import buys, buys_answer
 from model import words as W
 from model.errors import ScenarioError
+from model.query import parse_query
 from model.reliability import compare
-from model.scenario import parse_query
 
 VR = parse_query("").scenario
 OK = {

@@ -3,7 +3,7 @@
 from dash import no_update
 
 from dashboard.panels import faults
-from model.scenario import parse_query
+from model.query import parse_query
 
 
 def _texts(search: str) -> list[str]:

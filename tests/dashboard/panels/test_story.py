@@ -3,7 +3,7 @@ bandwidth the fabric still has, and the bandwidth cards say so."""
 
 from dashboard.infra import results
 from dashboard.panels import cards
-from model.scenario import parse_query
+from model.query import parse_query
 
 
 def _bandwidth_cards(q: str) -> list:

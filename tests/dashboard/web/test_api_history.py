@@ -10,8 +10,8 @@ from urllib.parse import quote
 
 import pytest
 
+from model.query import parse_query
 from model.reliability.history import history
-from model.scenario import parse_query
 
 
 def test_the_route_answers_the_models_history(client):

@@ -11,7 +11,7 @@ from dashboard.web.blueprint import web
 from model import telemetry
 from model.assess import assess
 from model.evaluate import evaluate
-from model.scenario import parse_query
+from model.query import parse_query
 
 
 @pytest.fixture(scope="module")

@@ -19,7 +19,7 @@ from dashboard.exporter.metrics import render_scenario
 from dashboard.web.blueprint import web
 from model import telemetry
 from model.evaluate import TELEMETRY_READ_S
-from model.scenario import parse_query
+from model.query import parse_query
 from model.telemetry.importers import MAX_BYTES, MAX_LINES, ImportRefused, import_text
 from model.telemetry.importers.promtext import parse_line
 from tests.strategies import scenarios

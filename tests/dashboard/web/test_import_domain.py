@@ -17,7 +17,7 @@ from model import telemetry
 from model.assess import assess
 from model.evaluate import TELEMETRY_READ_S
 from model.multirack.domains import DOMAINS, l2_id, l2_tray_id, rack_id, trunk_id
-from model.scenario import parse_query
+from model.query import parse_query
 from model.telemetry.domain import domain_counters
 from model.telemetry.importers import ImportRefused, import_text
 from tests.strategies import _IDS, _LINKS

@@ -18,7 +18,7 @@ from model.fabric.metrics import pair_capacity_tbs as fast_pairs
 from model.fabric.metrics import per_gpu_tbs
 from model.fabric.presets import FABRICS
 from model.fabric.state import build_state
-from model.scenario import parse_query
+from model.query import parse_query
 from tests.strategies import scenarios
 
 EXAMPLES = 250

@@ -9,7 +9,7 @@ import pytest
 from model.assess import assess
 from model.fabric.status import CABLE_STATUSES, PART_STATUSES
 from model.multirack.assess import TRUNK_STATUSES
-from model.scenario import parse_query
+from model.query import parse_query
 
 
 def status(q: str):

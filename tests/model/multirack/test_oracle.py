@@ -17,7 +17,7 @@ from model.multirack.domains import VR_NVL576, VR_NVL1152, l2_trays, trunk_id
 from model.multirack.oracle import DomainGraph
 from model.multirack.pairs import pair_capacity_tbs, trunk_links
 from model.multirack.tiers import plane_rates
-from model.scenario import parse_query
+from model.query import parse_query
 
 SCENARIOS = 120  # a domain: 240 in all
 

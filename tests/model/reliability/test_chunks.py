@@ -6,10 +6,10 @@ import json
 import pytest
 
 from model.errors import ScenarioError
+from model.query import parse_query
 from model.reliability import chunks, goodput
 from model.reliability.montecarlo import fleet
 from model.reliability.rates import DEFAULT_RATES
-from model.scenario import parse_query
 
 
 @pytest.mark.slow

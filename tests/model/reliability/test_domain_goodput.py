@@ -5,12 +5,12 @@ import pytest
 
 from model.fabric.features import FEATURE_KEYS
 from model.multirack.domains import DOMAINS, l2_trays
+from model.query import parse_query
 from model.reliability import compare as C
 from model.reliability import domain as DOM
 from model.reliability import goodput as G
 from model.reliability.rates import DEFAULT_RATES, DOMAIN_ONLY_FIELDS, HOURS_PER_YEAR
 from model.reliability.site import site_of
-from model.scenario import parse_query
 
 R = DEFAULT_RATES
 

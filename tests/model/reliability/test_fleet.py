@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 from model.errors import ScenarioError
+from model.query import parse_query
 from model.reliability import goodput as G
 from model.reliability import montecarlo as MC
-from model.scenario import parse_query
 
 VR = parse_query("").scenario
 

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from model import evaluate
 from model.errors import ScenarioError
 from model.fabric.features import FEATURE_KEYS
+from model.query import parse_query
 from model.reliability import effects as X
 from model.reliability import formulas as F
 from model.reliability import goodput as G
@@ -31,7 +32,6 @@ from model.reliability.rates import (
     RELIABILITY_FACTS,
     Rates,
 )
-from model.scenario import parse_query
 from tests.strategies import scenarios
 
 

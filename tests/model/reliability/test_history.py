@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from model.errors import ScenarioError
+from model.query import parse_query
 from model.reliability import goodput as G
 from model.reliability.accounting import checkpoint_interval_s
 from model.reliability.history import (
@@ -21,7 +22,6 @@ from model.reliability.history import (
 )
 from model.reliability.policy import WAITING
 from model.reliability.rates import HOURS_PER_YEAR
-from model.scenario import parse_query
 
 VR = parse_query("").scenario
 YEAR_OF_DAYS = 365 * 24 / HOURS_PER_YEAR  # 365 days in the model's years of 365.25 days

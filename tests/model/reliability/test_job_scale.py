@@ -9,10 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from model.fabric.features import FEATURE_KEYS
+from model.query import parse_query
 from model.reliability import goodput as G
 from model.reliability.accounting import job_scale
 from model.reliability.rates import DEFAULT_RATES, FAILURE_RATE_FIELDS
-from model.scenario import parse_query
 
 VR = parse_query("").scenario
 GPUS_PER_RACK = 72

@@ -6,10 +6,10 @@ from dataclasses import fields
 
 import pytest
 
+from model.query import parse_query
 from model.reliability import sensitivity as S
 from model.reliability.goodput import closed_form
 from model.reliability.rates import DEFAULT_RATES, DOMAIN_ONLY_FIELDS, FAILURE_RATE_FIELDS, Rates
-from model.scenario import parse_query
 
 
 @pytest.fixture(scope="module")

@@ -5,7 +5,8 @@ from collections import defaultdict
 from pathlib import Path
 
 from model.fabric.topology import topology
-from model.scenario import Scenario, parse_query
+from model.query import parse_query
+from model.scenario import Scenario
 
 READ_AT = 3600.0  # an hour in: after the faults strike (onset 0), days before a flaky failure
 FABRIC_QUERIES = {  # telemetry is off by default on gb200-nvl72: turn it on to attribute

@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 
 from model import telemetry as T
 from model.ids import Component, format_id, parse_id, plane_of
-from model.scenario import Scenario, parse_query
+from model.query import parse_query
+from model.scenario import Scenario
 from tests.model.telemetry.helpers import FABRIC_QUERIES, READ_AT, ids_by_kind, sc
 
 IDS = {fab: ids_by_kind(fab) for fab in FABRIC_QUERIES}

@@ -6,7 +6,7 @@ import pytest
 
 from model import telemetry
 from model.assess import assess
-from model.scenario import parse_query
+from model.query import parse_query
 from model.telemetry.domain import domain_counters
 
 

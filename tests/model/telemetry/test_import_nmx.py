@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from model import telemetry as T
 from model.assess import assess
-from model.scenario import parse_query
+from model.query import parse_query
 from model.telemetry.importers import ImportRefused, import_text
 from model.telemetry.importers import nmx_answers as nmx
 from tests.strategies import scenarios

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from model import telemetry as T
 from model.ids import link_id
-from model.scenario import parse_query
+from model.query import parse_query
 from model.telemetry.importers import ImportRefused, import_text, nvsmi
 from tests.strategies import scenarios
 

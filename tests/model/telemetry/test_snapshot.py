@@ -157,7 +157,7 @@ def test_counters_read_the_assessed_state():
 
 
 _DIGEST = (
-    "import hashlib, numpy as np; from model.scenario import parse_query; "
+    "import hashlib, numpy as np; from model.query import parse_query; "
     "from model import telemetry as T; "
     "c = T.counters(parse_query('fail=st3.sw2&flaky=gpu07-st4.sw0').scenario, 90000.0); "
     "h = hashlib.sha256(); "

@@ -7,7 +7,7 @@ import pytest
 from model.assess import assess
 from model.fabric.presets import VR_NVL72
 from model.multirack.domains import VR_NVL576, VR_NVL1152
-from model.scenario import parse_query
+from model.query import parse_query
 from model.workloads import comm, nccl, training
 from model.workloads import domain as dom
 

@@ -8,7 +8,7 @@ import numpy as np
 from dashboard.figures import rack as rf
 from model.fabric.presets import FABRICS
 from model.fabric.topology import topology
-from model.scenario import parse_query
+from model.query import parse_query
 
 FABRIC_KEYS = tuple(FABRICS)
 SPINE = ("cables", *rf.STATUSES, "cable_hits")

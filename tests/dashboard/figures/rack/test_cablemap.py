@@ -9,7 +9,7 @@ from dashboard.figures.rack import cablemap
 from dashboard.figures.rack.geometry import CABLE_LEVEL_COLORS, CABLE_LEVELS, LOSS_BANDS
 from model.fabric.presets import FABRICS
 from model.ids import gpu_id
-from model.scenario import parse_query
+from model.query import parse_query
 
 
 @pytest.mark.parametrize("key", list(FABRICS))

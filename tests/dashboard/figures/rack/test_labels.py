@@ -2,7 +2,7 @@
 
 from dashboard.figures import rack as rf
 from dashboard.figures.rack import overlay
-from model.scenario import parse_query
+from model.query import parse_query
 
 
 def scenario(q: str):
