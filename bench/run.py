@@ -536,15 +536,15 @@ def bench_scale() -> None:
     # goodput on the domain (no budget in the issue: the policy optimiser's 2 s for one
     # scenario is the nearest, so it is held to that)
     from model.reliability import domain as rdom
-    from model.reliability import effects as X
+    from model.reliability import outcomes
     from model.workloads import throughput
 
     s = parse_query("fabric=vr-nvl1152").scenario
 
     def closed_cold() -> None:  # every memo it reads cleared: assessments, decode, outcomes
         for memo in (
-            X.outcome,
-            X.dark_slowdown,
+            outcomes.outcome,
+            outcomes.dark_slowdown,
             assess_rack,
             assess_domain,
             rdom.delivered,
@@ -709,14 +709,14 @@ def bench_policy() -> None:
     the comparison table for a job over 2,000 racks."""
     from model import parse_query
     from model.assess import assess
-    from model.reliability import compare, effects, goodput
+    from model.reliability import compare, goodput, outcomes
     from model.workloads.throughput import work
 
     def cold() -> None:
         assess.cache_clear()
         work.cache_clear()
-        effects.outcome.cache_clear()
-        effects.dark_slowdown.cache_clear()
+        outcomes.outcome.cache_clear()
+        outcomes.dark_slowdown.cache_clear()
 
     s = parse_query("fail=st3").scenario
 

@@ -10,8 +10,9 @@ from dataclasses import replace
 from model.errors import ScenarioError
 from model.fabric.features import FEATURE_KEYS
 from model.reliability.by_kind import RELIABILITY
-from model.reliability.effects import REPAIR_WAIT, Effect, Stop, dark_slowdown, effects, healthy
+from model.reliability.effects import REPAIR_WAIT, Effect, Stop, effects
 from model.reliability.formulas import daly_interval
+from model.reliability.outcomes import dark_slowdown, healthy
 from model.reliability.policy import apply_policy, parse_policy, plan, rack_down_visits_per_h
 from model.reliability.rates import DEFAULT_RATES, HOURS_PER_YEAR, Rates
 from model.reliability.site import site_of

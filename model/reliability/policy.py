@@ -12,11 +12,11 @@ canonical form from model.scenario.canonical_repair) says when visits happen:
   bw-P        when the worst GPU falls below P% of its bandwidth
 
 Meanwhile the job runs at the pace of its worst GPU (collectives are gated by it): the step
-model's or decode's own slowdown with those parts dark (effects.dark_slowdown), not a
+model's or decode's own slowdown with those parts dark (outcomes.dark_slowdown), not a
 separate constant. Every visit pending is done in one rack-down as long as the longest of
 them. Faults that stop the job until they are repaired are never deferred. `,onsite` adds
 spare parts on site: repairs take the hands-on time, not the wait for a part
-(effects.on_site).
+(outcomes.on_site).
 
 How long parts wait, and how dark the worst GPU is meanwhile, is worked out in expectation:
 faults arrive as Poisson processes, so between visits each GPU's dark links are binomial
@@ -314,7 +314,7 @@ def apply_policy(
     visit of its own at the policy's rate, and the cost of running with parts waiting.
 
     slowdown(m, c): the job's slowdown with m dark links on its worst GPU and c dark planes
-    on every GPU (effects.dark_slowdown). A window defers every visit; a threshold defers
+    on every GPU (outcomes.dark_slowdown). A window defers every visit; a threshold defers
     the visits of faults that darken links (the others are at once, as they cross nothing).
     """
     pl = plan(eff, policy, gpus, links_per_gpu)

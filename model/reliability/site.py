@@ -55,7 +55,7 @@ class Site:
     other_trays: int  # L1 trays that hold no leader (the controller and tray kinds' count)
     rep: Mapping[str, str]
     updates: tuple[tuple[str, int], ...]  # (a tray updated, how many trays are like it)
-    dark_gpu: str  # prefix of the GPU whose links go dark in effects.dark_slowdown
+    dark_gpu: str  # prefix of the GPU whose links go dark in outcomes.dark_slowdown
     dark_racks: tuple[str, ...]  # prefixes of the racks whose chips a dark plane takes
     racks: int = 1  # NVL72 racks
     l2_chips: int = 0

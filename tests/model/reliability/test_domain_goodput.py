@@ -165,13 +165,13 @@ def test_one_answer_on_a_domain_evaluate_goodput_and_the_timeline(q):
 def test_repair_policies_and_the_optimiser_on_a_domain():
     """Deferred repairs on a domain: a dark plane is its chip in every rack (site.dark_ids),
     the slowdown is the domain's own; the optimiser never does worse than repairing at once."""
-    from model.reliability import effects as X
+    from model.reliability import outcomes
     from model.reliability.site import dark_ids
 
     s = _s("fabric=vr-nvl576")
     ids = dark_ids(s, site_of(s), 2, 1)
     assert len(ids) == 2 + 8 and all(i.startswith("r") for i in ids)
-    slow = X.dark_slowdown(s, 2, 1)
+    slow = outcomes.dark_slowdown(s, 2, 1)
     assert 0.0 <= slow < 1.0
     b = G.best_policy(s)
     now = next(t for t in b["tried"] if t["policy"] == "now")

@@ -22,6 +22,7 @@ from model.query import parse_query
 from model.reliability import effects as X
 from model.reliability import formulas as F
 from model.reliability import goodput as G
+from model.reliability import outcomes as O
 from model.reliability.rates import (
     DEFAULT_RATES,
     DOMAIN_FAILURE_RATE_FIELDS,
@@ -216,11 +217,11 @@ def test_sdr_fallback_matters_when_the_leader_is_often_lost():
 
 def test_feature_mechanisms_come_from_the_model():
     """Each feature's effect on the fault kinds, as the existing model classifies them."""
-    on = X.classify(VR)
+    on = O.classify(VR)
     assert on["link"].state == "degraded" and on["switch-chip"].state == "degraded"
     assert on["gpu"].restart == "at-once" and on["update"].state == "degraded"
     assert on["leader-tray"].control == "failed-over"
-    off = {k: X.classify(sc(f"off={k}")) for k in FEATURE_KEYS}
+    off = {k: O.classify(sc(f"off={k}")) for k in FEATURE_KEYS}
     assert off["reroute"]["link"].state == "aborted"
     assert off["reroute"]["switch-chip"].restart == "after-repair"
     assert off["partial-rack"]["gpu"].restart == "after-repair"
