@@ -298,6 +298,7 @@ def bench_history() -> None:
 
     from model import parse_query
     from model.reliability import history
+    from model.reliability.against import against
 
     try:
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
@@ -320,7 +321,7 @@ def bench_history() -> None:
     for name, run in (
         ("spares", lambda k: history.history(s, seed=k, spares=True, **kw)),
         ("no spares", lambda k: history.history(s, seed=k, spares=False, **kw)),
-        ("against reroute off", lambda k: history.against(s, off, seed=k, spares=True, **kw)),
+        ("against reroute off", lambda k: against(s, off, seed=k, spares=True, **kw)),
     ):
         ts, sizes = [], []
         for k in range(3):

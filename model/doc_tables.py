@@ -12,6 +12,8 @@ from model.multirack.domains import DOMAINS
 from model.query import parse_query
 from model.reliability import goodput as G
 from model.reliability.accounting import visit_wait_h
+from model.reliability.against import against
+from model.reliability.history import history
 from model.reliability.rates import DEFAULT_RATES, FAILURE_RATE_FIELDS, HOURS_PER_YEAR, Rates
 from model.reliability.site import site_of
 from model.scenario import Scenario
@@ -520,3 +522,45 @@ def decode_markdown(terms: Terms = Dm.FITTED) -> str:
         markdown_table(checks.deepseek_production_points()),
     ]
     return "\n".join(out)
+
+
+# --- one history (model/reliability/history.py) -----------------------------------------------
+# docs/GOODPUT.md's histories: a year, seed 1, at these job sizes (racks, spares).
+DOC_JOBS = ((16, False), (2_000, True))
+DOC_AGAINST = "off=reroute"
+DOC_MEAN_SEEDS = 200  # the issue's check: 200 histories of 16 racks against the closed form
+
+
+def history_markdown() -> str:
+    """One year's history at DOC_JOBS against reroute off on the same failures, and the mean
+    of DOC_MEAN_SEEDS histories of 16 racks against the closed form (docs/GOODPUT.md)."""
+    s = parse_query("").scenario
+    other = parse_query(DOC_AGAINST).scenario
+    lines = [
+        (
+            "| job, seed 1, 365 days | goodput | restarts (aborts) | link faults (stopped the "
+            "job) | $ lost | the same failures, reroute off: goodput | restarts (aborts) | $ lost |"
+        ),
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for racks, spares in DOC_JOBS:
+        r = against(s, other, racks=racks, days=365, seed=1, spares=spares)
+        cells = []
+        for h in (r["history"], r["against"]):
+            se, ls = h["series"], h["link_stops"]
+            cells.append(
+                f"{100 * h['fraction']:.2f}% | {se['restarts'][-1]:,} ({se['aborts'][-1]:,})"
+                + (f" | {ls['link_faults']:,} ({ls['stopped_the_job']:,})" if not cells else "")
+                + f" | ${se['money_lost'][-1] / 1e6:,.1f} M"
+            )
+        label = f"{racks:,} racks" + (", spares" if spares else "")
+        lines.append(f"| {label} | {cells[0]} | {cells[1]} |")
+    mean = float(
+        np.mean([history(s, racks=16, days=365, seed=k)["fraction"] for k in range(DOC_MEAN_SEEDS)])
+    )
+    cf = G.closed_form(s, years=365 * 24 / HOURS_PER_YEAR, job_racks=16)["fraction"]
+    return "\n".join(lines) + (
+        f"\n\nThe mean of {DOC_MEAN_SEEDS} such histories of 16 racks (seeds 0 to "
+        f"{DOC_MEAN_SEEDS - 1}): {100 * mean:.3f}% against the closed form's {100 * cf:.3f}% "
+        f"({100 * (mean - cf):+.3f} pp)."
+    )

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from model import doc_tables as T
-from model.reliability import compare, history
+from model.reliability import compare
 from model.reliability.sensitivity import markdown as sensitivity_markdown
 from model.telemetry import names
 from model.workloads import comm
@@ -56,7 +56,7 @@ REGIONS: tuple[Region, ...] = (
     Region("GOODPUT.md", "domainwhy", T.domain_figures),
     Region("GOODPUT.md", "sensitivity", sensitivity_markdown),
     Region("GOODPUT.md", "waits", T.waits_table),
-    Region("GOODPUT.md", "history", history.markdown),
+    Region("GOODPUT.md", "history", T.history_markdown),
     Region("MODEL.md", "links", T.links_sentence),
     Region("MODEL.md", "decode", T.step_markdown),
     Region("CALIBRATION.md", "decode", T.decode_markdown),

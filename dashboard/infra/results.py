@@ -20,6 +20,7 @@ from plotly.io.json import to_json_plotly
 
 from model import evaluate
 from model.registry import kind_of
+from model.reliability import against as model_against
 from model.reliability import goodput, sensitivity
 from model.reliability import history as model_history
 from model.reliability.timeline import timeline as model_timeline
@@ -100,7 +101,7 @@ def history(s: Scenario, other: Scenario | None, **kw: Any) -> dict:
     def compute() -> str:
         if other is None:
             return json.dumps(model_history.history(s, **kw))
-        return json.dumps(model_history.against(s, other, **kw))
+        return json.dumps(model_against.against(s, other, **kw))
 
     return json.loads(_memo(key, compute))
 

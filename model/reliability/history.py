@@ -14,13 +14,11 @@ from __future__ import annotations
 import numpy as np
 
 from model.errors import ScenarioError
-from model.query import parse_query
 from model.reliability.accounting import interval_s, job_scale, rate_of_tokens
 from model.reliability.effects import LINK_PARTS, MAINTENANCE, Effect
-from model.reliability.goodput import closed_form
 from model.reliability.montecarlo import sample_history, saved
 from model.reliability.policy import parse_policy
-from model.reliability.rates import DEFAULT_RATES, HOURS_PER_YEAR, Rates
+from model.reliability.rates import DEFAULT_RATES, Rates
 from model.reliability.site import site_of
 from model.scenario import Scenario
 from model.workloads.training import TOKENS_PER_GPU_PER_STEP
@@ -371,112 +369,3 @@ def _link_stops(eff: tuple[Effect, ...], ev: dict, per_h: dict) -> dict:
         "total_cost_h": float(cost.sum()),
         "total_money": float(cost.sum() * per_h["money"]),
     }
-
-
-def against(
-    s: Scenario,
-    other: Scenario,
-    rates: Rates = DEFAULT_RATES,
-    *,
-    racks: int,
-    days: float,
-    seed: int,
-    spares: bool = False,
-) -> dict:
-    """Two histories on the same seed (the same sampled failures for every kind whose rate
-    both share): each, the difference (other - s) in goodput, restarts and money as it
-    accumulates, and the faults where the two part (_partings)."""
-    kw = {"racks": racks, "days": days, "seed": seed, "spares": spares}
-    a = history(s, rates, **kw)
-    b = history(other, rates, **kw)
-    sa, sb = a["series"], b["series"]
-    diff = {
-        "t_h": sa["t_h"],
-        "goodput": [y - x for x, y in zip(sa["goodput"], sb["goodput"], strict=True)],
-        "restarts": [y - x for x, y in zip(sa["restarts"], sb["restarts"], strict=True)],
-        "money_lost": [y - x for x, y in zip(sa["money_lost"], sb["money_lost"], strict=True)],
-    }
-    return {"history": a, "against": b, "difference": diff, "partings": _partings(a, b)}
-
-
-def _partings(a: dict, b: dict) -> dict:
-    """The faults where two histories on one seed part, in time order (the first
-    MAX_PARTINGS listed, all counted): the same fault that the fabric and the job met
-    another way (rerouted against aborted, say) or repaired in another time (a day more to
-    find it without per-link counters), or a fault only one of them has. The same
-    fault met the same way is not a parting even when its cost differs: the work an abort
-    loses depends on where it lands in the checkpoint cycle, which earlier stops move."""
-
-    def table(h: dict) -> dict[tuple[str, float, int], tuple[int, float, str, float]]:
-        e, kinds = h["events"], h["kinds"]
-        return {
-            (kinds["name"][k], t, r): (
-                kinds["action"][k],
-                c,
-                kinds["name"][k],
-                kinds["repair_h"][k],
-            )
-            for t, r, k, c in zip(e["t_h"], e["rack"], e["kind"], e["cost_h"], strict=True)
-        }
-
-    ta, tb = table(a), table(b)
-    out = []
-    for key in sorted(ta.keys() | tb.keys(), key=lambda k: k[1]):
-        x, y = ta.get(key), tb.get(key)
-        if x is not None and y is not None and (x[0], x[3]) == (y[0], y[3]):
-            continue  # the same fault met the same way (its cost may differ with the phase)
-        out.append(
-            {
-                "t_h": key[1],
-                "rack": key[2],
-                "kind": key[0],
-                "action": None if x is None else ACTIONS[x[0]],
-                "action_against": None if y is None else ACTIONS[y[0]],
-                "repair_h": None if x is None else x[3],
-                "repair_h_against": None if y is None else y[3],
-                "cost_h": None if x is None else x[1],
-                "cost_h_against": None if y is None else y[1],
-            }
-        )
-    return {"count": len(out), "first": out[:MAX_PARTINGS]}
-
-
-# docs/GOODPUT.md's histories: a year, seed 1, at these job sizes (racks, spares).
-DOC_JOBS = ((16, False), (2_000, True))
-DOC_AGAINST = "off=reroute"
-DOC_MEAN_SEEDS = 200  # the issue's check: 200 histories of 16 racks against the closed form
-
-
-def markdown() -> str:
-    """One year's history at DOC_JOBS against reroute off on the same failures, and the mean
-    of DOC_MEAN_SEEDS histories of 16 racks against the closed form (docs/GOODPUT.md)."""
-    s = parse_query("").scenario
-    other = parse_query(DOC_AGAINST).scenario
-    lines = [
-        (
-            "| job, seed 1, 365 days | goodput | restarts (aborts) | link faults (stopped the "
-            "job) | $ lost | the same failures, reroute off: goodput | restarts (aborts) | $ lost |"
-        ),
-        "|---|---|---|---|---|---|---|---|",
-    ]
-    for racks, spares in DOC_JOBS:
-        r = against(s, other, racks=racks, days=365, seed=1, spares=spares)
-        cells = []
-        for h in (r["history"], r["against"]):
-            se, ls = h["series"], h["link_stops"]
-            cells.append(
-                f"{100 * h['fraction']:.2f}% | {se['restarts'][-1]:,} ({se['aborts'][-1]:,})"
-                + (f" | {ls['link_faults']:,} ({ls['stopped_the_job']:,})" if not cells else "")
-                + f" | ${se['money_lost'][-1] / 1e6:,.1f} M"
-            )
-        label = f"{racks:,} racks" + (", spares" if spares else "")
-        lines.append(f"| {label} | {cells[0]} | {cells[1]} |")
-    mean = float(
-        np.mean([history(s, racks=16, days=365, seed=k)["fraction"] for k in range(DOC_MEAN_SEEDS)])
-    )
-    cf = closed_form(s, years=365 * 24 / HOURS_PER_YEAR, job_racks=16)["fraction"]
-    return "\n".join(lines) + (
-        f"\n\nThe mean of {DOC_MEAN_SEEDS} such histories of 16 racks (seeds 0 to "
-        f"{DOC_MEAN_SEEDS - 1}): {100 * mean:.3f}% against the closed form's {100 * cf:.3f}% "
-        f"({100 * (mean - cf):+.3f} pp)."
-    )

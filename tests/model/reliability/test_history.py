@@ -13,11 +13,11 @@ from model.errors import ScenarioError
 from model.query import parse_query
 from model.reliability import goodput as G
 from model.reliability.accounting import checkpoint_interval_s
+from model.reliability.against import against
 from model.reliability.history import (
     ACTIONS,
     MAX_PARTINGS,
     STATES,
-    against,
     history,
 )
 from model.reliability.policy import WAITING
