@@ -16,8 +16,8 @@ from functools import cached_property, lru_cache
 import numpy as np
 
 from model.workloads import decode_params as D
-from model.workloads import moe_a2a
-from model.workloads.models import GPU, MoEModel
+from model.workloads.groups import Hardware
+from model.workloads.models import MoEModel
 from model.workloads.step import (  # noqa: F401  (the decode API: step's names re-exported)
     BREAKDOWN_KEYS,
     BREAKDOWN_NAMES,
@@ -35,26 +35,6 @@ from model.workloads.step import (  # noqa: F401  (the decode API: step's names 
 )
 
 # --- the frontier ------------------------------------------------------------------------------
-
-Groups = tuple[tuple[moe_a2a.EPFabric, int], ...]  # (slowest rank's view, groups like it)
-
-
-@dataclass(frozen=True)
-class Hardware:
-    """What decode needs of a fabric in a state: the GPU, the GPUs installed (the per-GPU
-    denominator: a lost GPU counts as zero) and, per EP size, the groups it can form."""
-
-    key: str
-    gpu: GPU
-    installed: int
-    groups: tuple[tuple[int, Groups], ...]  # (ep, groups) for every EP size that fits
-
-    def groups_for(self, ep: int) -> Groups:
-        return dict(self.groups).get(ep, ())
-
-    @property
-    def max_ep(self) -> int:
-        return max((e for e, g in self.groups if g), default=0)
 
 
 @lru_cache(maxsize=512)
@@ -361,30 +341,6 @@ def _at_keys(c: dict, log_x: np.ndarray) -> np.ndarray:
         out[:n] = lin / lin.sum(axis=0) * out[SWEEP_KEYS.index("total")]
     out[:, log_x > lu[-1] + 1e-9] = np.nan
     return out
-
-
-# --- the hardware a scenario or a comparison gives ---------------------------------------------
-
-
-def leftover(n: int, ep: int) -> int:
-    """GPUs left after floor(n / ep) groups of ep that form one smaller group of their own
-    (at least the smallest EP size that holds the experts; fewer stay idle)."""
-    r = n % ep
-    return r if r >= min(D.EP_SIZES) else 0
-
-
-def healthy_groups(installed: int, view) -> tuple[tuple[int, Groups], ...]:
-    """Every EP size's groups on a healthy domain: floor(installed / ep) alike (view(ep)), and
-    the GPUs left over as one smaller group (view(rest))."""
-    out = []
-    for e in D.EP_SIZES:
-        if e > installed:
-            continue
-        groups = [(view(e), installed // e)]
-        if r := leftover(installed, e):
-            groups.append((view(r), 1))
-        out.append((e, tuple(groups)))
-    return tuple(out)
 
 
 @lru_cache(maxsize=256)

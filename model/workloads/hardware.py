@@ -1,7 +1,7 @@
 """The hardware decode runs on: a scenario's rack in its state, a healthy preset, and the
 buyer's comparison `b200-roce` (nine 8-GPU HGX B200 islands joined by 400 Gb/s RoCE).
 
-Every builder returns a decode.Hardware: the GPU, the GPUs installed, and for each EP size the
+Every builder returns a groups.Hardware: the GPU, the GPUs installed, and for each EP size the
 groups the GPUs in service form, each as the view of its slowest rank (moe_a2a.EPFabric).
 """
 
@@ -24,7 +24,7 @@ from model.fabric.presets import FABRICS, NVLINK_LATENCY_US, Fabric
 from model.multirack.assess import build
 from model.multirack.tiers import EXTRA_HOP_US, plane_rates
 from model.workloads import decode_params as D
-from model.workloads.decode import Hardware, healthy_groups, leftover
+from model.workloads.groups import Hardware, healthy_groups, leftover
 from model.workloads.models import GPUS
 from model.workloads.moe_a2a import EPFabric, Tier, share_view
 

@@ -33,9 +33,9 @@ from model.workloads.decode import (
     BREAKDOWN_KEYS,
     BREAKDOWN_NAMES,
     Frontier,
-    Hardware,
     Workload,
 )
+from model.workloads.groups import Hardware
 from model.workloads.hardware import (
     BASELINE,
     BASELINE_WHY,
@@ -199,7 +199,7 @@ def breakdown_at(fr: Frontier, x: float) -> dict | None:
     }
 
 
-def held(fs: dict, hw: decode.Hardware, x: float) -> dict | None:
+def held(fs: dict, hw: Hardware, x: float) -> dict | None:
     """The healthy rack's deployment and batch at interactivity x, run on the scenario's
     hardware: the step the breakdown predicts (only the exposed communication changes), and
     the throughput lost if nothing is re-chosen. None if the job is down or the EP size no
@@ -231,7 +231,7 @@ def held(fs: dict, hw: decode.Hardware, x: float) -> dict | None:
 def decode_result(
     fs: dict,
     restart_sentence: str,
-    hw: decode.Hardware | None = None,
+    hw: Hardware | None = None,
     ref: float = REFERENCE_TOKENS_PER_S_PER_USER,
 ) -> dict:
     """The decode block of evaluate(): the frontiers at the scenario's interactivity `ref`

@@ -12,7 +12,8 @@ import numpy as np
 from model.fabric.presets import ETH_X72, VR_NVL72, eth_ports_words, eth_with_bandwidth
 from model.scenario import Scenario
 from model.workloads import decode, moe_a2a
-from model.workloads.decode import Frontier, Hardware, Workload, frontier, healthy_groups
+from model.workloads.decode import Frontier, Workload, frontier
+from model.workloads.groups import Hardware, healthy_groups
 from model.workloads.hardware import BASELINE, preset_hardware
 from model.workloads.models import GPUS, moe_model
 
