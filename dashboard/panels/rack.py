@@ -245,7 +245,8 @@ def rack_and_l2(
 
 HOVER_HINT = (
     "Hover a cable or a part to read it (or Tab, then the arrow keys); a click follows the "
-    "click mode."
+    "click mode. Down cables are drawn faint, so the spine's colour is the share of its "
+    "cables that are down; a few are drawn bold, to be found."
 )
 # the counters the hover line shows, in people's words (model/telemetry/fields.py: UNITS)
 _SHOWN = ((telemetry.REPLAY, "replays"), (telemetry.RECOVERY, "recoveries"))
