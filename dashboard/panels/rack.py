@@ -97,7 +97,7 @@ def layout(find: Component | None = None) -> html.Div:
                 style={"height": "260px", "display": "none"},
                 className="l2",
             ),
-            html.Div(id=ids.HOVER, className="hover", children=HOVER_HINT),
+            html.Div(id=ids.HOVER, className="hover-line", children=HOVER_HINT),
         ],
     )
 
@@ -245,8 +245,7 @@ def rack_and_l2(
 
 HOVER_HINT = (
     "Hover a cable or a part to read it (or Tab, then the arrow keys); a click follows the "
-    "click mode. Down cables are drawn faint, so the spine's colour is the share of its "
-    "cables that are down; a few are drawn bold, to be found."
+    "click mode."
 )
 # the counters the hover line shows, in people's words (model/telemetry/fields.py: UNITS)
 _SHOWN = ((telemetry.REPLAY, "replays"), (telemetry.RECOVERY, "recoveries"))
