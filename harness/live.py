@@ -96,8 +96,9 @@ class Prometheus:
 def prometheus(
     targets: dict[str, str], work: Path, interval_s: int = 1, rules: Path | None = None
 ) -> Iterator[Prometheus]:
-    """A real Prometheus scraping each job's target (host:port) every interval_s, until the
-    block ends; started once every target has been scraped twice."""
+    """A real Prometheus scraping each job's target (host:port) every interval_s (with the
+    alert rules file `rules`, evaluated as often), until the block ends; started once every
+    target has been scraped twice."""
     binary = shutil.which("prometheus")
     assert binary, "prometheus is not installed: run scripts/system-packages.sh"
     every = f"{interval_s}s"

@@ -19,12 +19,14 @@ import pytest
 
 from config import Live, Settings
 from dashboard.standin import Rack, create, schedule
-from harness.live import Prometheus, post_json, prometheus, serve, until
+from harness.live import Prometheus, get_json, post_json, prometheus, serve, until
 from model.query import parse_query
 from model.reliability.todo import what_to_do
 from model.scenario import to_query
 from model.telemetry.importers import import_text
+from monitoring import grafana_dashboard
 
+RULES = Path(__file__).resolve().parents[2] / "monitoring" / "prometheus" / "alerts.yml"
 SCRAPE_S = 1
 LIVE_S = 1
 TIMEOUT_S = 2.0
@@ -180,3 +182,38 @@ def test_prometheus_stopped(standin, rack, tmp_path: Path):
     never = _twin(p.url, None, tmp_path / "cache2")
     b = _live(never)
     assert b["state"] == "down" and "query" not in b and b["said"].startswith("down: ")
+
+
+def _firing(p: Prometheus) -> dict[str, list[dict]]:
+    out: dict[str, list[dict]] = {}
+    for a in get_json(f"{p.url}/api/v1/alerts")["data"]["alerts"]:
+        if a["state"] == "firing":
+            out.setdefault(a["labels"]["alertname"], []).append(a)
+    return out
+
+
+def test_the_live_alerts_fire_on_the_twins_own_reading(prom, rack, standin, tmp_path: Path):
+    """A second Prometheus, with the shipped rules, scraping the live twin's /metrics: the
+    cost alert fires for the failed link (and its panel has data); a source failing fires
+    the stale alert."""
+    from app import create_app
+
+    post_json(f"{standin}/control", {"phase": 2})
+    live = Live(prom.url, LIVE_S, TIMEOUT_S, 10, 'job="rack"', standin)
+    app = create_app(Settings(8050, None, str(tmp_path / "cache"), 3600, "INFO", False, live=live))
+    with serve(app.server) as twin_url:
+        targets = {"twin": twin_url.removeprefix("http://")}
+        with prometheus(targets, tmp_path / "p2", SCRAPE_S, RULES) as p2:
+            want = _canon(rack.scenarios[2])
+            got = until(
+                lambda: _firing(p2).get("LiveRackFaultsCost"), 30.0, "LiveRackFaultsCost firing"
+            )
+            assert got[0]["labels"]["scenario"] == want
+            assert float(got[0]["value"]) > 0
+            for panel in (x for x in grafana_dashboard.PANELS if x.live):
+                assert p2.query(panel.expr), panel.title
+            post_json(f"{standin}/control", {"nmx": "500"})
+            try:
+                until(lambda: _firing(p2).get("LiveReadingStale"), 30.0, "LiveReadingStale")
+            finally:
+                post_json(f"{standin}/control", {"nmx": "ok"})

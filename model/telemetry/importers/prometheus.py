@@ -83,14 +83,14 @@ def _value(raw: object, name: str, where: str) -> float:
     try:
         v = float(str(raw))
     except ValueError:
-        raise Garbage(f"{where}: {name} has the value {str(raw)[:40]!r}, not a number") from None
+        raise Garbage(f"{where} has the value {str(raw)[:40]!r}, not a number") from None
     lo_hi = STATES.get(name)
     if lo_hi is not None and not (math.isfinite(v) and lo_hi[0] <= v <= lo_hi[1] and v == int(v)):
-        raise Garbage(f"{where}: {name} is {raw}, not a link state ({lo_hi[0]:g}..{lo_hi[1]:g})")
+        raise Garbage(f"{where} is {raw}, not a link state ({lo_hi[0]:g}..{lo_hi[1]:g})")
     counter = name.endswith(("_TOTAL", "_ERRORS")) or name.startswith("DCGM_FI_DEV_NVLINK_COUNT_")
     counter = counter and "BER" not in name  # a BER is a rate, NaN on a link that carries nothing
     if counter and not (math.isfinite(v) and v >= 0):
-        raise Garbage(f"{where}: {name} is {raw}, not a count (a whole number from 0)")
+        raise Garbage(f"{where} is {raw}, not a count (a whole number from 0)")
     return v
 
 
@@ -108,17 +108,25 @@ def series(query: str, answer: object) -> list[Series]:
         raise Garbage(f"{query}: {len(result):,} series, more than {MAX_SERIES:,} (one rack's)")
     out = []
     for r in result:
-        metric = dict(r.get("metric") or {}) if isinstance(r, dict) else {}
-        name = str(metric.pop("__name__", "")) or "(no name)"
+        if not isinstance(r, dict) or not isinstance(r.get("metric", {}), dict):
+            raise Garbage(f"{query}: a series is not {{'metric': {{...}}, 'value': [...]}}")
+        metric = {str(k): str(v) for k, v in (r.get("metric") or {}).items()}
+        name = metric.pop("__name__", "") or "(no name)"
         raw = [r.get("value")] if kind == "vector" else list(r.get("values") or [])
         where = f"{query}: {name}{{{_labels_text(metric)}}}"
-        pts = []
-        for p in raw:
-            if not isinstance(p, list | tuple) or len(p) != 2:
-                raise Garbage(f"{where}: a sample is not [time, value]")
-            pts.append((float(p[0]), _value(p[1], name, query)))
-        out.append(Series(name, {str(k): str(v) for k, v in metric.items()}, tuple(pts)))
+        out.append(Series(name, metric, tuple(_point(p, name, where) for p in raw)))
     return out
+
+
+def _point(p: object, name: str, where: str) -> tuple[float, float]:
+    """One [unix s, "value"] sample, checked."""
+    if not isinstance(p, list | tuple) or len(p) != 2:
+        raise Garbage(f"{where}: a sample is not [time, value]")
+    try:
+        t = float(p[0])
+    except (TypeError, ValueError):
+        raise Garbage(f"{where}: a sample's time {str(p[0])[:40]!r} is not a number") from None
+    return t, _value(p[1], name, where)
 
 
 def _esc(v: str) -> str:
