@@ -10,7 +10,10 @@ seconds of wall time (phase 2 stays). Everything is written by the twin's own wr
 x (seconds since start), in dcgm-exporter's spelling (--shape twin: every per-link series,
 switch ports and NMX's families), or in dcgm-exporter's default shape (--shape default: the
 per-GPU sums only, labels gpu, UUID, device, modelName, Hostname, hosts gb200-node-01..18);
-/nmx/v1/partitions, /gpus and /ports are model/telemetry/importers/nmx_answers.py's.
+/nmx/v1/partitions, /gpus and /ports are model/telemetry/importers/nmx_answers.py's. A
+phase's faults strike when it is first served (the counters' onset_s), so the counters run
+on as a rack's do: a link turning flaky starts erring then, at the rate of a link just
+begun to degrade (--speed 3600 runs its days of degrading in minutes).
 
 A test drives it: POST /control (on the stand-in only: the twin has no such endpoint) with
 JSON {"phase": 0|1|2} to hold a phase (null: back to the clock), {"nmx": "ok"|"500"|"slow"},
@@ -24,18 +27,20 @@ from __future__ import annotations
 import argparse
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 from flask import Flask, Response, jsonify, request
 from werkzeug.serving import run_simple
 
-from dashboard.exporter.metrics import read, render_scenario
+from dashboard.exporter.metrics import reading_text
 from dashboard.exporter.promtext import CONTENT_TYPE, family_text, label_set
+from dashboard.exporter.reading import Reading
 from model import Scenario, parse_query, telemetry
 from model.assess import assess
 from model.telemetry import names
 from model.telemetry.importers import nmx_answers
+from model.telemetry.snapshot import Counters
 
 GPUS_PER_HOST = 4
 HOST = "gb200-node-{:02d}"
@@ -57,17 +62,74 @@ class Rack:
     slow_s: float = 30.0
     lock: threading.Lock = field(default_factory=threading.Lock)
 
+    last: int = -1  # the phase last served, and the simulated time it began
+    onset_s: float = 0.0
+    offset: dict = field(default_factory=dict)  # what the counters served are below the model's
+
     def phase(self) -> int:
         with self.lock:
             if self.held is not None:
                 return self.held
         return min(len(self.scenarios) - 1, int((time.monotonic() - self.start) // self.step_s))
 
-    def scenario(self) -> Scenario:
-        return parse_query(self.scenarios[self.phase()], strict=True).scenario
-
     def t_s(self) -> float:
         return min(telemetry.MAX_T_S, self.t0_s + self.speed * (time.monotonic() - self.start))
+
+    def scenario(self, i: int) -> Scenario:
+        return parse_query(self.scenarios[i], strict=True).scenario
+
+    def now(self) -> tuple[Scenario, Counters]:
+        """The phase's scenario and counters now, its faults struck when it was first served; every counter
+        continuous across a change of phase, as a rack's are (a link turning flaky starts
+        erring then, at its rate: the model's flaky link has erred since t = 0, so the
+        counts it had at the onset are taken off)."""
+        i, t = self.phase(), self.t_s()
+        with self.lock:
+            if i != self.last:
+                if self.last >= 0:
+                    before = _less(_raw(self.scenario(self.last), t, self.onset_s), self.offset)
+                    self.offset = _diff(_raw(self.scenario(i), t, t), before)
+                self.last, self.onset_s = i, t
+            onset, offset = self.onset_s, self.offset
+        s = self.scenario(i)
+        return s, _less(_raw(s, t, onset), offset)
+
+
+_COUNTED = ("link", "gpu", "port", "cable")  # Counters' fields of named arrays
+
+
+def _raw(s: Scenario, t: float, onset: float) -> Counters:
+    return telemetry.counters(s, t, onset_s=onset)
+
+
+def _diff(a: Counters, b: Counters) -> dict:
+    """Each whole-number counter of a less b's (the offset that makes a continue b)."""
+    out: dict = {}
+    for f in _COUNTED:
+        x, y = getattr(a, f) or {}, getattr(b, f) or {}
+        out[f] = {k: v - y[k] for k, v in x.items() if k in y and v.dtype.kind in "iu"}
+    return out
+
+
+def _less(c: Counters, offset: dict) -> Counters:
+    """The snapshot with each whole-number counter less its offset."""
+    if not offset:
+        return c
+    fields = {}
+    for f in _COUNTED:
+        arrs = getattr(c, f)
+        if arrs is not None:
+            off = offset.get(f, {})
+            fields[f] = {k: v - off[k] if k in off else v for k, v in arrs.items()}
+    return replace(c, **fields)
+
+
+def read_now(rack: Rack) -> Reading:
+    """What the stand-in reports now: the twin's own reading of the phase's scenario."""
+    s, snap = rack.now()
+    a = assess(s)
+    rule = telemetry.health_rule(s, snap.t_s, onset_s=snap.onset_s)
+    return Reading(snap, a.state, a.partition, rule)
 
 
 def schedule(fabric: str, link: str, features: str = "telemetry") -> tuple[str, ...]:
@@ -76,11 +138,10 @@ def schedule(fabric: str, link: str, features: str = "telemetry") -> tuple[str, 
     return (base, f"{base}&flaky={link}", f"{base}&fail={link}")
 
 
-def default_shape(s: Scenario, t_s: float) -> str:
+def default_shape(r: Reading) -> str:
     """The scenario's per-GPU sums in dcgm-exporter's default shape: one series a GPU, labels
     gpu (its index on the host), UUID, device, modelName and Hostname (a host a compute tray,
     in tray order), the values the twin's own counters' sums (dashboard/exporter)."""
-    r = read(s, t_s)
     f = r.fabric
     labels = []
     for g in range(f.gpus):
@@ -124,11 +185,8 @@ def create(rack: Rack, shape: str = "twin") -> Flask:
 
     @app.get("/metrics")
     def metrics() -> Response:
-        s, t = rack.scenario(), rack.t_s()
-        if shape == "default":
-            body = default_shape(s, t)
-        else:
-            body = render_scenario(s, t, False, names.EXPORTER)
+        r = read_now(rack)
+        body = default_shape(r) if shape == "default" else reading_text(r, False, names.EXPORTER)
         if rack.metrics == "garbage":
             body = _garbage(body)
         return Response(body, headers={"Content-Type": CONTENT_TYPE})
@@ -138,8 +196,8 @@ def create(rack: Rack, shape: str = "twin") -> Flask:
             return Response('{"error": "internal"}', status=500)
         if rack.nmx == "slow":
             time.sleep(rack.slow_s)
-        s = rack.scenario()
-        snap, part = telemetry.counters(s, rack.t_s()), assess(s).partition
+        r = read_now(rack)
+        snap, part = r.snap, r.partition
         body = {
             "partitions": lambda: nmx_answers.partitions_answer(snap, part),
             "gpus": lambda: nmx_answers.gpus_answer(snap, part),

@@ -42,6 +42,7 @@ log = logging.getLogger("fabric_twin.live")
 KEY = "live:reading"
 EXTENSION = "fabric_twin_live"
 MAX_ANSWER_BYTES = 64 * 2**20  # [A] one rack's every series as JSON is ~10 MB
+MAX_CHANGES = 20  # the live scenario's last changes the banner links to
 NMX_PATHS = ("/nmx/v1/partitions", "/nmx/v1/gpus", "/nmx/v1/ports")
 NOT_CONFIGURED = (
     "live mode is off: the operator turns it on with PROMETHEUS_URL (and NMX_URL) in the "
@@ -134,6 +135,7 @@ def read_once(cfg: Live, prev: dict | None, now: float) -> dict:
     prev = prev or {}
     srcs = prev.get("sources", {})
     record: dict = {"attempt_at": now, "good": prev.get("good"), "sources": {}}
+    record["changes"] = prev.get("changes", [])
     dcgm_text, nmx_text, rates, failed = None, None, {}, []
     try:
         dcgm_text, rates = ask_prometheus(cfg)
@@ -166,7 +168,16 @@ def read_once(cfg: Live, prev: dict | None, now: float) -> dict:
             )
         return record
     record["good"] = {"read_at": now, "live": got.to_json()}
+    record["changes"] = _changed(prev.get("changes", []), got.query, now)
     return record
+
+
+def _changed(seen: list, query: str, now: float) -> list:
+    """The live scenario's changes, newest last (each a moment and a query: a link to what
+    the rack was then), with this reading's added when it differs from the last."""
+    if seen and seen[-1][1] == query:
+        return seen
+    return [*seen, [now, query]][-MAX_CHANGES:]
 
 
 def _iso(t: float | None) -> str | None:
@@ -194,16 +205,19 @@ def answer(cfg: Live | None, record: dict | None, now: float) -> dict:
     fresh = good is not None and good["read_at"] == record["attempt_at"]
     state = "ok" if fresh else ("stale" if good is not None else "down")
     out |= {"state": state, "sources": sources, "attempted_at": _iso(record["attempt_at"])}
+    out["reading_took_s"] = record.get("took_s")
     if good is not None:
         age = max(0.0, now - good["read_at"])
         out |= {"query": good["live"]["query"], "read_at": _iso(good["read_at"])}
         out |= {"read_at_s": good["read_at"], "age_s": age, "live": good["live"]}
+    out["changes"] = [{"at": _iso(t), "at_s": t, "query": q} for t, q in record.get("changes", [])]
     out["said"] = said(out)
     return out
 
 
 def said(a: dict) -> str:
-    """The banner's sentence: the source, when read, how old, and what is wrong if stale."""
+    """The banner's sentence after its state (ok: Live, stale, down): the source, when read,
+    how old, and what is wrong when it is stale or down."""
     src = a.get("sources", {})
     names = " and ".join(
         f"{'Prometheus' if k == 'prometheus' else 'NMX-Manager'} at {v['where']}"
@@ -211,13 +225,12 @@ def said(a: dict) -> str:
     )
     wrong = "; ".join(f"{v['reason']}" for v in src.values() if not v["ok"])
     if a["state"] == "ok":
-        return f"live: read from {names} at {a['read_at']}, {a['age_s']:.0f} s ago"
+        return f"read from {names} at {a['read_at']}, {a['age_s']:.0f} s ago"
     if a["state"] == "stale":
         return (
-            f"stale: {wrong}; showing the last good reading, from {a['read_at']} "
-            f"({a['age_s']:.0f} s ago)"
+            f"{wrong}; showing the last good reading, from {a['read_at']} ({a['age_s']:.0f} s ago)"
         )
-    return f"down: {wrong}; no good reading yet, so no rack is shown as live"
+    return f"{wrong}; no good reading yet, so no rack is shown as live"
 
 
 class LiveSource:
@@ -246,7 +259,9 @@ class LiveSource:
         due = record is None or t - record["attempt_at"] >= self.cfg.interval_s
         if due and self.cache.claim(KEY, self.budget_s()):
             try:
+                t0 = time.monotonic()
                 record = read_once(self.cfg, record, time.time())
+                record["took_s"] = time.monotonic() - t0
                 self.cache.put(KEY, json.dumps(record))
             finally:
                 self.cache.release(KEY)

@@ -75,6 +75,15 @@ def _when(policy: RepairPolicy) -> str:
     return "now (repair=now: every visit as soon as its part is on site)"
 
 
+def _drain_when(action: str | None) -> str:
+    """When to drain a degrading link, from the forecast's action (None: no trend read)."""
+    if action is None:
+        return "at the next repair visit (no trend read)"
+    if action == "drain now":
+        return "now: the forecast says drain now"
+    return f"when the forecast says drain (it says {action} now)"
+
+
 def what_to_do(
     s: Scenario, advice: dict[str, str] | None = None, rates: Rates = DEFAULT_RATES
 ) -> list[dict]:
@@ -94,7 +103,7 @@ def what_to_do(
         row = {**r.to_json(), "step": step + 1, "why_this_step": STEPS[step], "when": when}
         rows.append({**row, "waiting_costs": _cost(s, r.id, rates)})
     for link in s.flaky:
-        said = (advice or {}).get(link, "drain at the next visit")
+        said = _drain_when((advice or {}).get(link))
         row = {"id": link, "action": "drain the link, then replace its cable cartridge"}
         row |= {"step": 4, "why_this_step": STEPS[3], "when": said}
         rows.append({**row, "waiting_costs": _cost(s, link, rates)})

@@ -92,7 +92,14 @@ def drain_advice(
         now = _rate_of(rates, "rate_link_recovery", "link", link)
         before = _rate_of(rates, "rate_link_recovery_before", "link", link)
         replay = _rate_of(rates, "rate_link_replay", "link", link)
-        out.append(from_rates(link, now, before, window_s, replay))
+        row = from_rates(link, now, before, window_s, replay)
+        if row["action"] == "fine":  # attributed degrading, no errors in the window yet
+            row["action"] = "watch"
+            row["why"] = (
+                "attributed degrading (its recovery counter or BER, an ACTIVE link); no "
+                "recoveries or replays in the last window yet"
+            )
+        out.append(row)
     for g in erring:
         uuid = g.get("uuid") or ""
         now = _rate_of(rates, "rate_gpu_recovery", "UUID", uuid)

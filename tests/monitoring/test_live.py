@@ -4,7 +4,8 @@ that Prometheus and the stand-in's NMX-Manager answers through GET /api/v1/live.
 
 Scrapes every SCRAPE_S; the twin reads every LIVE_S. The stand-in's phase is set through its
 control endpoint (held, not timed), so each change's moment is known and the time until the
-twin reports it is measured (printed, and bounded by two scrape intervals plus one reading).
+twin reports it is measured (printed, and bounded by two scrape intervals, the twin's own
+interval and the reading it is in).
 """
 
 from __future__ import annotations
@@ -31,9 +32,10 @@ SCRAPE_S = 1
 LIVE_S = 1
 TIMEOUT_S = 2.0
 LINK = "gpu07-st3.sw1"
-# A change reaches the twin within two scrape intervals, and the reading it is in: a
-# reading asks 11 queries of a ~19,000-series rack and reads them (~1 s on this machine).
-BOUND_S = 2 * SCRAPE_S + LIVE_S + 1.5
+# A change reaches the twin within two scrape intervals, then its own interval and the
+# reading it is in (13 queries of a ~19,000-series rack, read through two imports: ~1.4 s
+# on this shared machine, measured each time as reading_took_s), and 0.5 s of slack.
+SLACK_S = 0.5
 
 
 def _canon(q: str) -> str:
@@ -115,17 +117,20 @@ def get_json_text(url: str) -> str:
 def test_the_twin_follows_the_rack_healthy_flaky_failed(twin, rack, standin):
     """Each phase reported within two scrape intervals (and its reading), with the same
     scenario and the same what-to-do as importing the stand-in's scrape by hand."""
-    took = []
+    took, reads = [], []
     for phase in (0, 1, 2):
         a, dt = _at_phase(twin, rack, standin, phase)
         took.append(dt)
+        reads.append(a["reading_took_s"])
         assert a["query"] == _by_hand(standin)
         s = parse_query(a["query"]).scenario
         assert [x["id"] for x in a["live"]["what_to_do"]] == [x["id"] for x in what_to_do(s)]
         assert a["sources"]["prometheus"]["state"] == "ok" and a["sources"]["nmx"]["state"] == "ok"
         assert 0 <= a["age_s"] <= 2 * LIVE_S + 5
     print(f"\nstand-in change to live twin reporting it: {', '.join(f'{t:.2f} s' for t in took)}")
-    assert max(took[1:]) <= BOUND_S, took
+    print(f"one reading (13 queries, 2 imports) took: {', '.join(f'{t:.2f} s' for t in reads)}")
+    for dt, read_s in zip(took[1:], reads[1:], strict=True):
+        assert dt <= 2 * SCRAPE_S + LIVE_S + read_s + SLACK_S, (took, reads)
     flaky, failed = (parse_query(_canon(rack.scenarios[i])).scenario for i in (1, 2))
     assert flaky.flaky == (LINK,) and failed.fail == (LINK,)
 
@@ -160,7 +165,7 @@ def test_a_source_failing_keeps_the_last_reading_marked_stale(
         assert a["query"] == good["query"]  # the last good reading, kept
         src = a["sources"][source]
         assert src["state"] == "stale" and reason in src["reason"], src
-        assert a["said"].startswith("stale: ") and reason in a["said"]
+        assert reason in a["said"]
         assert "showing the last good reading" in a["said"]
     finally:
         post_json(f"{standin}/control", {"nmx": "ok", "metrics": "ok"})
@@ -181,7 +186,7 @@ def test_prometheus_stopped(standin, rack, tmp_path: Path):
     assert "cannot be reached" in a["sources"]["prometheus"]["reason"]
     never = _twin(p.url, None, tmp_path / "cache2")
     b = _live(never)
-    assert b["state"] == "down" and "query" not in b and b["said"].startswith("down: ")
+    assert b["state"] == "down" and "query" not in b and "no good reading yet" in b["said"]
 
 
 def _firing(p: Prometheus) -> dict[str, list[dict]]:

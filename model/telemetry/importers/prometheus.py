@@ -79,18 +79,19 @@ class Series:
     points: tuple[tuple[float, float], ...]
 
 
-def _value(raw: object, name: str, where: str) -> float:
+def _value(raw: object, name: str) -> float:
+    """A sample's value, checked (Garbage says what is wrong; series() says where)."""
     try:
         v = float(str(raw))
     except ValueError:
-        raise Garbage(f"{where} has the value {str(raw)[:40]!r}, not a number") from None
+        raise Garbage(f"has the value {str(raw)[:40]!r}, not a number") from None
     lo_hi = STATES.get(name)
     if lo_hi is not None and not (math.isfinite(v) and lo_hi[0] <= v <= lo_hi[1] and v == int(v)):
-        raise Garbage(f"{where} is {raw}, not a link state ({lo_hi[0]:g}..{lo_hi[1]:g})")
+        raise Garbage(f"is {raw}, not a link state ({lo_hi[0]:g}..{lo_hi[1]:g})")
     counter = name.endswith(("_TOTAL", "_ERRORS")) or name.startswith("DCGM_FI_DEV_NVLINK_COUNT_")
     counter = counter and "BER" not in name  # a BER is a rate, NaN on a link that carries nothing
     if counter and not (math.isfinite(v) and v >= 0):
-        raise Garbage(f"{where} is {raw}, not a count (a whole number from 0)")
+        raise Garbage(f"is {raw}, not a count (a whole number from 0)")
     return v
 
 
@@ -113,20 +114,22 @@ def series(query: str, answer: object) -> list[Series]:
         metric = {str(k): str(v) for k, v in (r.get("metric") or {}).items()}
         name = metric.pop("__name__", "") or "(no name)"
         raw = [r.get("value")] if kind == "vector" else list(r.get("values") or [])
-        where = f"{query}: {name}{{{_labels_text(metric)}}}"
-        out.append(Series(name, metric, tuple(_point(p, name, where) for p in raw)))
+        try:
+            out.append(Series(name, metric, tuple(_point(p, name) for p in raw)))
+        except Garbage as e:  # named where it is only when it is wrong: ~20,000 series a read
+            raise Garbage(f"{query}: {name}{{{_labels_text(metric)}}} {e}") from None
     return out
 
 
-def _point(p: object, name: str, where: str) -> tuple[float, float]:
+def _point(p: object, name: str) -> tuple[float, float]:
     """One [unix s, "value"] sample, checked."""
     if not isinstance(p, list | tuple) or len(p) != 2:
-        raise Garbage(f"{where}: a sample is not [time, value]")
+        raise Garbage("has a sample that is not [time, value]")
     try:
         t = float(p[0])
     except (TypeError, ValueError):
-        raise Garbage(f"{where}: a sample's time {str(p[0])[:40]!r} is not a number") from None
-    return t, _value(p[1], name, where)
+        raise Garbage(f"has a sample time {str(p[0])[:40]!r}, not a number") from None
+    return t, _value(p[1], name)
 
 
 def _esc(v: str) -> str:

@@ -54,4 +54,5 @@ def test_a_flaky_link_is_drained_last_as_the_forecast_advises():
     s = _s("fabric=gb200-nvl72&fail=gpu09-st2.sw1&flaky=gpu07-st3.sw1&on=telemetry")
     rows = what_to_do(s, {"gpu07-st3.sw1": "drain now"})
     assert rows[-1]["id"] == "gpu07-st3.sw1" and rows[-1]["step"] == 4
-    assert rows[-1]["when"] == "drain now"
+    assert rows[-1]["when"] == "now: the forecast says drain now"
+    assert what_to_do(s)[-1]["when"] == "at the next repair visit (no trend read)"
