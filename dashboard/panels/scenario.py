@@ -132,11 +132,8 @@ def on_change(search: str | None = None, **kw: Any) -> dict[str, Any]:
             else None
         )
         if q is not None:  # the live rack changed (or the page opened bare): go to it
-            s = parse_query(q).scenario
-            msg = f"the live rack is now {q}"
-            return changes(
-                CHANGE_OUTPUTS, search=state.url_of(s), **_controls_of(s), message=msg, followed=q
-            )
+            s = parse_query(q).scenario  # (the banner says so: the message line is a press's)
+            return changes(CHANGE_OUTPUTS, search=state.url_of(s), **_controls_of(s), followed=q)
         if ctx.triggered_id == ids.LIVE_TICK:
             return changes(CHANGE_OUTPUTS)
     return _on_change(search, **kw)

@@ -131,6 +131,7 @@ def test_a_what_if_on_top_and_back_to_live(live_served, standin, page):
         page.wait_for_event("response", timeout=FOLLOW_MS)
     assert len(ticks) >= 3, "the live tick did not run while the what-if was shown"
     assert "st5" in page.url  # three ticks later, the what-if is still what is shown
+    expect(page.locator("#action-message")).to_contain_text("st5")  # what the press did
     page.evaluate("window.scrollTo(0, 0)")
     _shot(page, "live-what-if")
     banner.get_by_text("back to the live rack").click()

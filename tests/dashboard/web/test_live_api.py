@@ -5,6 +5,7 @@ mode off no route opens a connection at all; with it on, only to the operator's 
 from __future__ import annotations
 
 import socket
+import time
 from dataclasses import replace
 
 import pytest
@@ -80,6 +81,7 @@ def test_no_request_makes_the_server_fetch_a_url(tmp_path, connections, live_on)
     c.get("/api/v1/live?url=" + VISITOR)
     assert all(x == OPERATOR for x in connections), connections
     assert bool(connections) == live_on  # live off: nothing at all; on: its own only
+    assert not any(r.startswith("/control") for r in routes)  # the stand-in's, never the twin's
 
 
 def test_live_mode_is_read_from_the_operators_environment(monkeypatch):
@@ -102,3 +104,42 @@ def test_live_mode_is_read_from_the_operators_environment(monkeypatch):
     monkeypatch.setenv("PROMETHEUS_URL", "file:///etc/passwd")
     with pytest.raises(SystemExit, match="PROMETHEUS_URL"):
         config.settings()
+
+
+def test_one_reading_an_interval_serves_every_worker(tmp_path, monkeypatch):
+    """Two workers' live sources on one shared cache directory (two SharedCaches, as two
+    gunicorn workers have): the first asks, the second answers the same reading without
+    asking; an interval later one asks again; while one holds the claim the other answers
+    what it has rather than asking too."""
+    from flask import Flask
+
+    from dashboard.infra import live
+    from dashboard.infra.cache import SharedCache
+
+    asked: list[float] = []
+
+    def read_once(cfg, prev, now):
+        asked.append(now)
+        q = f"fabric=gb200-nvl72&fail=gpu0{len(asked)}-st1.sw0"
+        src = {"where": "p", "ok": True, "reason": "", "last_ok_at": now}
+        lj = {"query": q, "what_to_do": [], "cost_per_h": {}}
+        return {
+            "attempt_at": now,
+            "good": {"read_at": now, "live": lj},
+            "sources": {"prometheus": src},
+        }
+
+    monkeypatch.setattr(live, "read_once", read_once)
+    s = replace(config.settings(), cache_dir=str(tmp_path), redis_url=None)
+    cfg = config.Live("http://prom:9090", interval_s=30)
+    workers = [live.LiveSource(cfg, SharedCache(Flask(f"w{i}"), s)) for i in range(2)]
+    first = workers[0].current()
+    second = workers[1].current()
+    assert len(asked) == 1 and second["query"] == first["query"] and second["state"] == "ok"
+    later = time.time() + 31
+    assert workers[1].current(now=later)["query"].endswith("gpu02-st1.sw0")
+    assert len(asked) == 2
+    assert workers[0].cache.claim(live.KEY, 60)  # worker 0 is reading (its claim held)
+    got = workers[1].current(now=time.time() + 62)
+    assert len(asked) == 2 and got["query"].endswith("gpu02-st1.sw0")  # what it has
+    workers[0].cache.release(live.KEY)
