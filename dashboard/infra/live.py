@@ -34,6 +34,7 @@ from urllib.parse import quote, urlsplit
 from flask import current_app, has_app_context
 
 from config import Live
+from model.errors import ScenarioError
 from model.telemetry import live as model_live
 from model.telemetry.importers import ImportRefused, parse_hosts
 from model.telemetry.importers import prometheus as promapi
@@ -161,14 +162,18 @@ def read_once(cfg: Live, prev: dict | None, now: float) -> dict:
     try:
         hosts = parse_hosts(cfg.hosts) if cfg.hosts else None
         got = model_live.build(dcgm_text, nmx_text, rates, cfg.window_s, cfg.fabric, hosts)
-    except ImportRefused as e:
-        for k in record["sources"]:  # which source's text it was is in the message
-            record["sources"][k] = _source(
-                srcs.get(k), False, f"not a rack: {e.message}", now, record["sources"][k]["where"]
-            )
-        return record
+    except (ImportRefused, ScenarioError, ValueError) as e:
+        why = e.message if isinstance(e, ImportRefused | ScenarioError) else str(e)
+        return _refused(record, srcs, f"not a rack: {why}", now)
     record["good"] = {"read_at": now, "live": got.to_json()}
     record["changes"] = _changed(prev.get("changes", []), got.query, now)
+    return record
+
+
+def _refused(record: dict, prev_sources: dict, why: str, now: float) -> dict:
+    """The record with every source marked failed for `why` (its last good reading kept)."""
+    for k, src in record["sources"].items():
+        record["sources"][k] = _source(prev_sources.get(k), False, why, now, src["where"])
     return record
 
 
@@ -249,6 +254,23 @@ class LiveSource:
         n = len(promapi.queries("", 1)) + len(NMX_PATHS)
         return int(n * self.cfg.timeout_s + 10)
 
+    def _read(self, record: dict | None) -> dict:
+        """One reading; a failure of the twin's own is a stale reading, never a 500."""
+        assert self.cfg is not None
+        try:
+            return read_once(self.cfg, record, time.time())
+        except Exception as e:  # whatever it was, the page says so and goes on
+            log.exception("live reading failed")
+            prev = record or {"good": None, "changes": []}
+            where = {"prometheus": _where(self.cfg.prometheus_url)}
+            if self.cfg.nmx_url:
+                where["nmx"] = _where(self.cfg.nmx_url)
+            srcs = prev.get("sources", {})
+            fresh = {**prev, "attempt_at": time.time()}
+            fresh["sources"] = {k: {"where": w, "ok": True} for k, w in where.items()}
+            why = f"the twin could not read the answers ({type(e).__name__}: {str(e)[:200]})"
+            return _refused(fresh, srcs, why, fresh["attempt_at"])
+
     def current(self, now: float | None = None) -> dict:
         """The live answer now: the kept reading, read again first when it is an interval
         old and no other process is reading it."""
@@ -260,7 +282,7 @@ class LiveSource:
         if due and self.cache.claim(KEY, self.budget_s()):
             try:
                 t0 = time.monotonic()
-                record = read_once(self.cfg, record, time.time())
+                record = self._read(record)
                 record["took_s"] = time.monotonic() - t0
                 self.cache.put(KEY, json.dumps(record))
             finally:

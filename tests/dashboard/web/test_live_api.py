@@ -4,6 +4,7 @@ mode off no route opens a connection at all; with it on, only to the operator's 
 
 from __future__ import annotations
 
+import json
 import socket
 import time
 from dataclasses import replace
@@ -143,3 +144,27 @@ def test_one_reading_an_interval_serves_every_worker(tmp_path, monkeypatch):
     got = workers[1].current(now=time.time() + 62)
     assert len(asked) == 2 and got["query"].endswith("gpu02-st1.sw0")  # what it has
     workers[0].cache.release(live.KEY)
+
+
+def test_a_reading_the_twin_cannot_make_is_stale_not_a_500(tmp_path, monkeypatch):
+    """Whatever goes wrong inside a reading, the answer is the last good one, stale, with
+    the reason, and the route answers 200."""
+    from dashboard.infra import live
+
+    server = _app(tmp_path, config.Live("http://127.0.0.1:9", interval_s=1, timeout_s=1.0))
+    src = server.extensions[live.EXTENSION]
+    good = {"query": "fabric=gb200-nvl72&fail=gpu07-st3.sw1", "what_to_do": [], "cost_per_h": {}}
+    t = time.time() - 5
+    ok = {"where": "127.0.0.1:9", "ok": True, "reason": "", "last_ok_at": t}
+    rec = {"attempt_at": t, "good": {"read_at": t, "live": good}, "sources": {"prometheus": ok}}
+    src.cache.put(live.KEY, json.dumps(rec))
+
+    def broken(*a, **kw):
+        raise KeyError("resultType")
+
+    monkeypatch.setattr(live, "read_once", broken)
+    r = server.test_client().get("/api/v1/live")
+    assert r.status_code == 200
+    a = r.get_json()
+    assert a["state"] == "stale" and a["query"] == good["query"]
+    assert "the twin could not read the answers (KeyError" in a["sources"]["prometheus"]["reason"]
