@@ -108,3 +108,30 @@ def test_the_page_follows_the_live_rack_but_not_a_what_if(source):
     assert "You are looking at a what-if" in _text(words)
     link = next(x for x in words if getattr(x, "href", None))
     assert link.href.lstrip("?") and "fail=gpu07-st3.sw1" in link.href
+
+
+def test_a_default_scrapes_erring_gpu_is_listed_with_how_sure(source):
+    """Per-GPU sums only: no link in the scenario, the GPU named on its tray, and its
+    drain advice saying the link is not known."""
+    rec = _record("fabric=gb200-nvl72", True, time.time())
+    lj = rec["good"]["live"]
+    row = {"gpu": "gpu07", "summary": "gpu07: 1,234 replays in 10 s (123/s) ...; on ct02 by"}
+    row["confidence"] = "low: the GPU from its own counters, its tray from its host's place"
+    lj["erring_gpus"] = [row]
+    lj["drain"] = [
+        {
+            "link": "gpu07",
+            "action": "watch",
+            "why": "recoveries or replays are rising (a per-link field would say which link)",
+            "time_to_failure_h": None,
+            "recovery_rate_per_21_min": 0.0,
+            "recovery_rate_before_per_21_min": 0.0,
+            "replays_per_min": 7380.0,
+        }
+    ]
+    source(rec)
+    _, _, todo = live.show(0, "?fabric=gb200-nvl72")
+    text = _text(todo)
+    assert "What to do: nothing" in text  # no fault the scenario's grammar can hold
+    assert "GPUs whose links err (per-GPU sums):" in text and "on ct02" in text
+    assert "gpu07: watch: recoveries 0 per 21 min now" in text and "7,380 replays a minute" in text
