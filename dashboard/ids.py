@@ -148,3 +148,9 @@ IMPORT_TEXT = "import-text"
 IMPORT_BUTTON = "import-button"
 IMPORT_RESULT = "import-result"
 FORECAST = "forecast"
+# live mode (panels/live.py): the banner, the tick that follows the rack (on only in live
+# mode, at its interval), the live query the page last followed, and what to do
+LIVE_BANNER = "live-banner"
+LIVE_TICK = "live-tick"
+LIVE_FOLLOWED = "live-followed"
+LIVE_TODO = "live-todo"
