@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from dash import Dash, Input, Output, dcc, html
+from dash import Dash, Input, Output, State, dcc, html
+from dash.exceptions import PreventUpdate
 
 from dashboard import ids, state
 from dashboard.infra import live
@@ -176,8 +177,31 @@ def follow(search: str | None, followed: str | None) -> str | None:
     return q if following else None
 
 
+def follow_live(_tick: int | None, search: str | None, followed: str | None) -> dict[str, Any]:
+    """The page to the live rack when it changed (follow), or nothing at all.
+
+    A callback of its own, not an input of the URL's (panels/scenario.py): Dash keeps only
+    the latest answer of a callback, so a tick landing while a press's answer was on its way
+    dropped the press's message (seen under load: test_a_what_if_on_top_and_back_to_live). It
+    writes the URL only when the live rack changed, and the URL's callback then follows."""
+    q = follow(search, followed)
+    if q is None:
+        raise PreventUpdate
+    return {"search": state.url_of(parse_query(q).scenario), "followed": q}
+
+
 def register(app: Dash) -> None:
-    """The banner's and what to do's callback (the URL's is panels/scenario.py's)."""
+    """The banner's and what to do's callback, and the follow (the URL's is
+    panels/scenario.py's)."""
+    app.callback(
+        output={
+            "search": Output(ids.URL, "search", allow_duplicate=True),
+            "followed": Output(ids.LIVE_FOLLOWED, "data", allow_duplicate=True),
+        },
+        inputs={"_tick": Input(ids.LIVE_TICK, "n_intervals")},
+        state={"search": State(ids.URL, "search"), "followed": State(ids.LIVE_FOLLOWED, "data")},
+        prevent_initial_call=True,
+    )(follow_live)
     app.callback(
         Output(ids.LIVE_BANNER, "children"),
         Output(ids.LIVE_BANNER, "className"),

@@ -124,18 +124,13 @@ def on_change(search: str | None = None, **kw: Any) -> dict[str, Any]:
     if f"{ids.RACK_PRESS}.data" in (ctx.triggered_prop_ids or {}):
         return changes(CHANGE_OUTPUTS, message=press_message(kw.get("click")))
     followed = kw.pop("followed", None)
-    kw.pop("live_tick", None)
-    if ctx.triggered_id in (ids.LIVE_TICK, None, ids.URL):
-        q = (
-            live.follow(search, followed)
-            if ctx.triggered_id == ids.LIVE_TICK or not search
-            else None
-        )
-        if q is not None:  # the live rack changed (or the page opened bare): go to it
+    if ctx.triggered_id in (None, ids.URL) and not search:
+        # a page opened bare in live mode goes to the live rack (later changes of the live
+        # rack are live.follow_live's, a callback of its own: see there)
+        q = live.follow(search, followed)
+        if q is not None:
             s = parse_query(q).scenario  # (the banner says so: the message line is a press's)
             return changes(CHANGE_OUTPUTS, search=state.url_of(s), **_controls_of(s), followed=q)
-        if ctx.triggered_id == ids.LIVE_TICK:
-            return changes(CHANGE_OUTPUTS)
     return _on_change(search, **kw)
 
 
@@ -275,7 +270,6 @@ def register(app: Dash) -> None:
             "eth": Input(ids.ETH_PORTS, "value"),
             "features": Input(ids.FEATURES, "value"),
             "update": Input(ids.ISSU, "value"),
-            "live_tick": Input(ids.LIVE_TICK, "n_intervals"),
         },
         state={
             "followed": State(ids.LIVE_FOLLOWED, "data"),
