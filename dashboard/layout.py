@@ -40,6 +40,14 @@ def header() -> html.Header:
                     "explains the model.",
                 ]
             ),
+            html.A(
+                "The AI factory over a year",
+                id=ids.HIST_OPEN,
+                href="/fleet",
+                className="hist-open",
+                title="This scenario's fabric and features on a job of many racks over a year: "
+                "one sampled history played, its faults as they arrive (the /fleet page)",
+            ),
             html.Button(
                 "Present",
                 id=ids.PRESENT,

@@ -1,0 +1,223 @@
+"""The /fleet page's answer (issue 30): its link read (dashboard/infra/history_query.py), the
+history computed once and cached by its link (dashboard/infra/results.py), and everything on
+the page written from it in words (model/reliability/history_words.py): the summary, the
+readers' question, the grids and lines, the job so far and the events up to the time shown,
+a picked rack's events, and where a second history on the same failures parts from it."""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+
+from dash import Dash, Input, Output, State, ctx, html
+from dash.exceptions import PreventUpdate
+
+from dashboard import ids
+from dashboard.figures.base import empty_figure
+from dashboard.figures.history import (
+    difference_figure,
+    grid_figure,
+    grid_shape,
+    lines_figure,
+    states_at,
+)
+from dashboard.infra import results
+from dashboard.infra.history_query import HistoryLink, read_history
+from model.errors import ScenarioError
+from model.reliability import history_words as W
+from model.scenario import to_query
+from model.words import plural
+
+EVENTS_SHOWN = 12  # [A] the newest events listed at the time shown
+RACK_EVENTS_SHOWN = 40  # [A] a picked rack's events listed (all are counted)
+PARTINGS_SHOWN = 10  # [A] the newest partings listed at the time shown
+HIDE = {"display": "none"}
+
+
+def answer(search: str | None) -> tuple[HistoryLink, dict, dict | None, dict | None]:
+    """The link's history (and the second one's, and their difference and partings)."""
+    link = read_history((search or "").lstrip("?"))
+    out = results.history(link.scenario, link.other, **link.kw)
+    if link.other is None:
+        return link, out, None, None
+    return link, out["history"], out["against"], out
+
+
+def names(link: HistoryLink) -> tuple[str, str]:
+    """What the two histories are called on the page: their scenarios' queries."""
+    a = to_query(link.scenario, include_fabric=True)
+    b = to_query(link.other, include_fabric=True) if link.other else ""
+    return a, b
+
+
+def store(h: dict, other: dict | None) -> dict:
+    """What the scrubber reads in the browser: the grid's shape, the lines' times and each
+    history's rack state intervals."""
+    rows, cols = grid_shape(h["racks"])
+    return {
+        "n": h["racks"],
+        "rows": rows,
+        "cols": cols,
+        "t_h": h["series"]["t_h"],
+        "a": h["rack_states"],
+        "b": other["rack_states"] if other else None,
+    }
+
+
+def _grid(h: dict, t_h: float, name: str) -> dict:
+    states = states_at(h["rack_states"], h["racks"], t_h)
+    return grid_figure(
+        h["racks"],
+        states,
+        name,
+        f"{h['racks']:,} racks, one cell each, coloured by its state at the time shown",
+    )
+
+
+def _error(e: ScenarioError) -> tuple:
+    said = f"{e.token}: {e.message}" if e.token else e.message
+    blank = empty_figure("No history: fix the link above.")
+    return (
+        f"This link cannot be played. {said}",
+        "",
+        "",
+        None,
+        blank,
+        blank,
+        True,
+        blank,
+        blank,
+        HIDE,
+        "/",
+        None,
+    )
+
+
+def page_answer(search: str | None, t: int) -> tuple:
+    """Every part of the page the link decides (or a message naming the bad parameter)."""
+    try:
+        link, h, other, both = answer(search)
+    except ScenarioError as e:
+        return _error(e)
+    a, b = names(link)
+    t_h = h["series"]["t_h"][t]
+    lines = lines_figure(h, other, (a, b), t_h)
+    if both is not None:
+        diff, diff_style = difference_figure(both["difference"], (a, b), t_h), {}
+        grid_b = _grid(other, t_h, f"against: {b}")
+    else:
+        diff, diff_style = empty_figure(""), HIDE
+        grid_b = empty_figure("")
+    back = "/?" + to_query(link.scenario)
+    return (
+        "",
+        W.summary(h),
+        W.link_answer(h),
+        store(h, other),
+        _grid(h, t_h, a),
+        grid_b,
+        other is None,
+        lines,
+        diff,
+        diff_style,
+        back.rstrip("?"),
+        marks(h),
+    )
+
+
+def marks(h: dict) -> dict[int, str]:
+    """The scrubber's marks: the start, each quarter of the history and its end, in days."""
+    last = len(h["series"]["t_h"]) - 1
+    return {round(last * q / 4): W.when(h["series"]["t_h"][round(last * q / 4)]) for q in range(5)}
+
+
+def event_items(h: dict, picked: list[int]) -> html.Ol:
+    """Events as a list, each in words."""
+    return html.Ol([html.Li(W.event_sentence(h, i)) for i in picked], className="events")
+
+
+def at_time(search: str | None, t: int) -> tuple:
+    """The job so far, the events up to the time shown and where the two histories part."""
+    try:
+        link, h, other, both = answer(search)
+    except ScenarioError:
+        return "", "", ""
+    t_h = h["series"]["t_h"][t]
+    n = bisect_right(h["events"]["t_h"], t_h)
+    newest = list(range(n - 1, max(-1, n - 1 - EVENTS_SHOWN), -1))
+    events = [html.P(f"{plural(n, 'fault')} so far."), event_items(h, newest)]
+    if both is None:
+        return W.so_far(h, t), events, ""
+    a, b = names(link)
+    parts = [p for p in both["partings"]["first"] if p["t_h"] <= t_h]
+    shown = [html.Li(W.parting_sentence(p, a, b)) for p in parts[::-1][:PARTINGS_SHOWN]]
+    listed = both["partings"]["first"]
+    head = f"{plural(both['partings']['count'], 'fault')} met another way over the history"
+    if len(listed) < both["partings"]["count"] and listed and t_h > listed[-1]["t_h"]:
+        head += f"; the first {len(listed)} (to {W.when(listed[-1]['t_h'])}) are listed"
+    head = html.P(head + f"; {len(parts)} of those listed are before the time shown.")
+    return W.so_far(h, t) + " " + W.so_far_against(other, t, b), events, [head, html.Ol(shown)]
+
+
+def rack_events(search: str | None, click: dict | None, which: str) -> list:
+    """A picked rack's events, in time order."""
+    if not click or not click.get("points"):
+        return [html.P("Click a rack on the grid for its events.", className="note")]
+    rack = int(click["points"][0]["customdata"])
+    _, h, other, _ = answer(search)
+    if which == ids.HIST_GRID_B and other is not None:
+        h = other
+    if rack >= h["racks"]:
+        raise PreventUpdate
+    mine = [i for i, r in enumerate(h["events"]["rack"]) if r == rack]
+    return [
+        html.H3(f"Rack {rack}: {plural(len(mine), 'event')} over the history"),
+        event_items(h, mine[:RACK_EVENTS_SHOWN]),
+    ]
+
+
+def register(app: Dash) -> None:
+    """The answer to the link, the words at the time shown, and a picked rack's events."""
+
+    @app.callback(
+        Output(ids.HIST_ERROR, "children"),
+        Output(ids.HIST_SUMMARY, "children"),
+        Output(ids.HIST_LINKS, "children"),
+        Output(ids.HIST_DATA, "data"),
+        Output(ids.HIST_GRID, "figure"),
+        Output(ids.HIST_GRID_B, "figure"),
+        Output(ids.HIST_SIDE, "hidden"),
+        Output(ids.HIST_LINES, "figure"),
+        Output(ids.HIST_DIFF, "figure"),
+        Output(ids.HIST_DIFF, "style"),
+        Output(ids.HIST_BACK, "href"),
+        Output(ids.HIST_T, "marks"),
+        Input(ids.HIST_URL, "search"),
+        State(ids.HIST_T, "value"),
+    )
+    def on_link(search, t):
+        return page_answer(search, int(t or 0))
+
+    @app.callback(
+        Output(ids.HIST_NOW, "children"),
+        Output(ids.HIST_EVENTS, "children"),
+        Output(ids.HIST_PARTINGS, "children"),
+        Input(ids.HIST_T, "value"),
+        Input(ids.HIST_DATA, "data"),
+        State(ids.HIST_URL, "search"),
+    )
+    def on_time(t, _data, search):
+        return at_time(search, int(t or 0))
+
+    @app.callback(
+        Output(ids.HIST_RACK, "children"),
+        Input(ids.HIST_GRID, "clickData"),
+        Input(ids.HIST_GRID_B, "clickData"),
+        State(ids.HIST_URL, "search"),
+    )
+    def on_pick(click_a, click_b, search):
+        which = ctx.triggered_id
+        click = click_b if which == ids.HIST_GRID_B else click_a
+        try:
+            return rack_events(search, click, which)
+        except ScenarioError:
+            raise PreventUpdate from None
