@@ -11,7 +11,7 @@ from types import MappingProxyType
 
 import numpy as np
 
-from dashboard.figures.base import BG, COLORS, FG, MUTED, figure
+from dashboard.figures.base import BG, COLORS, FG, figure
 from model.reliability.history import STATES
 
 # A rack's colour a state (history.STATES order); Okabe-Ito, running dimmed so faults show.
@@ -96,21 +96,9 @@ def grid_figure(n: int, states: list[int], title: str, sub: str) -> dict:
     return fig
 
 
-def _step(job_down: dict, hours: float) -> tuple[list[float], list[int]]:
-    """The job's state as a step line: 1 while it runs, 0 while it is down."""
-    x, y = [0.0], [1]
-    for a, b in zip(job_down["from_h"], job_down["to_h"], strict=True):
-        x += [a / 24, a / 24, b / 24, b / 24]
-        y += [1, 0, 0, 1]
-    x.append(hours / 24)
-    y.append(1 if not job_down["to_h"] or job_down["to_h"][-1] < hours else 0)
-    return x, y
-
-
 def _line(x: list, y: list, name: str, axis: int, color: str, dash: str = "solid") -> dict:
-    kind = "scattergl" if len(x) > 4000 else "scatter"  # a long step line: WebGL
     return {
-        "type": kind,
+        "type": "scatter",
         "mode": "lines",
         "x": x,
         "y": y,
@@ -149,8 +137,8 @@ def _panels(fig: dict, titles: tuple[str, ...], t_h: float) -> None:
 def cursor(t_h: float) -> dict:
     """The cursor at t_h across every plot of a lines figure (shapes[0]: the page moves it)."""
     d = t_h / 24
-    return {"type": "line", "x0": d, "x1": d, "y0": 0, "y1": 1, "xref": "x", "yref": "paper"}
-    # the line's look is set once in the layout below (shape defaults are plotly's)
+    shape = {"type": "line", "x0": d, "x1": d, "y0": 0, "y1": 1, "xref": "x", "yref": "paper"}
+    return shape | {"line": dict(CURSOR)}
 
 
 def lines_figure(h: dict, other: dict | None, names: tuple[str, str], t_h: float) -> dict:
@@ -158,11 +146,10 @@ def lines_figure(h: dict, other: dict | None, names: tuple[str, str], t_h: float
     history's, dashed, on the same failures)."""
     fig = figure(
         "The job over time",
-        "its state (1 running, 0 stopped), goodput so far, restarts and GPU time lost, "
-        "from the start to each day; the dotted line is the time shown",
+        "the share of each step of time the job ran, its goodput so far, restarts and GPU "
+        "time lost from the start to each day; the dotted line is the time shown",
         "history-lines",
     )
-    hours = h["days"] * 24.0
     pairs = [(h, names[0], COLORS["scenario"], "solid")]
     if other is not None:
         pairs.append((other, names[1], COLORS["healthy"], "dash"))
@@ -170,13 +157,12 @@ def lines_figure(h: dict, other: dict | None, names: tuple[str, str], t_h: float
         s = hist["series"]
         days = [t / 24 for t in s["t_h"]]
         fig["data"] += [
-            _line(*_step(hist["job_down"], hours), name, 1, color, dash),
+            _line(days, [100 * r for r in s["running"]], name, 1, color, dash),
             _line(days, [100 * g for g in s["goodput"]], name, 2, color, dash),
             _line(days, s["restarts"], name, 3, color, dash),
             _line(days, s["money_lost"], name, 4, color, dash),
         ]
-    _panels(fig, ("job runs", "goodput %", "restarts", "lost $"), t_h)
-    fig["layout"]["shapes"][0]["line"] = CURSOR
+    _panels(fig, ("job ran %", "goodput %", "restarts", "lost $"), t_h)
     fig["layout"] |= {"legend": {"orientation": "h", "y": -0.12}, "height": 520}
     fig["layout"]["margin"] = {"l": 64, "r": 14, "t": 70, "b": 40}
     return fig
@@ -198,7 +184,6 @@ def difference_figure(diff: dict, names: tuple[str, str], t_h: float) -> dict:
         _line(days, diff["money_lost"], "difference", 3, color),
     ]
     _panels(fig, ("goodput pp", "restarts", "lost $"), t_h)
-    fig["layout"]["shapes"][0]["line"] = CURSOR
     fig["layout"] |= {"showlegend": False, "height": 380}
     fig["layout"]["margin"] = {"l": 64, "r": 14, "t": 70, "b": 40}
     return fig
@@ -211,7 +196,6 @@ def legend_words() -> list[tuple[str, str]]:
 
 __all__ = [
     "CURSOR",
-    "MUTED",
     "STATE_COLORS",
     "cursor",
     "difference_figure",

@@ -202,10 +202,10 @@ def register(app: Dash) -> None:
         Output(ids.HIST_EVENTS, "children"),
         Output(ids.HIST_PARTINGS, "children"),
         Input(ids.HIST_T, "value"),
-        Input(ids.HIST_DATA, "data"),
+        Input(ids.HIST_SUMMARY, "children"),  # a new answer (not its store: 1 MB uploaded)
         State(ids.HIST_URL, "search"),
     )
-    def on_time(t, _data, search):
+    def on_time(t, _summary, search):
         return at_time(search, int(t or 0))
 
     @app.callback(

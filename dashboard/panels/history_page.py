@@ -349,9 +349,15 @@ def _register_clientside(app: Dash) -> None:
         STEP_JS,
         Output(ids.HIST_GRID, "figure", allow_duplicate=True),
         Output(ids.HIST_GRID_B, "figure", allow_duplicate=True),
+        Input(ids.HIST_T, "drag_value"),
+        Input(ids.HIST_T, "value"),
+        State(ids.HIST_DATA, "data"),
+        prevent_initial_call=True,
+    )
+    app.clientside_callback(  # the cursors once the scrubber is let go (or a key moves it)
+        CURSOR_JS,
         Output(ids.HIST_LINES, "figure", allow_duplicate=True),
         Output(ids.HIST_DIFF, "figure", allow_duplicate=True),
-        Input(ids.HIST_T, "drag_value"),
         Input(ids.HIST_T, "value"),
         State(ids.HIST_DATA, "data"),
         prevent_initial_call=True,
@@ -360,10 +366,10 @@ def _register_clientside(app: Dash) -> None:
 
 # The scrubber's step: each rack's state at the time shown, as figures.history.states_at
 # computes it (tests/e2e/test_history_page.py checks the two agree), patched into the
-# grids' z; and the lines' cursors moved. A Patch, so nothing else is sent to plotly.
+# grids' z. A Patch, so nothing else is sent to plotly.
 STEP_JS = """function (drag, value, data) {
     const nu = window.dash_clientside.no_update;
-    if (!data) { return [nu, nu, nu, nu]; }
+    if (!data) { return [nu, nu]; }
     const i = (drag === undefined || drag === null) ? value : drag;
     const t = data.t_h[i];
     function grid(st) {
@@ -382,12 +388,15 @@ STEP_JS = """function (drag, value, data) {
                 operations: [{operation: 'Assign', location: ['data', 0, 'z'],
                               params: {value: rows}}]};
     }
-    function cursor(on) {
-        if (!on) { return nu; }
-        const d = t / 24;
-        return {__dash_patch_update: '__dash_patch_update', operations: [
-            {operation: 'Assign', location: ['layout', 'shapes', 0, 'x0'], params: {value: d}},
-            {operation: 'Assign', location: ['layout', 'shapes', 0, 'x1'], params: {value: d}}]};
-    }
-    return [grid(data.a), grid(data.b), cursor(true), cursor(!!data.b)];
+    return [grid(data.a), grid(data.b)];
+}"""
+# The lines' cursors moved to the time shown (a Patch of shapes[0]).
+CURSOR_JS = """function (value, data) {
+    const nu = window.dash_clientside.no_update;
+    if (!data) { return [nu, nu]; }
+    const d = data.t_h[value] / 24;
+    const p = {__dash_patch_update: '__dash_patch_update', operations: [
+        {operation: 'Assign', location: ['layout', 'shapes', 0, 'x0'], params: {value: d}},
+        {operation: 'Assign', location: ['layout', 'shapes', 0, 'x1'], params: {value: d}}]};
+    return [p, data.b ? p : nu];
 }"""

@@ -231,3 +231,18 @@ def test_out_of_bounds_is_refused_by_name(kw, token):
     with pytest.raises(ScenarioError) as e:
         history(VR, **args)
     assert e.value.token == token
+
+
+@pytest.mark.parametrize("racks,spares", [(1, False), (16, False), (300, True)])
+def test_the_running_line_is_the_down_spells_integrated(racks, spares):
+    """series['running'] (the job's state as a line: the share of each span it ran) adds up
+    to the hours outside the job's down spells, and is 1 where no spell touches a span."""
+    h = history(VR, racks=racks, days=120, seed=5, spares=spares)
+    run = np.array(h["series"]["running"][1:])
+    tt = np.array(h["series"]["t_h"])
+    down = sum(b - a for a, b in zip(h["job_down"]["from_h"], h["job_down"]["to_h"], strict=True))
+    assert (run * np.diff(tt)).sum() == pytest.approx(120 * 24 - down, rel=1e-3)
+    assert ((run >= 0) & (run <= 1)).all()
+    if h["job_down"]["from_h"]:
+        first = h["job_down"]["from_h"][0]
+        assert (run[tt[1:] <= first] == 1.0).all()

@@ -1,0 +1,65 @@
+"""What a person does on the /fleet page (issue 30), for its browser tests and its benchmark
+alike: wait for the history drawn, scrub with the keyboard, play, read the grid's states,
+pick a rack; and the timing of a scrub step (keydown to the grid's redraw)."""
+
+from __future__ import annotations
+
+GRID = "#hist-grid .js-plotly-plot"
+THUMB = "#hist-t [role=slider]"
+
+# True once the grid is a heatmap of the answer and the lines are drawn; stamps the time.
+_DRAWN = """() => {
+    const g = document.querySelector('#hist-grid .js-plotly-plot');
+    const l = document.querySelector('#hist-lines .js-plotly-plot');
+    const ok = g && g.data && g.data.length && g.data[0].type === 'heatmap'
+        && g._fullLayout && l && l.data && l.data.length >= 4;
+    if (ok && !window.__histDrawn) { window.__histDrawn = performance.now(); }
+    return !!ok;
+}"""
+
+
+def drawn(page, timeout: float = 60000) -> float:
+    """Wait until the history is drawn; the page's clock (ms) when it first was."""
+    page.wait_for_function(_DRAWN, timeout=timeout, polling="raf")
+    return page.evaluate("window.__histDrawn")
+
+
+def answer_end(page) -> float:
+    """The page's clock (ms) when the largest callback answer (the history's) had arrived."""
+    return page.evaluate(
+        """() => { const r = performance.getEntriesByType('resource')
+            .filter(e => e.name.includes('_dash-update-component'));
+            r.sort((a, b) => b.encodedBodySize - a.encodedBodySize);
+            return r.length ? r[0].responseEnd : null; }"""
+    )
+
+
+def grid_states(page, which: str = "#hist-grid") -> list:
+    """The grid's state codes, rack by rack (padding cells dropped)."""
+    return page.evaluate(
+        """w => { const g = document.querySelector(w + ' .js-plotly-plot');
+            return [].concat(...g.data[0].z).filter(v => v !== null); }""",
+        which,
+    )
+
+
+def scrub_value(page) -> int:
+    """Where the scrubber is (a point of the history's lines)."""
+    return int(page.locator(THUMB).get_attribute("aria-valuenow"))
+
+
+def scrub_step(page, key: str = "ArrowRight") -> float:
+    """Press a key on the scrubber; ms from the keydown to the grid's redraw (plotly's
+    afterplot) with its new states."""
+    page.evaluate(
+        """() => { const g = document.querySelector('#hist-grid .js-plotly-plot');
+            window.__after = null;
+            if (!g.__timed) { g.on('plotly_afterplot', () => { window.__after = performance.now(); });
+                              g.__timed = true; }
+            window.__t0 = null;
+            document.querySelector('#hist-t [role=slider]').addEventListener('keydown',
+                () => { window.__t0 = performance.now(); }, {once: true, capture: true}); }"""
+    )
+    page.locator(THUMB).press(key)
+    page.wait_for_function("() => window.__after !== null && window.__t0 !== null", timeout=10000)
+    return page.evaluate("window.__after - window.__t0")
