@@ -86,12 +86,16 @@ def _page(b, base: str, query: str, report: Callable, label: str) -> None:
     drawn = H.drawn(page) - H.answer_end(page)
     report(f"fleet: {label}: drawn after its answer arrived", drawn, "ms", 1000)
     time.sleep(1.0)  # the words at the time shown have arrived
-    steps = []
+    steps, cursors = [], []
     for _ in range(STEPS):
-        steps.append(H.scrub_step(page))
+        grid, lines = H.scrub_step(page)
+        steps.append(grid)
+        cursors.append(lines)
         time.sleep(0.3)
-    report(f"fleet: {label}: a scrub step, median of {STEPS}", statistics.median(steps), "ms", 100)
+    med = statistics.median
+    report(f"fleet: {label}: a scrub step (grid redrawn), median of {STEPS}", med(steps), "ms", 100)
     report(f"fleet: {label}: a scrub step, slowest of {STEPS}", max(steps), "ms", 250)
+    report(f"fleet: {label}: ... and the lines' cursor moved, median", med(cursors), "ms", 250)
     page.close()
 
 

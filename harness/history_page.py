@@ -48,18 +48,29 @@ def scrub_value(page) -> int:
     return int(page.locator(THUMB).get_attribute("aria-valuenow"))
 
 
-def scrub_step(page, key: str = "ArrowRight") -> float:
-    """Press a key on the scrubber; ms from the keydown to the grid's redraw (plotly's
-    afterplot) with its new states."""
+def scrub_step(page, key: str = "ArrowRight") -> tuple[float, float]:
+    """Press a key on the scrubber; ms from the keydown until the grid is redrawn with its
+    new states (plotly's afterplot), and until the lines' cursor has moved too."""
     page.evaluate(
-        """() => { const g = document.querySelector('#hist-grid .js-plotly-plot');
-            window.__after = null;
-            if (!g.__timed) { g.on('plotly_afterplot', () => { window.__after = performance.now(); });
-                              g.__timed = true; }
+        """() => { window.__after = {};
+            for (const id of ['hist-grid', 'hist-lines']) {
+                const g = document.querySelector('#' + id + ' .js-plotly-plot');
+                if (!g.__timed) { g.__timed = true;
+                    g.on('plotly_afterplot', () => { if (window.__after[id] === undefined) {
+                        window.__after[id] = performance.now(); } }); } }
             window.__t0 = null;
             document.querySelector('#hist-t [role=slider]').addEventListener('keydown',
-                () => { window.__t0 = performance.now(); }, {once: true, capture: true}); }"""
+                () => { window.__t0 = performance.now(); window.__after = {}; },
+                {once: true, capture: true}); }"""
     )
     page.locator(THUMB).press(key)
-    page.wait_for_function("() => window.__after !== null && window.__t0 !== null", timeout=10000)
-    return page.evaluate("window.__after - window.__t0")
+    page.wait_for_function(
+        "() => window.__t0 !== null && window.__after['hist-grid'] !== undefined"
+        " && window.__after['hist-lines'] !== undefined",
+        timeout=10000,
+    )
+    return tuple(
+        page.evaluate(
+            "[window.__after['hist-grid'] - window.__t0, window.__after['hist-lines'] - window.__t0]"
+        )
+    )

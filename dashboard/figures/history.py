@@ -65,31 +65,48 @@ def _colorscale() -> list[list]:
     return out
 
 
-def grid_figure(n: int, states: list[int], title: str, sub: str) -> dict:
-    """The racks as a grid of cells, rack 0 top left, row by row; a click names a rack."""
+def grid_figure(n: int, panels: list[tuple[list[int], str]], sub: str) -> dict:
+    """The racks as a grid of cells, rack 0 top left, row by row: one grid a history (two
+    side by side, one figure, so a scrub step redraws one plot); a click names a rack, its
+    trace the history."""
     rows, cols = grid_shape(n)
     racks = np.arange(rows * cols).reshape(rows, cols).tolist()
     gap = 1 if n <= 600 else 0
-    fig = figure(title, sub, "history-grid")
-    fig["data"] = [
-        {
-            "type": "heatmap",
-            "z": grid_z(states, cols),
-            "customdata": racks,
-            "zmin": -0.5,
-            "zmax": len(STATES) - 0.5,
-            "colorscale": _colorscale(),
-            "showscale": False,
-            "xgap": gap,
-            "ygap": gap,
-            "hovertemplate": "rack %{customdata}: click for its events<extra></extra>",
-        }
-    ]
+    fig = figure("The racks at the time shown", sub, "history-grid")
     hidden = {"visible": False, "fixedrange": True}
+    width = 1.0 / len(panels)
+    for i, (states, name) in enumerate(panels):
+        ax = "" if i == 0 else str(i + 1)
+        fig["data"].append(
+            {
+                "type": "heatmap",
+                "z": grid_z(states, cols),
+                "customdata": racks,
+                "zmin": -0.5,
+                "zmax": len(STATES) - 0.5,
+                "colorscale": _colorscale(),
+                "showscale": False,
+                "xgap": gap,
+                "ygap": gap,
+                "xaxis": f"x{ax}",
+                "yaxis": f"y{ax}",
+                "hovertemplate": f"{name}<br>rack %{{customdata}}: click for its events"
+                "<extra></extra>",
+            }
+        )
+        lo, hi = i * width + 0.01, (i + 1) * width - 0.01
+        fig["layout"][f"xaxis{ax}"] = hidden | {"domain": [lo, hi], "constrain": "domain"}
+        fig["layout"][f"yaxis{ax}"] = hidden | {
+            "autorange": "reversed",
+            "scaleanchor": f"x{ax}",
+            "constrain": "domain",
+        }
+        if len(panels) > 1:
+            note = {"text": name, "x": (lo + hi) / 2, "y": 1.0, "xref": "paper", "yref": "paper"}
+            note |= {"showarrow": False, "yanchor": "bottom", "font": {"size": 11}}
+            fig["layout"].setdefault("annotations", []).append(note)
     fig["layout"] |= {
-        "xaxis": hidden | {"constrain": "domain"},
-        "yaxis": hidden | {"autorange": "reversed", "scaleanchor": "x"},
-        "margin": {"l": 6, "r": 6, "t": 54, "b": 6},
+        "margin": {"l": 6, "r": 6, "t": 70, "b": 6},
         "plot_bgcolor": BG,
         "dragmode": False,
     }

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 
-from dash import Dash, Input, Output, State, ctx, html
+from dash import Dash, Input, Output, State, html
 from dash.exceptions import PreventUpdate
 
 from dashboard import ids
@@ -63,14 +63,14 @@ def store(h: dict, other: dict | None) -> dict:
     }
 
 
-def _grid(h: dict, t_h: float, name: str) -> dict:
-    states = states_at(h["rack_states"], h["racks"], t_h)
-    return grid_figure(
-        h["racks"],
-        states,
-        name,
-        f"{h['racks']:,} racks, one cell each, coloured by its state at the time shown",
-    )
+def _grid(hs: list[tuple[dict, str]], t_h: float) -> dict:
+    """The grid of each history's racks at t_h."""
+    n = hs[0][0]["racks"]
+    panels = [(states_at(h["rack_states"], n, t_h), name) for h, name in hs]
+    sub = f"{n:,} racks, one cell each, coloured by its state at the time shown"
+    if len(hs) > 1:
+        sub += "; left this scenario, right the second on the same failures"
+    return grid_figure(n, panels, sub)
 
 
 def _error(e: ScenarioError) -> tuple:
@@ -82,8 +82,6 @@ def _error(e: ScenarioError) -> tuple:
         "",
         None,
         blank,
-        blank,
-        True,
         blank,
         blank,
         HIDE,
@@ -101,21 +99,19 @@ def page_answer(search: str | None, t: int) -> tuple:
     a, b = names(link)
     t_h = h["series"]["t_h"][t]
     lines = lines_figure(h, other, (a, b), t_h)
+    hs = [(h, a)]
     if both is not None:
         diff, diff_style = difference_figure(both["difference"], (a, b), t_h), {}
-        grid_b = _grid(other, t_h, f"against: {b}")
+        hs.append((other, f"against: {b}"))
     else:
         diff, diff_style = empty_figure(""), HIDE
-        grid_b = empty_figure("")
     back = "/?" + to_query(link.scenario)
     return (
         "",
         W.summary(h),
         W.link_answer(h),
         store(h, other),
-        _grid(h, t_h, a),
-        grid_b,
-        other is None,
+        _grid(hs, t_h),
         lines,
         diff,
         diff_style,
@@ -158,19 +154,22 @@ def at_time(search: str | None, t: int) -> tuple:
     return W.so_far(h, t) + " " + W.so_far_against(other, t, b), events, [head, html.Ol(shown)]
 
 
-def rack_events(search: str | None, click: dict | None, which: str) -> list:
-    """A picked rack's events, in time order."""
+def rack_events(search: str | None, click: dict | None) -> list:
+    """A picked rack's events, in time order (of the history whose grid was clicked)."""
     if not click or not click.get("points"):
         return [html.P("Click a rack on the grid for its events.", className="note")]
-    rack = int(click["points"][0]["customdata"])
-    _, h, other, _ = answer(search)
-    if which == ids.HIST_GRID_B and other is not None:
-        h = other
+    point = click["points"][0]
+    rack = int(point["customdata"])
+    link, h, other, _ = answer(search)
+    name = names(link)[0]
+    if point.get("curveNumber") == 1 and other is not None:
+        h, name = other, names(link)[1]
     if rack >= h["racks"]:
         raise PreventUpdate
     mine = [i for i, r in enumerate(h["events"]["rack"]) if r == rack]
+    shown = "" if len(mine) <= RACK_EVENTS_SHOWN else f" (the first {RACK_EVENTS_SHOWN})"
     return [
-        html.H3(f"Rack {rack}: {plural(len(mine), 'event')} over the history"),
+        html.H3(f"Rack {rack} under {name}: {plural(len(mine), 'event')} over the history{shown}"),
         event_items(h, mine[:RACK_EVENTS_SHOWN]),
     ]
 
@@ -184,8 +183,6 @@ def register(app: Dash) -> None:
         Output(ids.HIST_LINKS, "children"),
         Output(ids.HIST_DATA, "data"),
         Output(ids.HIST_GRID, "figure"),
-        Output(ids.HIST_GRID_B, "figure"),
-        Output(ids.HIST_SIDE, "hidden"),
         Output(ids.HIST_LINES, "figure"),
         Output(ids.HIST_DIFF, "figure"),
         Output(ids.HIST_DIFF, "style"),
@@ -211,13 +208,10 @@ def register(app: Dash) -> None:
     @app.callback(
         Output(ids.HIST_RACK, "children"),
         Input(ids.HIST_GRID, "clickData"),
-        Input(ids.HIST_GRID_B, "clickData"),
         State(ids.HIST_URL, "search"),
     )
-    def on_pick(click_a, click_b, search):
-        which = ctx.triggered_id
-        click = click_b if which == ids.HIST_GRID_B else click_a
+    def on_pick(click, search):
         try:
-            return rack_events(search, click, which)
+            return rack_events(search, click)
         except ScenarioError:
             raise PreventUpdate from None

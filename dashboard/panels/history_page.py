@@ -211,19 +211,7 @@ def layout() -> html.Div:
                     html.H2("The racks at the time shown"),
                     player(),
                     html.P(id=ids.HIST_NOW, className="note", **{"aria-live": "polite"}),
-                    html.Div(
-                        className="hist-grids",
-                        children=[
-                            dcc.Graph(id=ids.HIST_GRID, config=config, className="hist-grid"),
-                            html.Div(
-                                id=ids.HIST_SIDE,
-                                hidden=True,
-                                children=dcc.Graph(
-                                    id=ids.HIST_GRID_B, config=config, className="hist-grid"
-                                ),
-                            ),
-                        ],
-                    ),
+                    dcc.Graph(id=ids.HIST_GRID, config=config, className="hist-grid"),
                     legend(),
                     html.Div(id=ids.HIST_RACK, className="hist-events"),
                     html.H3("Events up to the time shown (newest first)"),
@@ -348,17 +336,17 @@ def _register_clientside(app: Dash) -> None:
     app.clientside_callback(
         STEP_JS,
         Output(ids.HIST_GRID, "figure", allow_duplicate=True),
-        Output(ids.HIST_GRID_B, "figure", allow_duplicate=True),
         Input(ids.HIST_T, "drag_value"),
         Input(ids.HIST_T, "value"),
         State(ids.HIST_DATA, "data"),
         prevent_initial_call=True,
     )
-    app.clientside_callback(  # the cursors once the scrubber is let go (or a key moves it)
+    app.clientside_callback(  # the cursors after the grid is drawn (so it is drawn first)
         CURSOR_JS,
         Output(ids.HIST_LINES, "figure", allow_duplicate=True),
         Output(ids.HIST_DIFF, "figure", allow_duplicate=True),
-        Input(ids.HIST_T, "value"),
+        Input(ids.HIST_GRID, "figure"),
+        State(ids.HIST_T, "value"),
         State(ids.HIST_DATA, "data"),
         prevent_initial_call=True,
     )
@@ -366,14 +354,13 @@ def _register_clientside(app: Dash) -> None:
 
 # The scrubber's step: each rack's state at the time shown, as figures.history.states_at
 # computes it (tests/e2e/test_history_page.py checks the two agree), patched into the
-# grids' z. A Patch, so nothing else is sent to plotly.
+# grids' z (a trace a history). A Patch, so nothing else is sent to plotly.
 STEP_JS = """function (drag, value, data) {
-    const nu = window.dash_clientside.no_update;
-    if (!data) { return [nu, nu]; }
+    if (!data) { return window.dash_clientside.no_update; }
     const i = (drag === undefined || drag === null) ? value : drag;
-    const t = data.t_h[i];
-    function grid(st) {
-        if (!st) { return nu; }
+    const t = data.t_h[i], ops = [];
+    [data.a, data.b].forEach((st, trace) => {
+        if (!st) { return; }
         const z = new Array(data.rows * data.cols).fill(null);
         for (let k = 0; k < data.n; k++) { z[k] = 0; }
         const r = st.rack, a = st.from_h, b = st.to_h, c = st.state;
@@ -384,14 +371,12 @@ STEP_JS = """function (drag, value, data) {
         for (let y = 0; y < data.rows; y++) {
             rows.push(z.slice(y * data.cols, (y + 1) * data.cols));
         }
-        return {__dash_patch_update: '__dash_patch_update',
-                operations: [{operation: 'Assign', location: ['data', 0, 'z'],
-                              params: {value: rows}}]};
-    }
-    return [grid(data.a), grid(data.b)];
+        ops.push({operation: 'Assign', location: ['data', trace, 'z'], params: {value: rows}});
+    });
+    return {__dash_patch_update: '__dash_patch_update', operations: ops};
 }"""
 # The lines' cursors moved to the time shown (a Patch of shapes[0]).
-CURSOR_JS = """function (value, data) {
+CURSOR_JS = """function (_grid, value, data) {
     const nu = window.dash_clientside.no_update;
     if (!data) { return [nu, nu]; }
     const d = data.t_h[value] / 24;
