@@ -74,3 +74,40 @@ def scrub_step(page, key: str = "ArrowRight") -> tuple[float, float]:
             "[window.__after['hist-grid'] - window.__t0, window.__after['hist-lines'] - window.__t0]"
         )
     )
+
+
+def rack_xy(page, rack: int, trace: int = 0) -> tuple[float, float]:
+    """Page pixel position of a rack's cell on the grid (of the trace's history)."""
+    return tuple(
+        page.evaluate(
+            """([rack, c]) => {
+            const gd = document.querySelector('#hist-grid .js-plotly-plot');
+            const t = gd._fullData[c], cols = t.z[0].length;
+            const xa = gd._fullLayout[t.xaxis === 'x' ? 'xaxis' : 'xaxis' + t.xaxis.slice(1)];
+            const ya = gd._fullLayout[t.yaxis === 'y' ? 'yaxis' : 'yaxis' + t.yaxis.slice(1)];
+            const r = gd.getBoundingClientRect();
+            return [r.left + xa._offset + xa.l2p(rack % cols),
+                    r.top + ya._offset + ya.l2p(Math.floor(rack / cols))];
+        }""",
+            [rack, trace],
+        )
+    )
+
+
+def pick_rack(page, rack: int, trace: int = 0) -> None:
+    """Click a rack's cell on the grid (scrolled into view first, as a person would)."""
+    page.locator("#hist-grid").scroll_into_view_if_needed()
+    x, y = rack_xy(page, rack, trace)
+    page.mouse.move(x, y)
+    page.mouse.click(x, y)
+
+
+def choose_against(page, label: str) -> None:
+    """Choose the second feature set or fabric by its label in the dropdown."""
+    page.locator("#hist-against").click()
+    page.get_by_role("option", name=label).click()
+
+
+def play(page) -> None:
+    """Press Play (or Pause)."""
+    page.locator("#hist-play").click()

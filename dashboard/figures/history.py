@@ -90,8 +90,8 @@ def grid_figure(n: int, panels: list[tuple[list[int], str]], sub: str) -> dict:
                 "ygap": gap,
                 "xaxis": f"x{ax}",
                 "yaxis": f"y{ax}",
-                "hovertemplate": f"{name}<br>rack %{{customdata}}: click for its events"
-                "<extra></extra>",
+                "hovertemplate": (f"{name}<br>" if name else "")
+                + "rack %{customdata}: click for its events<extra></extra>",
             }
         )
         lo, hi = i * width + 0.01, (i + 1) * width - 0.01

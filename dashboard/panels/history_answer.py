@@ -64,12 +64,15 @@ def store(h: dict, other: dict | None) -> dict:
 
 
 def _grid(hs: list[tuple[dict, str]], t_h: float) -> dict:
-    """The grid of each history's racks at t_h."""
+    """The grid of each history's racks at t_h (two side by side: this link's on the left)."""
     n = hs[0][0]["racks"]
-    panels = [(states_at(h["rack_states"], n, t_h), name) for h, name in hs]
+    sides = ("this scenario", "against") if len(hs) > 1 else ("",)
+    panels = [
+        (states_at(h["rack_states"], n, t_h), side) for (h, _), side in zip(hs, sides, strict=True)
+    ]
     sub = f"{n:,} racks, one cell each, coloured by its state at the time shown"
     if len(hs) > 1:
-        sub += "; left this scenario, right the second on the same failures"
+        sub += f"<br>left: {hs[0][1]}; right, on the same failures: {hs[1][1]}"
     return grid_figure(n, panels, sub)
 
 
@@ -102,7 +105,7 @@ def page_answer(search: str | None, t: int) -> tuple:
     hs = [(h, a)]
     if both is not None:
         diff, diff_style = difference_figure(both["difference"], (a, b), t_h), {}
-        hs.append((other, f"against: {b}"))
+        hs.append((other, b))
     else:
         diff, diff_style = empty_figure(""), HIDE
     back = "/?" + to_query(link.scenario)

@@ -172,6 +172,12 @@ def player() -> html.Div:
     )
 
 
+def _boxed(graph: dcc.Graph, cls: str = "") -> html.Div:
+    """A graph in a box of its own, sized by assets/style.css (class `cls`): a dcc.Graph
+    fills its parent's height."""
+    return html.Div(className=f"hist-box {cls}".strip(), children=graph)
+
+
 def layout() -> html.Div:
     """The page shell; the link fills it."""
     config = dict(NO_UPLOAD) | {"displaylogo": False, "responsive": True}
@@ -211,7 +217,7 @@ def layout() -> html.Div:
                     html.H2("The racks at the time shown"),
                     player(),
                     html.P(id=ids.HIST_NOW, className="note", **{"aria-live": "polite"}),
-                    dcc.Graph(id=ids.HIST_GRID, config=config, className="hist-grid"),
+                    _boxed(dcc.Graph(id=ids.HIST_GRID, config=config), "hist-grid-box"),
                     legend(),
                     html.Div(id=ids.HIST_RACK, className="hist-events"),
                     html.H3("Events up to the time shown (newest first)"),
@@ -221,8 +227,8 @@ def layout() -> html.Div:
             html.Section(
                 className="panel hist-lines",
                 children=[
-                    dcc.Graph(id=ids.HIST_LINES, config=config),
-                    dcc.Graph(id=ids.HIST_DIFF, config=config),
+                    _boxed(dcc.Graph(id=ids.HIST_LINES, config=config)),
+                    _boxed(dcc.Graph(id=ids.HIST_DIFF, config=config)),
                     html.H3("Where the two histories part (up to the time shown)"),
                     html.Div(id=ids.HIST_PARTINGS, className="hist-events"),
                 ],
