@@ -143,10 +143,9 @@ def _panels(fig: dict, titles: tuple[str, ...], t_h: float) -> None:
         }
         fig["layout"][f"xaxis{suffix}"] = {
             "anchor": f"y{suffix}",
-            "matches": None if i == 1 else "x",
             "showticklabels": i == n,
             "fixedrange": True,
-        }
+        } | ({"matches": "x"} if i > 1 else {})
     fig["layout"][f"xaxis{'' if n == 1 else n}"]["title"] = {"text": "day"}
     fig["layout"]["shapes"] = [cursor(t_h)]
 
