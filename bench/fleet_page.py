@@ -83,8 +83,9 @@ def _page(b, base: str, query: str, report: Callable, label: str) -> None:
 
     page = b.new_page(viewport={"width": 1280, "height": 800})
     page.goto(f"{base}/fleet?{query}")
-    drawn = H.drawn(page) - H.answer_end(page)
-    report(f"fleet: {label}: drawn after its answer arrived", drawn, "ms", 1000)
+    at = H.drawn(page)
+    report(f"fleet: {label}: drawn after its answer arrived", at - H.answer_end(page), "ms", 1000)
+    report(f"fleet: {label}: drawn after the link was opened", at, "ms", 4000)
     time.sleep(1.0)  # the words at the time shown have arrived
     steps, cursors = [], []
     for _ in range(STEPS):
