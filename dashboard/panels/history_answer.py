@@ -76,32 +76,46 @@ def _grid(hs: list[tuple[dict, str]], t_h: float) -> dict:
     return grid_figure(n, panels, sub)
 
 
-def _error(e: ScenarioError) -> tuple:
+ANSWER = {
+    "error": Output(ids.HIST_ERROR, "children"),
+    "summary": Output(ids.HIST_SUMMARY, "children"),
+    "links": Output(ids.HIST_LINKS, "children"),
+    "data": Output(ids.HIST_DATA, "data"),
+    "grid": Output(ids.HIST_GRID, "figure"),
+    "lines": Output(ids.HIST_LINES, "figure"),
+    "diff": Output(ids.HIST_DIFF, "figure"),
+    "diff_style": Output(ids.HIST_DIFF, "style"),
+    "back": Output(ids.HIST_BACK, "href"),
+    "marks": Output(ids.HIST_T, "marks"),
+}
+
+
+def _error(e: ScenarioError) -> dict:
     said = f"{e.token}: {e.message}" if e.token else e.message
     blank = empty_figure("No history: fix the link above.")
-    return (
-        f"This link cannot be played. {said}",
-        "",
-        "",
-        None,
-        blank,
-        blank,
-        blank,
-        HIDE,
-        "/",
-        None,
-    )
+    return {
+        "error": f"This link cannot be played. {said}",
+        "summary": "",
+        "links": "",
+        "data": None,
+        "grid": blank,
+        "lines": blank,
+        "diff": blank,
+        "diff_style": HIDE,
+        "back": "/",
+        "marks": None,
+    }
 
 
-def page_answer(search: str | None, t: int) -> tuple:
-    """Every part of the page the link decides (or a message naming the bad parameter)."""
+def page_answer(search: str | None, t: int) -> dict:
+    """Every part of the page the link decides (or a message naming the bad parameter), by
+    the name of its output (ANSWER)."""
     try:
         link, h, other, both = answer(search)
     except ScenarioError as e:
         return _error(e)
     a, b = names(link)
     t_h = h["series"]["t_h"][t]
-    lines = lines_figure(h, other, (a, b), t_h)
     hs = [(h, a)]
     if both is not None:
         diff, diff_style = difference_figure(both["difference"], (a, b), t_h), {}
@@ -109,18 +123,18 @@ def page_answer(search: str | None, t: int) -> tuple:
     else:
         diff, diff_style = empty_figure(""), HIDE
     back = "/?" + to_query(link.scenario)
-    return (
-        "",
-        W.summary(h),
-        W.link_answer(h),
-        store(h, other),
-        _grid(hs, t_h),
-        lines,
-        diff,
-        diff_style,
-        back.rstrip("?"),
-        marks(h),
-    )
+    return {
+        "error": "",
+        "summary": W.summary(h),
+        "links": W.link_answer(h),
+        "data": store(h, other),
+        "grid": _grid(hs, t_h),
+        "lines": lines_figure(h, other, (a, b), t_h),
+        "diff": diff,
+        "diff_style": diff_style,
+        "back": back.rstrip("?"),
+        "marks": marks(h),
+    }
 
 
 def marks(h: dict) -> dict[int, str]:
@@ -181,40 +195,36 @@ def register(app: Dash) -> None:
     """The answer to the link, the words at the time shown, and a picked rack's events."""
 
     @app.callback(
-        Output(ids.HIST_ERROR, "children"),
-        Output(ids.HIST_SUMMARY, "children"),
-        Output(ids.HIST_LINKS, "children"),
-        Output(ids.HIST_DATA, "data"),
-        Output(ids.HIST_GRID, "figure"),
-        Output(ids.HIST_LINES, "figure"),
-        Output(ids.HIST_DIFF, "figure"),
-        Output(ids.HIST_DIFF, "style"),
-        Output(ids.HIST_BACK, "href"),
-        Output(ids.HIST_T, "marks"),
-        Input(ids.HIST_URL, "search"),
-        State(ids.HIST_T, "value"),
+        output=ANSWER,
+        inputs={"search": Input(ids.HIST_URL, "search")},
+        state={"t": State(ids.HIST_T, "value")},
     )
     def on_link(search, t):
         return page_answer(search, int(t or 0))
 
     @app.callback(
-        Output(ids.HIST_NOW, "children"),
-        Output(ids.HIST_EVENTS, "children"),
-        Output(ids.HIST_PARTINGS, "children"),
-        Input(ids.HIST_T, "value"),
-        Input(ids.HIST_SUMMARY, "children"),  # a new answer (not its store: 1 MB uploaded)
-        State(ids.HIST_URL, "search"),
+        output={
+            "now": Output(ids.HIST_NOW, "children"),
+            "events": Output(ids.HIST_EVENTS, "children"),
+            "partings": Output(ids.HIST_PARTINGS, "children"),
+        },
+        inputs={
+            "t": Input(ids.HIST_T, "value"),
+            "_summary": Input(ids.HIST_SUMMARY, "children"),  # a new answer (not its 1 MB store)
+        },
+        state={"search": State(ids.HIST_URL, "search")},
     )
     def on_time(t, _summary, search):
-        return at_time(search, int(t or 0))
+        now, events, partings = at_time(search, int(t or 0))
+        return {"now": now, "events": events, "partings": partings}
 
     @app.callback(
-        Output(ids.HIST_RACK, "children"),
-        Input(ids.HIST_GRID, "clickData"),
-        State(ids.HIST_URL, "search"),
+        output={"rack": Output(ids.HIST_RACK, "children")},
+        inputs={"click": Input(ids.HIST_GRID, "clickData")},
+        state={"search": State(ids.HIST_URL, "search")},
     )
     def on_pick(click, search):
         try:
-            return rack_events(search, click)
+            return {"rack": rack_events(search, click)}
         except ScenarioError:
             raise PreventUpdate from None

@@ -254,56 +254,51 @@ def link_of(search: str | None, values: dict[str, str]) -> str:
     return "?" + "&".join(parts) if parts else ""
 
 
-_OUTS = (ids.HIST_RACKS, ids.HIST_DAYS, ids.HIST_SEED, ids.HIST_POLICY)
+def in_step(search: str | None, given: dict, from_link: bool) -> dict:
+    """The link and the controls in step: the controls as the link says (from_link), or
+    the link with the controls' values written in."""
+    if from_link:
+        v = link_values(search)
+        shown = {k: v[k] for k in ("racks", "days", "seed", "policy", "against")}
+        spares = ["1"] if v["spares"] == "1" else []
+        return {
+            "search": search,
+            "options": _against_options(v["against"]),
+            "spares": spares,
+            **shown,
+        }
+    values = dict(given) | {"spares": "1" if given.get("spares") else "0"}
+    return {
+        "search": link_of(search, values),
+        "options": _against_options(given["against"] or ""),
+        **given,
+    }
 
 
 def register(app: Dash) -> None:
     """The controls and the link in step, and the scrubber's step in the browser."""
 
+    controls_in = {
+        "racks": Input(ids.HIST_RACKS, "value"),
+        "days": Input(ids.HIST_DAYS, "value"),
+        "seed": Input(ids.HIST_SEED, "value"),
+        "policy": Input(ids.HIST_POLICY, "value"),
+        "spares": Input(ids.HIST_SPARES, "value"),
+        "against": Input(ids.HIST_AGAINST, "value"),
+    }
+    controls_out = {k: Output(i.component_id, "value") for k, i in controls_in.items()}
+
     @app.callback(
-        Output(ids.HIST_URL, "search"),
-        *(Output(g, "value") for g in _OUTS),
-        Output(ids.HIST_SPARES, "value"),
-        Output(ids.HIST_AGAINST, "value"),
-        Output(ids.HIST_AGAINST, "options"),
-        Input(ids.HIST_URL, "search"),
-        *(Input(g, "value") for g in _OUTS),
-        Input(ids.HIST_SPARES, "value"),
-        Input(ids.HIST_AGAINST, "value"),
+        output={
+            "search": Output(ids.HIST_URL, "search"),
+            "options": Output(ids.HIST_AGAINST, "options"),
+            **controls_out,
+        },
+        inputs={"search": Input(ids.HIST_URL, "search"), **controls_in},
     )
-    def sync(search, racks, days, seed, policy, spares, against):
+    def sync(search, **given):
         """A control changed: write it into the link; the link changed: show it."""
-        if ctx.triggered_id in (None, ids.HIST_URL):
-            v = link_values(search)
-            spare = ["1"] if v["spares"] == "1" else []
-            return (
-                search,
-                v["racks"],
-                v["days"],
-                v["seed"],
-                v["policy"],
-                spare,
-                v["against"],
-                _against_options(v["against"]),
-            )
-        values = {
-            "racks": racks,
-            "days": days,
-            "seed": seed,
-            "policy": policy,
-            "spares": "1" if spares else "0",
-            "against": against,
-        }
-        return (
-            link_of(search, values),
-            racks,
-            days,
-            seed,
-            policy,
-            spares,
-            against,
-            _against_options(against or ""),
-        )
+        return in_step(search, given, ctx.triggered_id in (None, ids.HIST_URL))
 
     _register_clientside(app)
 
@@ -311,8 +306,8 @@ def register(app: Dash) -> None:
 def register_link(app: Dash) -> None:
     """On the rack page: its link to /fleet carries the scenario on show (in the browser)."""
     app.clientside_callback(
-        f"function (search) {{ return '{PATH}' + (search || ''); }}",
-        Output(ids.HIST_OPEN, "href"),
+        f"function (search) {{ return ['{PATH}' + (search || '')]; }}",
+        [Output(ids.HIST_OPEN, "href")],
         Input(ids.URL, "search"),
     )
 
@@ -324,24 +319,23 @@ def _register_clientside(app: Dash) -> None:
             const on = !!(n % 2);
             return [!on, on ? 'Pause' : 'Play'];
         }""",
-        Output(ids.HIST_TICK, "disabled"),
-        Output(ids.HIST_PLAY, "children"),
+        [Output(ids.HIST_TICK, "disabled"), Output(ids.HIST_PLAY, "children")],
         Input(ids.HIST_PLAY, "n_clicks"),
         State(ids.HIST_TICK, "disabled"),
     )
     app.clientside_callback(
         f"""function (tick, t) {{
             const next = (t >= {LAST} && tick > 0) ? 0 : Math.min({LAST}, t + {PLAY_STEP});
-            return next;
+            return [next];
         }}""",
-        Output(ids.HIST_T, "value"),
+        [Output(ids.HIST_T, "value")],
         Input(ids.HIST_TICK, "n_intervals"),
         State(ids.HIST_T, "value"),
         prevent_initial_call=True,
     )
     app.clientside_callback(
         STEP_JS,
-        Output(ids.HIST_GRID, "figure", allow_duplicate=True),
+        [Output(ids.HIST_GRID, "figure", allow_duplicate=True)],
         Input(ids.HIST_T, "drag_value"),
         Input(ids.HIST_T, "value"),
         State(ids.HIST_DATA, "data"),
@@ -349,8 +343,10 @@ def _register_clientside(app: Dash) -> None:
     )
     app.clientside_callback(  # the cursors after the grid is drawn (so it is drawn first)
         CURSOR_JS,
-        Output(ids.HIST_LINES, "figure", allow_duplicate=True),
-        Output(ids.HIST_DIFF, "figure", allow_duplicate=True),
+        [
+            Output(ids.HIST_LINES, "figure", allow_duplicate=True),
+            Output(ids.HIST_DIFF, "figure", allow_duplicate=True),
+        ],
         Input(ids.HIST_GRID, "figure"),
         State(ids.HIST_T, "value"),
         State(ids.HIST_DATA, "data"),
@@ -362,7 +358,7 @@ def _register_clientside(app: Dash) -> None:
 # computes it (tests/e2e/test_history_page.py checks the two agree), patched into the
 # grids' z (a trace a history). A Patch, so nothing else is sent to plotly.
 STEP_JS = """function (drag, value, data) {
-    if (!data) { return window.dash_clientside.no_update; }
+    if (!data) { return [window.dash_clientside.no_update]; }
     const i = (drag === undefined || drag === null) ? value : drag;
     const t = data.t_h[i], ops = [];
     [data.a, data.b].forEach((st, trace) => {
@@ -379,7 +375,7 @@ STEP_JS = """function (drag, value, data) {
         }
         ops.push({operation: 'Assign', location: ['data', trace, 'z'], params: {value: rows}});
     });
-    return {__dash_patch_update: '__dash_patch_update', operations: ops};
+    return [{__dash_patch_update: '__dash_patch_update', operations: ops}];
 }"""
 # The lines' cursors moved to the time shown (a Patch of shapes[0]).
 CURSOR_JS = """function (_grid, value, data) {

@@ -53,7 +53,7 @@ def test_the_page_and_the_api_answer_one_link_alike(client):
     with client.application.test_request_context("/"):
         out = page_answer("?" + link, 365)
         now, _, _ = at_time("?" + link, 365)
-    error, summary, links, store = out[:4]
+    error, summary, links, store = (out[k] for k in ("error", "summary", "links", "data"))
     assert error == ""
     assert f"kept {api['history']['fraction']:.1%} goodput" in summary
     assert f"{api['history']['link_stops']['link_faults']} single links" in links
@@ -65,7 +65,10 @@ def test_the_page_and_the_api_answer_one_link_alike(client):
 def test_a_bad_link_gives_the_message_not_an_error(client):
     with client.application.test_request_context("/"):
         out = page_answer("?racks=0", 0)
-    assert out[0] == "This link cannot be played. racks: racks '0' must be a number from 1 to 2000"
+    assert (
+        out["error"]
+        == "This link cannot be played. racks: racks '0' must be a number from 1 to 2000"
+    )
 
 
 def test_a_picked_rack_lists_its_own_events(client):
@@ -79,3 +82,21 @@ def test_a_picked_rack_lists_its_own_events(client):
     mine = sum(1 for r in h["events"]["rack"] if r == rack)
     assert out[0].children.startswith(f"Rack {rack} under fabric=vr-nvl72: {mine} event")
     assert len(out[1].children) == min(mine, 40)
+
+
+def test_the_controls_and_the_link_keep_in_step():
+    from dashboard.panels.history_page import in_step
+
+    shown = in_step("?fail=st3&racks=40&spares=1", {}, from_link=True)
+    assert shown["racks"] == "40" and shown["spares"] == ["1"] and shown["against"] == ""
+    given = {
+        "racks": "40",
+        "days": "30",
+        "seed": "1",
+        "policy": "",
+        "spares": [],
+        "against": "fabric=gb200-nvl72",
+    }
+    out = in_step("?fail=st3&racks=40&spares=1", given, from_link=False)
+    assert out["search"] == "?fail=st3&racks=40&days=30&against=fabric%3Dgb200-nvl72"
+    assert out["spares"] == [] and out["days"] == "30"
