@@ -113,6 +113,14 @@ def grid_figure(n: int, panels: list[tuple[list[int], str]], sub: str) -> dict:
     return fig
 
 
+def picked(col: float, row: float, trace: int = 0) -> dict:
+    """An outline round the picked rack's cell (on the trace's grid)."""
+    ax = "" if trace == 0 else str(trace + 1)
+    cell = {"x0": col - 0.5, "x1": col + 0.5, "y0": row - 0.5, "y1": row + 0.5}
+    line = {"color": FG, "width": 2}
+    return {"type": "rect", "xref": f"x{ax}", "yref": f"y{ax}", "line": line} | cell
+
+
 def _line(x: list, y: list, name: str, axis: int, color: str, dash: str = "solid") -> dict:
     return {
         "type": "scatter",
@@ -220,5 +228,6 @@ __all__ = [
     "grid_z",
     "legend_words",
     "lines_figure",
+    "picked",
     "states_at",
 ]

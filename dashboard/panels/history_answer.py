@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 
-from dash import Dash, Input, Output, State, html
+from dash import Dash, Input, Output, Patch, State, html
 from dash.exceptions import PreventUpdate
 
 from dashboard import ids
@@ -18,18 +18,21 @@ from dashboard.figures.history import (
     grid_figure,
     grid_shape,
     lines_figure,
+    picked,
     states_at,
 )
 from dashboard.infra import results
 from dashboard.infra.history_query import HistoryLink, read_history
 from model.errors import ScenarioError
 from model.reliability import history_words as W
+from model.reliability.against import partings_between
 from model.scenario import to_query
-from model.words import plural
+from model.words import count, plural
 
 EVENTS_SHOWN = 12  # [A] the newest events listed at the time shown
 RACK_EVENTS_SHOWN = 40  # [A] a picked rack's events listed (all are counted)
 PARTINGS_SHOWN = 10  # [A] the newest partings listed at the time shown
+PARTINGS_SPAN_H = 7 * 24.0  # [A] ... from this span before it (hours)
 HIDE = {"display": "none"}
 
 
@@ -161,13 +164,13 @@ def at_time(search: str | None, t: int) -> tuple:
     if both is None:
         return W.so_far(h, t), events, ""
     a, b = names(link)
-    parts = [p for p in both["partings"]["first"] if p["t_h"] <= t_h]
+    parts = partings_between(h, other, max(0.0, t_h - PARTINGS_SPAN_H), t_h)
     shown = [html.Li(W.parting_sentence(p, a, b)) for p in parts[::-1][:PARTINGS_SHOWN]]
-    listed = both["partings"]["first"]
-    head = f"{plural(both['partings']['count'], 'fault')} met another way over the history"
-    if len(listed) < both["partings"]["count"] and listed and t_h > listed[-1]["t_h"]:
-        head += f"; the first {len(listed)} (to {W.when(listed[-1]['t_h'])}) are listed"
-    head = html.P(head + f"; {len(parts)} of those listed are before the time shown.")
+    head = html.P(
+        f"{plural(both['partings']['count'], 'fault')} met another way over the history; "
+        f"{count(len(parts))} in the {plural(PARTINGS_SPAN_H / 24, 'day')} up to the time "
+        f"shown{', the newest listed' if parts else ''}."
+    )
     return W.so_far(h, t) + " " + W.so_far_against(other, t, b), events, [head, html.Ol(shown)]
 
 
@@ -219,12 +222,20 @@ def register(app: Dash) -> None:
         return {"now": now, "events": events, "partings": partings}
 
     @app.callback(
-        output={"rack": Output(ids.HIST_RACK, "children")},
+        output={
+            "rack": Output(ids.HIST_RACK, "children"),
+            "mark": Output(ids.HIST_GRID, "figure", allow_duplicate=True),
+        },
         inputs={"click": Input(ids.HIST_GRID, "clickData")},
         state={"search": State(ids.HIST_URL, "search")},
+        prevent_initial_call=True,
     )
     def on_pick(click, search):
         try:
-            return {"rack": rack_events(search, click)}
+            events = rack_events(search, click)
         except ScenarioError:
             raise PreventUpdate from None
+        point = click["points"][0]
+        mark = Patch()
+        mark["layout"]["shapes"] = [picked(point["x"], point["y"], point.get("curveNumber", 0))]
+        return {"rack": events, "mark": mark}

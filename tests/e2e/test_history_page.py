@@ -114,6 +114,13 @@ def test_open_play_scrub_pick_and_switch(served, browser, size):
     expect(page.locator("#hist-rack h3")).to_contain_text(f"Rack {rack} under")
     expect(page.locator("#hist-rack h3")).to_contain_text(f"{mine} event")
     expect(page.locator("#hist-rack li")).to_have_count(min(mine, 40))
+    cols = len(page.evaluate("document.querySelector('#hist-grid .js-plotly-plot').data[0].z[0]"))
+    page.wait_for_function(  # the picked rack's cell is outlined on the grid
+        "c => { const s = document.querySelector('#hist-grid .js-plotly-plot').layout.shapes;"
+        " return s && s.length === 1 && s[0].x0 === c[0] - 0.5 && s[0].y0 === c[1] - 0.5; }",
+        arg=[rack % cols, rack // cols],
+        timeout=10000,
+    )
     _shot(page, "#hist-rack", f"issue30-{size}-rack.png")
     # switch the second feature set: the link says so, both grids and the difference drawn
     H.choose_against(page, "vr-nvl72, dynamic rerouting off")

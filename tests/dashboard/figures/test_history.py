@@ -12,6 +12,7 @@ from dashboard.figures.history import (
     grid_shape,
     grid_z,
     lines_figure,
+    picked,
     states_at,
 )
 from model.query import parse_query
@@ -78,3 +79,18 @@ def test_the_lines_and_the_difference_carry_the_models_series_and_a_cursor():
     as_go(diff)
     assert diff["data"][0]["y"][-1] == pytest.approx(100 * (b["fraction"] - h["fraction"]))
     assert diff["data"][1]["y"] == o["difference"]["restarts"]
+
+
+def test_the_picked_rack_is_outlined_on_its_historys_grid():
+    fig = grid_figure(300, [([0] * 300, "a"), ([0] * 300, "b")], "sub")
+    fig["layout"]["shapes"] = [picked(3, 2, 1)]
+    as_go(fig)
+    s = fig["layout"]["shapes"][0]
+    assert (s["xref"], s["yref"], s["x0"], s["x1"], s["y0"], s["y1"]) == (
+        "x2",
+        "y2",
+        2.5,
+        3.5,
+        1.5,
+        2.5,
+    )

@@ -246,3 +246,17 @@ def test_the_running_line_is_the_down_spells_integrated(racks, spares):
     if h["job_down"]["from_h"]:
         first = h["job_down"]["from_h"][0]
         assert (run[tt[1:] <= first] == 1.0).all()
+
+
+def test_the_partings_in_a_span_are_the_partings_whose_time_is_in_it():
+    """partings_between (what the page lists around a time, past the first MAX_PARTINGS) is
+    the whole list's faults in that span, each as the whole list words it."""
+    from model.reliability.against import partings_between
+
+    r = against(VR, parse_query("off=reroute").scenario, racks=300, days=30, seed=4)
+    a, b = r["history"], r["against"]
+    every = partings_between(a, b, 0.0, 30 * 24.0)
+    assert len(every) == r["partings"]["count"] > len(r["partings"]["first"])
+    assert every[: len(r["partings"]["first"])] == r["partings"]["first"]
+    t0, t1 = 20 * 24.0, 25 * 24.0
+    assert partings_between(a, b, t0, t1) == [p for p in every if t0 <= p["t_h"] <= t1]
