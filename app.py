@@ -18,7 +18,7 @@ from dash import Dash
 
 import config
 from dashboard import panels
-from dashboard.infra import responses, security
+from dashboard.infra import live, responses, security
 from dashboard.infra.background import BACKGROUND_EXTENSION, background_manager, celery_app_of
 from dashboard.infra.cache import SharedCache
 from dashboard.infra.results import CACHE_EXTENSION
@@ -54,6 +54,7 @@ def create_app(s: config.Settings | None = None) -> Dash:
         "/healthz", "healthz", lambda: ("ok\n", 200, {"Content-Type": "text/plain"})
     )
     app.server.extensions[CACHE_EXTENSION] = SharedCache(app.server, s)
+    live.install(app.server, s.live, app.server.extensions[CACHE_EXTENSION])
     app.server.extensions[BACKGROUND_EXTENSION] = manager
     security.install(app, s.frame_ancestors, also=(fleet,))
     responses.install(app)  # the page's pure callbacks answered once per distinct request

@@ -148,6 +148,12 @@ IMPORT_TEXT = "import-text"
 IMPORT_BUTTON = "import-button"
 IMPORT_RESULT = "import-result"
 FORECAST = "forecast"
+# live mode (panels/live.py): the banner, the tick that follows the rack (on only in live
+# mode, at its interval), the live query the page last followed, and what to do
+LIVE_BANNER = "live-banner"
+LIVE_TICK = "live-tick"
+LIVE_FOLLOWED = "live-followed"
+LIVE_TODO = "live-todo"
 
 # panels/history_page.py and history_answer.py: the /fleet page (issue 30), a Dash app of its
 # own on the same server; its IDs are prefixed so no ID of the two pages is the other's

@@ -16,6 +16,7 @@ from dashboard.panels import (
     controls,
     faults,
     lazy,
+    live,
     rack,
     telemetry,
 )
@@ -93,6 +94,7 @@ def layout() -> html.Div:
             *below.stores(),
             *clock.stores(),
             header(),
+            live.layout(),
             first_screen(),
             html.Section(
                 className="charts",

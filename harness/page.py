@@ -139,3 +139,37 @@ def click_cell(page, cable: str) -> float:
     page.mouse.down()
     page.mouse.up()
     return t
+
+
+# The share of the spine's cable ink in one overlay's colour: Plotly.toImage of the rack, each
+# spine pixel unmixed into panel + a*(base colour) + a*t*(overlay colour - base colour) by
+# least squares, and sum(a*t) / sum(a). Colours are the figure's own (gd.data).
+_INK = """async ([trace, panel]) => {
+  const gd = document.querySelector('#rack .js-plotly-plot');
+  const hex = (h) => [1, 3, 5].map((i) => parseInt(h.slice(i, i + 2), 16));
+  const g = hex(panel), b = hex(gd.data[0].line.color), s = hex(gd.data[trace].line.color);
+  const r = gd.getBoundingClientRect();
+  const url = await Plotly.toImage(gd, {format: 'png', width: r.width, height: r.height, scale: 1});
+  const img = new Image(); img.src = url; await img.decode();
+  const c = document.createElement('canvas'); c.width = img.width; c.height = img.height;
+  const ctx = c.getContext('2d'); ctx.drawImage(img, 0, 0);
+  const m = gd.layout.margin, dom = gd.layout.xaxis2.domain, rng = gd.layout.xaxis2.range;
+  const W = img.width - m.l - m.r, px = (x) => m.l + W * (dom[0] + (dom[1] - dom[0]) * (x - rng[0]) / (rng[1] - rng[0]));
+  const x0 = Math.ceil(px(0)) + 4, x1 = Math.floor(px(1)) - 2;  // inside the edge masks
+  const d = ctx.getImageData(x0, m.t, x1 - x0, img.height - m.t - m.b).data;
+  const B = [0, 1, 2].map((i) => b[i] - g[i]), S = [0, 1, 2].map((i) => s[i] - b[i]);
+  const dot = (u, v) => u[0] * v[0] + u[1] * v[1] + u[2] * v[2];
+  const bb = dot(B, B), ss = dot(S, S), bs = dot(B, S), det = bb * ss - bs * bs;
+  let A = 0, T = 0;
+  for (let i = 0; i < d.length; i += 4) {
+    const P = [d[i] - g[0], d[i + 1] - g[1], d[i + 2] - g[2]], pb = dot(P, B), ps = dot(P, S);
+    const a = Math.min(1, Math.max(0, (pb * ss - ps * bs) / det));
+    A += a; T += Math.min(a, Math.max(0, (ps * bb - pb * bs) / det));
+  }
+  return T / A;
+}"""
+
+
+def ink_share(page, trace: int, panel: str) -> float:
+    """The share of the spine's drawn cable ink that is trace `trace`'s colour (0 to 1)."""
+    return page.evaluate(_INK, [trace, panel])

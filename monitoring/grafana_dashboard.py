@@ -32,6 +32,7 @@ class PanelSpec:
     legend: str
     unit: str
     description: str
+    live: bool = False  # a live-mode series: data only from a twin with live mode on
 
 
 PANELS: tuple[PanelSpec, ...] = (
@@ -116,6 +117,25 @@ PANELS: tuple[PanelSpec, ...] = (
         "GPU {{gpu}}",
         "Bps",
         "Rate of DCGM_FI_DEV_NVLINK_BANDWIDTH_TOTAL (bytes both ways) over a minute of scrapes.",
+    ),
+    PanelSpec(
+        "Live rack: what its faults cost",
+        "timeseries",
+        "fabric_twin_live_fault_cost_gpu_hours_per_hour",
+        "GPU-hours an hour ({{scenario}})",
+        "none",
+        "The twin's live mode: GPU-hours an hour the live rack's faults take from the healthy "
+        "rack (its /metrics, once PROMETHEUS_URL is set).",
+        live=True,
+    ),
+    PanelSpec(
+        "Live reading stale",
+        "stat",
+        "fabric_twin_live_reading_stale",
+        "stale",
+        "none",
+        "1: a source of the twin's live reading failed; it shows the last good reading.",
+        live=True,
     ),
 )
 

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Debian packages: Python with venv (for .venv), and for the tests Chromium (the browser
 # tests drive it through Playwright; never a downloaded browser) and redis-server (the
-# scale-out tests start and stop it themselves) and prometheus (the monitoring test starts the
-# real binary against the app's /metrics, with promtool to check the rules) and nginx (the
+# scale-out tests start and stop it themselves) and prometheus (the monitoring tests start the
+# real binary against the app's /metrics, with promtool to check the rules, and against the
+# stand-in rack for live mode) and nginx (the
 # router test and bench put four web processes behind it, its config in a temp directory).
 # Usage: system-packages.sh [python]
 set -euo pipefail

@@ -12,6 +12,7 @@ together, one module a panel.
     costs        decode, goodput, latency, the newest fault's timeline
     telemetry    the counter heatmap and one link's series
     clock        the simulated clock they read
+    live         live mode: the banner, what to do, the drain advice, the rack's changes
     compare      a second scenario beside this one
     fleet        the fleet study, a background callback (its watchdog: fleet_watchdog)
     history_page the /fleet page: one sampled history played (its answer: history_answer)
@@ -43,6 +44,7 @@ from dashboard.panels import (
     fragment,
     history_page,
     lazy,
+    live,
     rack,
     scenario,
     telemetry,
@@ -54,6 +56,7 @@ __all__ = ["register"]
 def register(app: Dash, background_manager: Any) -> None:
     """Every panel's callbacks on `app`; the fleet study's on the background manager."""
     scenario.register(app)
+    live.register(app)
     finder.register(app)
     fragment.register(app)
     faults.register(app)

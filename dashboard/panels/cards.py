@@ -85,7 +85,7 @@ def cards(r: dict) -> list[html.Div]:
             part["title"],
             part["headline"],
             part["note"],
-            {"HEALTHY": "ok", "UNHEALTHY": "bad"}.get(part["state"], "warn"),
+            part["severity"],
         ),
         job_card(job, tone),
         control_card(r),

@@ -97,7 +97,7 @@ def layout(find: Component | None = None) -> html.Div:
                 style={"height": "260px", "display": "none"},
                 className="l2",
             ),
-            html.Div(id=ids.HOVER, className="hover", children=HOVER_HINT),
+            html.Div(id=ids.HOVER, className="hover-line", children=HOVER_HINT),
         ],
     )
 

@@ -18,6 +18,7 @@ from plotly.utils import PlotlyJSONEncoder
 
 from dashboard import ids, state
 from dashboard.figures import l2_click_to_id
+from dashboard.panels import live
 from dashboard.panels.common import changes
 from dashboard.panels.controls import (
     DOMAIN_LIMITED,
@@ -37,6 +38,7 @@ from model.errors import ScenarioError
 from model.fabric.presets import (
     ETH_X72,
 )
+from model.query import parse_query
 from model.registry import kind_of
 from model.scenario import (
     ETH_BW_FABRICS,
@@ -69,6 +71,7 @@ def _change_outputs() -> dict[str, Output]:
         "preset": Output(ids.PRESET, "value"),
         "message": Output(ids.ACTION, "children"),
         "typed": Output(ids.ID_INPUT, "value"),
+        "followed": Output(ids.LIVE_FOLLOWED, "data"),
     }
 
 
@@ -120,6 +123,19 @@ def on_change(search: str | None = None, **kw: Any) -> dict[str, Any]:
     it is answered with its message alone, whatever else the URL holds by now."""
     if f"{ids.RACK_PRESS}.data" in (ctx.triggered_prop_ids or {}):
         return changes(CHANGE_OUTPUTS, message=press_message(kw.get("click")))
+    followed = kw.pop("followed", None)
+    kw.pop("live_tick", None)
+    if ctx.triggered_id in (ids.LIVE_TICK, None, ids.URL):
+        q = (
+            live.follow(search, followed)
+            if ctx.triggered_id == ids.LIVE_TICK or not search
+            else None
+        )
+        if q is not None:  # the live rack changed (or the page opened bare): go to it
+            s = parse_query(q).scenario  # (the banner says so: the message line is a press's)
+            return changes(CHANGE_OUTPUTS, search=state.url_of(s), **_controls_of(s), followed=q)
+        if ctx.triggered_id == ids.LIVE_TICK:
+            return changes(CHANGE_OUTPUTS)
     return _on_change(search, **kw)
 
 
@@ -259,8 +275,10 @@ def register(app: Dash) -> None:
             "eth": Input(ids.ETH_PORTS, "value"),
             "features": Input(ids.FEATURES, "value"),
             "update": Input(ids.ISSU, "value"),
+            "live_tick": Input(ids.LIVE_TICK, "n_intervals"),
         },
         state={
+            "followed": State(ids.LIVE_FOLLOWED, "data"),
             "typed": State(ids.ID_INPUT, "value"),
             "mode": State(ids.CLICK_MODE, "value"),
             "rack": State(ids.RACK_SELECT, "value"),

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, jsonify, request
 
+from dashboard.api.live import live_api
 from dashboard.api.routes import api
 from dashboard.exporter.route import prom
 from dashboard.infra.request import bad_request
@@ -21,6 +22,7 @@ from model import ScenarioError
 
 web = Blueprint("web", __name__)
 web.register_error_handler(ScenarioError, bad_request)
+web.register_blueprint(live_api)  # before api: its catch-all answers 404
 web.register_blueprint(api)
 web.register_blueprint(prom)
 web.register_blueprint(docs)  # the sources the page cites (FACTS.md, docs/, calibration)

@@ -42,6 +42,19 @@ from model.params import (
     SWITCH_TRAY_SWAP_RACK_DOWN_H,
 )
 
+# How a partition's state reads (the card's tone): NMX's four states, and on Ethernet, which
+# has no NMX state, what ECMP does for the job (words.ECMP_HEADLINE): fewer ports up is
+# bandwidth lost on those GPUs, as NVLink's BANDWIDTH is.
+SEVERITY = {PS.HEALTHY: "ok", PS.BANDWIDTH: "warn", PS.DEGRADED: "warn", PS.UNHEALTHY: "bad"}
+ECMP_SEVERITY = {
+    "whole": "ok",
+    "short": "warn",
+    "lost": "warn",
+    "static": "bad",
+    "cut": "bad",
+    "update": "bad",
+}
+
 
 @dataclass(frozen=True)
 class Partition:
@@ -53,6 +66,7 @@ class Partition:
     parked: tuple[int, ...]
     explanation: str
     headline: str = ""  # the card's value in the fabric's words, where NMX's state is not
+    severity: str = ""  # ok, warn or bad where NMX's state does not say (ECMP); else its
 
     def to_json(self) -> dict:
         return {
@@ -63,6 +77,8 @@ class Partition:
             "explanation": self.explanation,
             "title": words.partition_title(self.mode),
             "headline": self.headline or str(self.state),
+            # how the card reads it: NMX's state as NMX grades it, or ECMP's own grade
+            "severity": self.severity or SEVERITY[self.state],
             "note": words.partition_note(self.mode, self.explanation),
         }
 
@@ -162,7 +178,9 @@ def _ecmp_partition(st: FabricState) -> Partition:
     short = np.flatnonzero((st.gpu_alive[:, None] & ~st.up).any(axis=1))
 
     def res(state: PS, why: str, say: str) -> Partition:
-        return Partition(state, Mode.ECMP, lost, (), why, words.ECMP_HEADLINE[say])
+        return Partition(
+            state, Mode.ECMP, lost, (), why, words.ECMP_HEADLINE[say], ECMP_SEVERITY[say]
+        )
 
     if st.maintenance:
         return res(PS.UNHEALTHY, words.MAINTENANCE_PARTITION, "update")

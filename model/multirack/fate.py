@@ -17,6 +17,7 @@ import numpy as np
 
 from model import words as rack_words
 from model.fabric.fate import (
+    SEVERITY,
     Job,
     JobFacts,
     Repair,
@@ -68,6 +69,7 @@ class DomainPartition:
             "explanation": self.explanation,
             "title": rack_words.partition_title(self.mode),
             "headline": str(self.state),
+            "severity": SEVERITY[self.state],
             "note": rack_words.partition_note(self.mode, self.explanation),
             "racks": [None if x is None else str(x) for x in self.rack_states],
         }

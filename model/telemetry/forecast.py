@@ -141,3 +141,38 @@ def _trend(ts: np.ndarray, cum: np.ndarray) -> tuple[float, float]:
     rate = max(0.0, float(c1)) / 3600.0  # the derivative at now (x = 0)
     rise = 2.0 * float(c2) / 3600.0**2
     return rate, rise if math.isfinite(rise) else 0.0
+
+
+def from_rates(
+    link: str, recovery_now: float, recovery_before: float, window_s: float, replay_now: float
+) -> dict:
+    """The same drain rule on a live rack's measured trend: its recovery rate (per s, over the
+    last window) and the window's before it (Prometheus's rate(), now and `offset` a window),
+    and its replay rate. The rate's rise per s is their difference over the window; the time
+    to failure is when it reaches the pre-failure rate (FAIL_RATE_PER_S), as forecast() reads
+    the twin's own series. The windowed rule needs one-minute windows a live reading does
+    not keep: it is not applied here (the shipped alert rules apply it in Prometheus)."""
+    slope = (recovery_now - recovery_before) / window_s if window_s > 0 else 0.0
+    ttf = None
+    if recovery_now >= FAIL_RATE_PER_S:
+        ttf = 0.0
+    elif slope > 0:
+        ttf = (FAIL_RATE_PER_S - recovery_now) / slope
+    if ttf is not None and ttf <= DRAIN_HORIZON_S:
+        action, why = "drain now", f"failure expected in {ttf / 3600:.1f} h at the rising rate"
+    elif recovery_now > 0 or replay_now * 60 > 1:
+        action, why = "watch", "recoveries or replays are rising, below the drain rule"
+    else:
+        action, why = "fine", "no recoveries and replays at the healthy background"
+    return {
+        "link": link,
+        "action": action,
+        "why": why,
+        "time_to_failure_h": None if ttf is None else ttf / 3600.0,
+        "recovery_rate_per_21_min": recovery_now * 21 * 60,
+        "recovery_rate_before_per_21_min": recovery_before * 21 * 60,
+        "replays_per_min": replay_now * 60,
+        "window_s": window_s,
+        "rule": RULE,
+        "source": SOURCE,
+    }

@@ -106,6 +106,10 @@ def test_the_page_at_four_viewports(served, browser, w, h, phone):
     job = page.locator("#cards .card", has=page.locator(".card-title", has_text="Job"))
     expect(job.locator(".card-value")).to_have_text("restarted on 71 GPUs")
     assert page.evaluate("document.documentElement.scrollWidth") <= w + 2
+    if not phone:  # the hover line sat below the rack panel's edge, cut to 10 px of 45
+        line = page.locator("#hover-details").bounding_box()
+        panel = page.locator(".rack-panel").bounding_box()
+        assert line["y"] + line["height"] <= panel["y"] + panel["height"] + 1, (line, panel)
     page.screenshot(path=str(ARTIFACTS / f"issue28-{w}x{h}.png"), full_page=True)
     assert log.errors == []
     ctx.close()

@@ -8,7 +8,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from harness.page import WORST, below, ready
+from dashboard.figures import rack as rf
+from harness.page import WORST, below, ink_share, ready
 
 pytestmark = pytest.mark.e2e
 
@@ -98,3 +99,27 @@ def test_the_timeline_after_a_day_counts_on_in_hours(served, page):
     assert ticks[-3:] == ["1 h", "24 h", "25 h"], ticks
     assert not any(t.startswith("+") for t in ticks), ticks
     assert page.log.errors == []
+
+
+@pytest.mark.parametrize("viewport", [(1280, 800), (1920, 1080)])
+def test_the_spine_looks_as_down_as_its_cables_are(served, browser, viewport):
+    """A lost tray's 11% of the cables, drawn at 2 px over the rest, read as 59% of the spine.
+    The failed overlay's ink is now its share of the cables, within 30%, for one, three
+    and six trays lost (measured by unmixing the rendered spine's colours), and a single
+    failed link stays easy to find."""
+    ctx = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
+    page = ctx.new_page()
+    failed = rf.TRACES["failed"]
+    for trays in ("st3", "st3,st5,st7", "st1,st2,st3,st4,st5,st6"):
+        page.goto(served + "/?fail=" + trays)
+        ready(page, n_failed=576 * (trays.count(",") + 1))
+        share = ink_share(page, failed, rf.PANEL_BG)
+        want = (trays.count(",") + 1) / 9
+        assert 0.7 * want <= share <= 1.3 * want, (trays, share, want)
+    page.goto(served + "/?fail=gpu07-st3.sw2")
+    ready(page, n_failed=2)
+    width = page.evaluate(
+        f"document.querySelector('#rack .js-plotly-plot').data[{failed}].line.width"
+    )
+    assert width == rf.STATUS_WIDTHS["failed"]  # two cables, drawn bold
+    ctx.close()

@@ -16,6 +16,7 @@ from dashboard.figures.rack.figure import base_figure, graph_config
 from dashboard.figures.rack.geometry import (
     BASE_LINE_WIDTH,
     CLICKABLE,
+    DENSITY_WIDTH,
     FAILED_SYMBOL,
     GPU_SYMBOL,
     LEADER_SYMBOL,
@@ -35,6 +36,7 @@ from dashboard.figures.rack.geometry import (
     TRACES,
     Geometry,
     click_to_id,
+    down_width,
     geometry,
     point_ids,
 )
@@ -53,6 +55,7 @@ from dashboard.figures.rack.spine import as_array
 __all__ = [
     "BASE_LINE_WIDTH",
     "CLICKABLE",
+    "DENSITY_WIDTH",
     "FAILED_SYMBOL",
     "GPU_SYMBOL",
     "LEADER_SYMBOL",
@@ -75,6 +78,7 @@ __all__ = [
     "base_figure",
     "cable_statuses",
     "click_to_id",
+    "down_width",
     "full_figure",
     "geometry",
     "graph_config",

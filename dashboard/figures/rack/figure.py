@@ -51,7 +51,7 @@ def frame(font_size: int, margin: dict) -> dict:
 
 def _layout(f: Fabric, geo: Geometry) -> dict:
     return {
-        **frame(12, {"l": 6, "r": 6, "t": 44, "b": 20}),
+        **frame(12, {"l": 6, "r": 6, "t": 44, "b": 32}),
         "xaxis": {
             "domain": list(RACK_DOMAIN),
             "range": list(RACK_X_RANGE),

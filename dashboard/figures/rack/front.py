@@ -255,13 +255,20 @@ def annotations(f: Fabric) -> list[dict]:
             "y": 0,
             "yanchor": "top",
             "xanchor": "left",
-            "text": (f"<b>{f.name}</b> · spine: {f.cables:,} cables, {f.cables_per_link} per link"),
+            "text": (
+                f"<b>{f.name}</b> · spine: {f.cables:,} cables, {f.cables_per_link} per link"
+                f"<br>{DOWN_DRAWN}"
+            ),
+            "align": "left",
             "showarrow": False,
             "font": {"size": 10, "color": TEXT_DIM},
         }
     )
     return ann
 
+
+# How the spine draws a down cable (geometry.DENSITY_WIDTH), said under it.
+DOWN_DRAWN = "down cables drawn faint: the spine's colour is the share down"
 
 # The colour key's items (KEY_LINES) by label, in three lines each short enough for the rack's
 # width: its two lines of 82 and 75 characters clipped ">33%" at 1280 px (issue 28).

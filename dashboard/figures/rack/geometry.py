@@ -78,6 +78,19 @@ STATUS_WIDTHS = MappingProxyType(
     {"healthy": 1.0, "rerouted": 1.0, "idle": 1.5, "drained": 1.5, "flaky": 2.0, "failed": 2.0}
 )
 BASE_LINE_WIDTH = 1.0
+# A down status's lines are drawn at the width that makes their ink their share (issue 28:
+# drawn over 5,184 cables at 2 px, a lost tray's 11% read as 59% of the spine). Lines far
+# thinner than a pixel are drawn faint in proportion (antialiasing), so each pixel is tinted
+# by how many of the cables through it are down: the spine becomes a density plot of them.
+# DENSITY_WIDTH is the width at which a lost tray's ink (its colour's share of the spine's,
+# by colour unmixing of Plotly.toImage's pixels) reads the tray's share of the cables in
+# Chromium [M]: 11.3% for 11.1% at 1280x800, 10.6% at 1920x1080; three trays 32.0% for
+# 33.3%, six 52.6% for 66.7% (tests/e2e/test_numbers.py measures them). A few cables would
+# vanish at it, so FEW_INK px of width are shared among them, up to their status's own
+# width (STATUS_WIDTHS): one to four cables are drawn bold, to be found; so a lost GPU's 72
+# idle cables read ~5% where they are 1.4%.
+DENSITY_WIDTH = 0.04  # [M] px, see above
+FEW_INK = 8.0  # [A] px of line width a few down cables share
 SELECTED_COLOR = "#ffffff"  # the part selected by inspecting it or typing its ID
 SELECTED_WIDTH = 3.0
 SELECTED_RING = 22  # px: the ring round a selected part in the front view
@@ -104,12 +117,12 @@ LOSS_BANDS = (
 )
 # A cable's level on the cable map and in its hover label: its status, the rerouted one by
 # its GPU's loss band (z on the map = the index here).
-_DOWN_STATUSES = ("idle", "drained", "flaky", "failed")  # STATUSES after "rerouted"
-CABLE_LEVELS = ("healthy", *(f"rerouted {b[1]}" for b in LOSS_BANDS), *_DOWN_STATUSES)
+DOWN_STATUSES = ("idle", "drained", "flaky", "failed")  # STATUSES after "rerouted"
+CABLE_LEVELS = ("healthy", *(f"rerouted {b[1]}" for b in LOSS_BANDS), *DOWN_STATUSES)
 CABLE_LEVEL_COLORS = (
     STATUS_COLORS["healthy"],
     *(b[2] for b in LOSS_BANDS),
-    *(STATUS_COLORS[s] for s in _DOWN_STATUSES),
+    *(STATUS_COLORS[s] for s in DOWN_STATUSES),
 )
 # The colour key: (glyph, colour, label) per item, two lines (short enough for a phone).
 KEY_LINES = (
@@ -338,3 +351,9 @@ def click_to_id(fabric_key: str, click_data: dict | None) -> str | None:
 @functools.lru_cache(maxsize=64)
 def _id_set(fabric_key: str, curve: int) -> frozenset[str]:
     return frozenset(point_ids(fabric_key)[curve])
+
+
+def down_width(status: str, cables: int) -> float:
+    """The line width (px) of `cables` drawn in a down status: the density width, or FEW_INK
+    shared among a few, at most the status's own width."""
+    return min(STATUS_WIDTHS[status], max(DENSITY_WIDTH, FEW_INK / max(cables, 1)))

@@ -15,6 +15,7 @@ from dashboard.figures.rack.figure import base_figure
 from dashboard.figures.rack.geometry import (
     CABLE_LEVELS,
     CHIP_SYMBOL,
+    DOWN_STATUSES,
     FAILED_SYMBOL,
     GPU_SYMBOL,
     LEADER_SYMBOL,
@@ -26,6 +27,7 @@ from dashboard.figures.rack.geometry import (
     STATUS_COLORS,
     STATUSES,
     TRACES,
+    down_width,
     geometry,
 )
 from dashboard.figures.rack.labels import (
@@ -223,6 +225,8 @@ def overlay_data(scenario: Scenario) -> dict[int, dict[str, Any]]:
         if (s == "healthy" and not invert) or (s == "rerouted" and invert):
             sel = sel[:0]
         out[TRACES[s]] = {"y": segments_y(geo.y_left[sel], geo.y_right[sel])}
+        if s in DOWN_STATUSES:
+            out[TRACES[s]]["line.width"] = down_width(s, len(sel))
     parts = _part_states(status)
     band = loss_band(status.lost_share)
     # The spine's rerouted cables are one line trace, one colour: the band of the median

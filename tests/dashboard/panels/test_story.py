@@ -72,18 +72,18 @@ def test_the_job_card_tells_the_same_story_as_the_bandwidth_cards():
 def test_ethernet_s_card_is_not_nmx_s_partition():
     """Issue 28 (4): eth-x72's card read NMX's "HEALTHY" with ports down on every GPU, though
     Ethernet has no NMX partition. It is titled and valued in ECMP's words."""
-    for q, value in (
-        ("fabric=eth-x72", "all ports up"),
-        ("fabric=eth-x72&fail=st3", "fewer ports"),
-        ("fabric=eth-x72&fail=gpu08", "GPUs out"),
-        ("fabric=eth-x72&fail=st3&off=reroute", "dead ports in use"),
+    for q, value, tone in (
+        ("fabric=eth-x72", "all ports up", "ok"),
+        ("fabric=eth-x72&fail=st3", "fewer ports", "warn"),  # bandwidth lost, not healthy
+        ("fabric=eth-x72&fail=gpu08", "GPUs out", "warn"),
+        ("fabric=eth-x72&fail=st3&off=reroute", "dead ports in use", "bad"),
     ):
         (c,) = [
             c
             for c in cards.cards(results.result(parse_query(q).scenario))
             if c.children[0].children == "ECMP routing"
         ]
-        assert _value(c) == value, q
+        assert (_value(c), c.className.split()[-1]) == (value, tone), q
     titles = [c.children[0].children for c in cards.cards(results.result(parse_query("").scenario))]
     assert "Partition" in titles and "ECMP routing" not in titles
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import time
 
@@ -221,3 +222,15 @@ def test_a_mask_hides_the_steps_between_cables_at_any_zoom(fk):
     assert m["x0"] <= -widest and m["x1"] >= widest  # pixels, so zoom cannot uncover it
     ys = rf.as_array(fig["data"][rf.TRACES["cables"]]["y"])
     assert m["y0"] <= ys.min() and m["y1"] >= ys.max()
+
+
+def test_down_cables_are_drawn_at_their_share_a_few_bold():
+    """A down status's width: bold for a few cables (to be found), the density width for
+    many (so the spine's colour is their share, issue 28), and never less ink for more."""
+    ink = [k * rf.down_width("failed", k) for k in range(1, 5185)]
+    assert all(b >= a - 1e-9 for a, b in itertools.pairwise(ink))
+    assert rf.down_width("failed", 2) == rf.STATUS_WIDTHS["failed"]
+    assert rf.down_width("idle", 1) == rf.STATUS_WIDTHS["idle"]
+    data = rf.overlay_data(scenario("fail=st3"))
+    assert data[rf.TRACES["failed"]]["line.width"] == rf.DENSITY_WIDTH
+    assert "line.width" not in data[rf.TRACES["rerouted"]]  # traffic keeps its width

@@ -1,0 +1,139 @@
+"""What the live-mode tests run: the stand-in rack (dashboard/standin.py) in a thread of this
+process, and a real Prometheus (Debian's package, as tests/monitoring uses) scraping it.
+
+Every wait is on a condition with a bounded deadline (`until`), never a bare sleep."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import threading
+import time
+import urllib.parse
+import urllib.request
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+from werkzeug.serving import WSGIRequestHandler, make_server
+
+from harness.servers import free_port
+
+
+def until(check: Callable[[], Any], deadline_s: float, what: str, poll_s: float = 0.1) -> Any:
+    """check()'s first truthy answer within deadline_s (polled), else AssertionError naming
+    what was awaited and the last answer."""
+    end = time.monotonic() + deadline_s
+    last: Any = None
+    while time.monotonic() < end:
+        try:
+            last = check()
+        except OSError as e:  # a server not up yet
+            last = e
+        if last and not isinstance(last, Exception):
+            return last
+        time.sleep(poll_s)
+    raise AssertionError(f"not within {deadline_s:g} s: {what}; last: {str(last)[:600]}")
+
+
+def get_json(url: str, timeout_s: float = 10.0) -> Any:
+    with urllib.request.urlopen(url, timeout=timeout_s) as r:
+        return json.loads(r.read())
+
+
+def post_json(url: str, body: dict) -> Any:
+    req = urllib.request.Request(
+        url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}
+    )
+    with urllib.request.urlopen(req, timeout=10) as r:
+        return json.loads(r.read())
+
+
+class _Quiet(WSGIRequestHandler):
+    def log_request(self, *args: Any, **kw: Any) -> None:
+        pass  # a line a request, hundreds a second: the tests read answers, not logs
+
+
+@contextmanager
+def serve(app: Any) -> Iterator[str]:
+    """A WSGI app on a free loopback port in a thread: its base URL, until the block ends."""
+    srv = make_server("127.0.0.1", free_port(), app, threaded=True, request_handler=_Quiet)
+    t = threading.Thread(target=srv.serve_forever, daemon=True)
+    t.start()
+    try:
+        yield f"http://127.0.0.1:{srv.server_port}"
+    finally:
+        srv.shutdown()
+
+
+@dataclass
+class Prometheus:
+    """A running Prometheus: its URL and process."""
+
+    url: str
+    proc: subprocess.Popen
+    log: Path
+
+    def query(self, q: str) -> list[dict]:
+        got = get_json(f"{self.url}/api/v1/query?query={urllib.parse.quote(q)}")
+        return got["data"]["result"]
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=20)
+
+
+@contextmanager
+def prometheus(
+    targets: dict[str, str], work: Path, interval_s: int = 1, rules: Path | None = None
+) -> Iterator[Prometheus]:
+    """A real Prometheus scraping each job's target (host:port) every interval_s (with the
+    alert rules file `rules`, evaluated as often), until the block ends; started once every
+    target has been scraped twice."""
+    binary = shutil.which("prometheus")
+    assert binary, "prometheus is not installed: run scripts/system-packages.sh"
+    every = f"{interval_s}s"
+    config: dict = {
+        "global": {"scrape_interval": every, "evaluation_interval": every, "scrape_timeout": every},
+        "scrape_configs": [
+            {"job_name": job, "static_configs": [{"targets": [t]}]} for job, t in targets.items()
+        ],
+    }
+    if rules is not None:
+        config["rule_files"] = [str(rules)]
+    work.mkdir(parents=True, exist_ok=True)
+    (work / "prometheus.yml").write_text(yaml.safe_dump(config))
+    port = free_port()
+    log = work / "prometheus.log"
+    with log.open("w") as out:
+        proc = subprocess.Popen(
+            [
+                binary,
+                f"--config.file={work / 'prometheus.yml'}",
+                f"--storage.tsdb.path={work / 'data'}",
+                f"--web.listen-address=127.0.0.1:{port}",
+            ],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    p = Prometheus(f"http://127.0.0.1:{port}", proc, log)
+    try:
+        q = "count by (job) (count_over_time(up[1m]) >= 2)"
+
+        def scraped() -> bool:
+            assert proc.poll() is None, f"prometheus exited: {log.read_text()[-2000:]}"
+            return {r["metric"]["job"] for r in p.query(q)} == set(targets)
+
+        until(scraped, 60.0, "every target scraped twice", 0.25)
+        yield p
+    finally:
+        p.stop()

@@ -1,0 +1,224 @@
+"""Live mode against a real Prometheus (Debian's package, as test_prometheus.py) scraping the
+stand-in rack (dashboard/standin.py), and the twin (create_app with live settings) reading
+that Prometheus and the stand-in's NMX-Manager answers through GET /api/v1/live.
+
+Scrapes every SCRAPE_S; the twin reads every LIVE_S. The stand-in's phase is set through its
+control endpoint (held, not timed), so each change's moment is known and the time until the
+twin reports it is measured (printed, and bounded by two scrape intervals, the twin's own
+interval and the reading it is in).
+"""
+
+from __future__ import annotations
+
+import time
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from config import Live, Settings
+from dashboard.standin import Rack, create, schedule
+from harness.live import Prometheus, get_json, post_json, prometheus, serve, until
+from model.query import parse_query
+from model.reliability.todo import what_to_do
+from model.scenario import to_query
+from model.telemetry.importers import import_text
+from monitoring import grafana_dashboard
+
+RULES = Path(__file__).resolve().parents[2] / "monitoring" / "prometheus" / "alerts.yml"
+SCRAPE_S = 1
+LIVE_S = 1
+TIMEOUT_S = 2.0
+LINK = "gpu07-st3.sw1"
+# A change reaches the twin within two scrape intervals, then its own interval and the
+# reading it is in (13 queries of a ~19,000-series rack, read through two imports: ~1.4 s
+# on this shared machine, measured each time as reading_took_s), and 0.5 s of slack.
+SLACK_S = 0.5
+
+
+def _canon(q: str) -> str:
+    return to_query(parse_query(q).scenario, include_fabric=True)
+
+
+@pytest.fixture(scope="module")
+def rack() -> Rack:
+    r = Rack(schedule("gb200-nvl72", LINK), step_s=1e9, speed=1.0, t0_s=3 * 86400.0)
+    r.held, r.slow_s = 0, 2 * TIMEOUT_S
+    return r
+
+
+@pytest.fixture(scope="module")
+def standin(rack: Rack) -> Iterator[str]:
+    with serve(create(rack, "twin")) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def prom(standin: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Prometheus]:
+    work = tmp_path_factory.mktemp("prom-live")
+    with prometheus({"rack": standin.removeprefix("http://")}, work, SCRAPE_S) as p:
+        yield p
+
+
+def _twin(prom_url: str, nmx_url: str | None, cache: Path, **kw: object):
+    from app import create_app
+
+    live = Live(prom_url, LIVE_S, TIMEOUT_S, 10, 'job="rack"', nmx_url, **kw)
+    s = Settings(8050, None, str(cache), 3600, "INFO", False, live=live)
+    return create_app(s).server.test_client()
+
+
+@pytest.fixture(scope="module")
+def twin(prom: Prometheus, standin: str, tmp_path_factory: pytest.TempPathFactory):
+    return _twin(prom.url, standin, tmp_path_factory.mktemp("twin-cache"))
+
+
+def _live(twin) -> dict:
+    r = twin.get("/api/v1/live")
+    assert r.status_code == 200, r.get_data(as_text=True)[:500]
+    return r.get_json()
+
+
+def _at_phase(twin, rack: Rack, standin: str, phase: int) -> tuple[dict, float]:
+    """Set the stand-in's phase; the twin's first ok answer naming its scenario, and how long
+    it took from the change."""
+    want = _canon(rack.scenarios[phase])
+    t0 = time.monotonic()
+    post_json(f"{standin}/control", {"phase": phase})
+
+    def seen() -> dict | None:
+        a = _live(twin)
+        return a if a["state"] == "ok" and a.get("query") == want else None
+
+    a = until(seen, 30.0, f"the twin reporting {want}")
+    return a, time.monotonic() - t0
+
+
+def _by_hand(standin: str) -> str:
+    """The scenario of the stand-in's scrape and NMX-Manager answers, imported by hand."""
+    with urllib.request.urlopen(f"{standin}/metrics", timeout=10) as r:
+        dcgm = r.read().decode()
+    nmx = "\n".join(get_json_text(f"{standin}/nmx/v1/{w}") for w in ("partitions", "gpus", "ports"))
+    a, b = (
+        parse_query(import_text(dcgm).scenario).scenario,
+        parse_query(import_text(nmx).scenario).scenario,
+    )
+    fail = tuple(dict.fromkeys([*a.fail, *b.fail]))  # a part either source fails
+    return to_query(replace(a, fail=fail), include_fabric=True)
+
+
+def get_json_text(url: str) -> str:
+    with urllib.request.urlopen(url, timeout=10) as r:
+        return r.read().decode()
+
+
+def test_the_twin_follows_the_rack_healthy_flaky_failed(twin, rack, standin):
+    """Each phase reported within two scrape intervals (and its reading), with the same
+    scenario and the same what-to-do as importing the stand-in's scrape by hand."""
+    took, reads = [], []
+    for phase in (0, 1, 2):
+        a, dt = _at_phase(twin, rack, standin, phase)
+        took.append(dt)
+        reads.append(a["reading_took_s"])
+        assert a["query"] == _by_hand(standin)
+        s = parse_query(a["query"]).scenario
+        assert [x["id"] for x in a["live"]["what_to_do"]] == [x["id"] for x in what_to_do(s)]
+        assert a["sources"]["prometheus"]["state"] == "ok" and a["sources"]["nmx"]["state"] == "ok"
+        assert 0 <= a["age_s"] <= 2 * LIVE_S + 5
+    print(f"\nstand-in change to live twin reporting it: {', '.join(f'{t:.2f} s' for t in took)}")
+    print(f"one reading (13 queries, 2 imports) took: {', '.join(f'{t:.2f} s' for t in reads)}")
+    for dt, read_s in zip(took[1:], reads[1:], strict=True):
+        assert dt <= 2 * SCRAPE_S + LIVE_S + read_s + SLACK_S, (took, reads)
+    flaky, failed = (parse_query(_canon(rack.scenarios[i])).scenario for i in (1, 2))
+    assert flaky.flaky == (LINK,) and failed.fail == (LINK,)
+
+
+def test_the_failed_link_costs_and_its_repair_is_said(twin, rack, standin):
+    a, _ = _at_phase(twin, rack, standin, 2)
+    todo = a["live"]["what_to_do"]
+    assert todo[0]["id"] == LINK and "replace the spine cable cartridge" in todo[0]["sentence"]
+    assert a["live"]["cost_per_h"]["gpu_hours_per_h"] > 0
+
+
+@pytest.mark.parametrize(
+    ("fault", "source", "reason"),
+    [
+        ({"nmx": "500"}, "nmx", "answered HTTP 500"),
+        ({"nmx": "slow"}, "nmx", f"gave no answer within {TIMEOUT_S:g} s"),
+        ({"metrics": "garbage"}, "prometheus", "not a link state"),
+    ],
+)
+def test_a_source_failing_keeps_the_last_reading_marked_stale(
+    twin, rack, standin, fault, source, reason
+):
+    good, _ = _at_phase(twin, rack, standin, 1)
+    post_json(f"{standin}/control", fault)
+    try:
+
+        def stale() -> dict | None:
+            a = _live(twin)
+            return a if a["state"] == "stale" else None
+
+        a = until(stale, 20.0, f"the twin saying stale after {fault}")
+        assert a["query"] == good["query"]  # the last good reading, kept
+        src = a["sources"][source]
+        assert src["state"] == "stale" and reason in src["reason"], src
+        assert reason in a["said"]
+        assert "showing the last good reading" in a["said"]
+    finally:
+        post_json(f"{standin}/control", {"nmx": "ok", "metrics": "ok"})
+    until(lambda: _live(twin)["state"] == "ok", 30.0, "the twin back to ok")
+
+
+def test_prometheus_stopped(standin, rack, tmp_path: Path):
+    """A Prometheus of its own, stopped: the twin keeps its last reading, stale, saying
+    Prometheus cannot be reached; a twin whose Prometheus never answered says down."""
+    post_json(f"{standin}/control", {"phase": 1})
+    with prometheus({"rack": standin.removeprefix("http://")}, tmp_path / "p", SCRAPE_S) as p:
+        twin = _twin(p.url, None, tmp_path / "cache")
+        until(lambda: _live(twin)["state"] == "ok", 30.0, "a first good reading")
+        good = _live(twin)
+        p.stop()
+        a = until(lambda: (x := _live(twin))["state"] == "stale" and x, 20.0, "stale")
+    assert a["query"] == good["query"] == _canon(rack.scenarios[1])
+    assert "cannot be reached" in a["sources"]["prometheus"]["reason"]
+    never = _twin(p.url, None, tmp_path / "cache2")
+    b = _live(never)
+    assert b["state"] == "down" and "query" not in b and "no good reading yet" in b["said"]
+
+
+def _firing(p: Prometheus) -> dict[str, list[dict]]:
+    out: dict[str, list[dict]] = {}
+    for a in get_json(f"{p.url}/api/v1/alerts")["data"]["alerts"]:
+        if a["state"] == "firing":
+            out.setdefault(a["labels"]["alertname"], []).append(a)
+    return out
+
+
+def test_the_live_alerts_fire_on_the_twins_own_reading(prom, rack, standin, tmp_path: Path):
+    """A second Prometheus, with the shipped rules, scraping the live twin's /metrics: the
+    cost alert fires for the failed link (and its panel has data); a source failing fires
+    the stale alert."""
+    from app import create_app
+
+    post_json(f"{standin}/control", {"phase": 2})
+    live = Live(prom.url, LIVE_S, TIMEOUT_S, 10, 'job="rack"', standin)
+    app = create_app(Settings(8050, None, str(tmp_path / "cache"), 3600, "INFO", False, live=live))
+    with serve(app.server) as twin_url:
+        targets = {"twin": twin_url.removeprefix("http://")}
+        with prometheus(targets, tmp_path / "p2", SCRAPE_S, RULES) as p2:
+            want = _canon(rack.scenarios[2])
+            got = until(
+                lambda: _firing(p2).get("LiveRackFaultsCost"), 30.0, "LiveRackFaultsCost firing"
+            )
+            assert got[0]["labels"]["scenario"] == want
+            assert float(got[0]["value"]) > 0
+            for panel in (x for x in grafana_dashboard.PANELS if x.live):
+                assert p2.query(panel.expr), panel.title
+            post_json(f"{standin}/control", {"nmx": "500"})
+            try:
+                until(lambda: _firing(p2).get("LiveReadingStale"), 30.0, "LiveReadingStale")
+            finally:
+                post_json(f"{standin}/control", {"nmx": "ok"})
