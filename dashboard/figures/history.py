@@ -11,7 +11,7 @@ from types import MappingProxyType
 
 import numpy as np
 
-from dashboard.figures.base import BG, COLORS, FG, figure
+from dashboard.figures.base import BG, COLORS, FG, figure, wrap
 from model.reliability.history import STATES
 
 # A rack's colour a state (history.STATES order); Okabe-Ito, running dimmed so faults show.
@@ -27,7 +27,14 @@ STATE_COLORS = MappingProxyType(
 )
 assert tuple(STATE_COLORS) == STATES
 CURSOR = {"color": FG, "width": 1.5, "dash": "dot"}
+SUB_WIDTH = 60  # [A] a subtitle's line, in characters: a phone's width at 10.5 px
 GRID_ASPECT = 2.0  # [A] columns per row of the grid: wide, as a page is
+
+
+def _top(fig: dict) -> int:
+    """The top margin a figure's title and its subtitle's lines need (px)."""
+    lines = fig["layout"]["title"]["subtitle"]["text"].count("<br>") + 1
+    return 40 + 14 * lines
 
 
 def grid_shape(n: int) -> tuple[int, int]:
@@ -106,7 +113,7 @@ def grid_figure(n: int, panels: list[tuple[list[int], str]], sub: str) -> dict:
             note |= {"showarrow": False, "yanchor": "bottom", "font": {"size": 11}}
             fig["layout"].setdefault("annotations", []).append(note)
     fig["layout"] |= {
-        "margin": {"l": 6, "r": 6, "t": 70, "b": 6},
+        "margin": {"l": 6, "r": 6, "t": _top(fig) + 16 * (len(panels) > 1), "b": 6},
         "plot_bgcolor": BG,
         "dragmode": False,
     }
@@ -170,8 +177,11 @@ def lines_figure(h: dict, other: dict | None, names: tuple[str, str], t_h: float
     history's, dashed, on the same failures)."""
     fig = figure(
         "The job over time",
-        "the share of each step of time the job ran, its goodput so far, restarts and GPU "
-        "time lost from the start to each day; the dotted line is the time shown",
+        wrap(
+            "the share of each step of time the job ran, its goodput so far, restarts and "
+            "GPU time lost from the start to each day; the dotted line is the time shown",
+            SUB_WIDTH,
+        ),
         "history-lines",
     )
     pairs = [(h, names[0], COLORS["scenario"], "solid")]
@@ -188,16 +198,20 @@ def lines_figure(h: dict, other: dict | None, names: tuple[str, str], t_h: float
         ]
     _panels(fig, ("job ran %", "goodput %", "restarts", "lost $"), t_h)
     fig["layout"] |= {"legend": {"orientation": "h", "y": -0.12}, "height": 520}
-    fig["layout"]["margin"] = {"l": 64, "r": 14, "t": 70, "b": 40}
+    fig["layout"]["margin"] = {"l": 64, "r": 14, "t": _top(fig), "b": 40}
     return fig
 
 
 def difference_figure(diff: dict, names: tuple[str, str], t_h: float) -> dict:
     """The second history minus the first, as it accumulates: goodput (pp), restarts, $."""
     fig = figure(
-        f"{names[1]} minus {names[0]}, on the same failures",
-        "goodput so far (percentage points), restarts and GPU time lost: below zero the "
-        "second keeps less goodput; above, it restarts more or loses more",
+        "Second minus first, on the same failures",
+        wrap(
+            f"{names[1]} minus {names[0]}: goodput so far (percentage points), restarts "
+            "and GPU time lost; below zero the second keeps less goodput, above it restarts "
+            "more or loses more",
+            SUB_WIDTH,
+        ),
         "history-difference",
     )
     days = [t / 24 for t in diff["t_h"]]
@@ -209,7 +223,7 @@ def difference_figure(diff: dict, names: tuple[str, str], t_h: float) -> dict:
     ]
     _panels(fig, ("goodput pp", "restarts", "lost $"), t_h)
     fig["layout"] |= {"showlegend": False, "height": 380}
-    fig["layout"]["margin"] = {"l": 64, "r": 14, "t": 70, "b": 40}
+    fig["layout"]["margin"] = {"l": 64, "r": 14, "t": _top(fig), "b": 40}
     return fig
 
 

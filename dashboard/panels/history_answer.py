@@ -12,8 +12,9 @@ from dash import Dash, Input, Output, Patch, State, html
 from dash.exceptions import PreventUpdate
 
 from dashboard import ids
-from dashboard.figures.base import empty_figure
+from dashboard.figures.base import empty_figure, wrap
 from dashboard.figures.history import (
+    SUB_WIDTH,
     difference_figure,
     grid_figure,
     grid_shape,
@@ -75,8 +76,8 @@ def _grid(hs: list[tuple[dict, str]], t_h: float) -> dict:
     ]
     sub = f"{n:,} racks, one cell each, coloured by its state at the time shown"
     if len(hs) > 1:
-        sub += f"<br>left: {hs[0][1]}; right, on the same failures: {hs[1][1]}"
-    return grid_figure(n, panels, sub)
+        sub += f"; left: {hs[0][1]}; right, on the same failures: {hs[1][1]}"
+    return grid_figure(n, panels, wrap(sub, SUB_WIDTH))
 
 
 ANSWER = {
