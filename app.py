@@ -23,6 +23,7 @@ from dashboard.infra.background import BACKGROUND_EXTENSION, background_manager,
 from dashboard.infra.cache import SharedCache
 from dashboard.infra.results import CACHE_EXTENSION
 from dashboard.layout import layout, validation_layout
+from dashboard.panels import history_page
 from dashboard.warm import warm
 from dashboard.web.blueprint import web
 
@@ -48,13 +49,14 @@ def create_app(s: config.Settings | None = None) -> Dash:
     app.validation_layout = validation_layout()  # the parts mounted later (panels/lazy.py)
     panels.register(app, manager)
     app.server.register_blueprint(web)
+    fleet = history_page.mount(app.server, app.config.assets_folder)  # /fleet (issue 30)
     app.server.add_url_rule(
         "/healthz", "healthz", lambda: ("ok\n", 200, {"Content-Type": "text/plain"})
     )
     app.server.extensions[CACHE_EXTENSION] = SharedCache(app.server, s)
     live.install(app.server, s.live, app.server.extensions[CACHE_EXTENSION])
     app.server.extensions[BACKGROUND_EXTENSION] = manager
-    security.install(app, s.frame_ancestors)
+    security.install(app, s.frame_ancestors, also=(fleet,))
     responses.install(app)  # the page's pure callbacks answered once per distinct request
     # plotly/dash#3971: _setup_server() sets its guard before it fills the component registry,
     # so concurrent first requests in a fresh worker can get HTTP 500 on the JS bundles. Run it

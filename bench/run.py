@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from bench import scaleout
+from bench import fleet_page, scaleout
 
 os.environ.setdefault("LOG_LEVEL", "WARNING")
 
@@ -944,6 +944,7 @@ BENCHES = {
     "policy": bench_policy,
     "workers": lambda: scaleout.bench_workers(report),  # issue 17
     "router": lambda: scaleout.bench_router(report),  # issue 17
+    "fleet": lambda: fleet_page.bench_fleet_page(report),  # issue 30: the /fleet page
 }
 
 

@@ -154,3 +154,30 @@ LIVE_BANNER = "live-banner"
 LIVE_TICK = "live-tick"
 LIVE_FOLLOWED = "live-followed"
 LIVE_TODO = "live-todo"
+
+# panels/history_page.py and history_answer.py: the /fleet page (issue 30), a Dash app of its
+# own on the same server; its IDs are prefixed so no ID of the two pages is the other's
+HIST_URL = "hist-url"
+HIST_DATA = "hist-data"  # what the scrubber reads in the browser: the racks' state intervals
+HIST_RACKS = "hist-racks"
+HIST_DAYS = "hist-days"
+HIST_SEED = "hist-seed"
+HIST_SPARES = "hist-spares"
+HIST_POLICY = "hist-policy"
+HIST_AGAINST = "hist-against"  # the second feature set or fabric on the same failures
+HIST_ERROR = "hist-error"
+HIST_BACK = "hist-back"  # the link back to the rack with this scenario
+HIST_SUMMARY = "hist-summary"
+HIST_LINKS = "hist-links"  # the readers' question: how often one link stopped the job
+HIST_GRID = "hist-grid"
+HIST_LEGEND = "hist-legend"
+HIST_T = "hist-t"  # the scrubber: a point of the history's lines (0 .. SERIES_POINTS - 1)
+HIST_PLAY = "hist-play"
+HIST_TICK = "hist-tick"  # the Interval that moves the scrubber while playing
+HIST_NOW = "hist-now"  # the job so far at the time shown
+HIST_EVENTS = "hist-events"
+HIST_RACK = "hist-rack"  # the picked rack's events
+HIST_LINES = "hist-lines"
+HIST_DIFF = "hist-diff"
+HIST_PARTINGS = "hist-partings"
+HIST_OPEN = "hist-open"  # on the main page: the link to /fleet with its scenario

@@ -38,7 +38,15 @@ def header() -> html.Header:
                         "anywhere. "
                     ),
                     *cite("Numbers cite FACTS.md; [A] marks assumptions; docs/MODEL.md "),
-                    "explains the model.",
+                    "explains the model. ",
+                    html.A(
+                        "The AI factory over a year",
+                        id=ids.HIST_OPEN,
+                        href="/fleet",
+                        title="This scenario's fabric and features on a job of many racks "
+                        "over a year: one sampled history played, its faults as they arrive "
+                        "(the /fleet page)",
+                    ),
                 ]
             ),
             html.Button(

@@ -7,7 +7,6 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from urllib.parse import unquote_plus
 
 from flask import Blueprint, Response, jsonify
@@ -16,6 +15,7 @@ from dashboard.api import importing
 from dashboard.api.telemetry_domain import domain_telemetry
 from dashboard.figures import claims
 from dashboard.infra import results, tasks
+from dashboard.infra.history_query import read_history
 from dashboard.infra.request import (
     Number,
     Text,
@@ -24,14 +24,13 @@ from dashboard.infra.request import (
     scenario_request,
     split_query,
 )
-from model import Scenario, ScenarioError, telemetry
+from model import ScenarioError, telemetry
 from model.assess import assess
 from model.evaluate import TELEMETRY_READ_S
 from model.fabric.presets import DEFAULT_FABRIC, FABRICS
 from model.multirack.domains import DOMAINS
-from model.query import parse_query
 from model.registry import kind_named, kind_of
-from model.reliability import compare, goodput, history
+from model.reliability import compare, goodput
 from model.reliability.accounting import MAX_JOB_RACKS
 from model.reliability.rates import (
     DEFAULT_RATES,
@@ -40,7 +39,6 @@ from model.reliability.rates import (
     rate_facts,
 )
 from model.reliability.timeline import timeline
-from model.scenario import canonical_repair
 from model.telemetry.names import names_json
 from model.workloads import comm, moe_a2a
 
@@ -146,54 +144,22 @@ def goodput_route() -> Response:
     return jsonify(out)
 
 
-HISTORY_PARAMS = declare(
-    racks=Number(1, history.MAX_HISTORY_RACKS, default=16, whole=True),
-    days=Number(1, history.MAX_HISTORY_DAYS, default=365, whole=True),
-    seed=Number(0, history.MAX_SEED, default=1, whole=True),
-    spares=Number(0, 1, default=0, whole=True),
-    policy=Text(),
-    against=Text(),
-    format=Text(default="json"),
-)
-
-
 @api.get("/history")
 def history_route() -> Response:
     """GET /api/v1/history?<scenario>&racks&days&seed&spares&policy[&against=<query>]
     [&format=csv]: one sampled history of a job over `racks` racks (the events, each rack's
     states, the job's lines), or two on the same failures when against= names a second
-    feature set or fabric (a URL-encoded query); format=csv gives the events as CSV."""
-    q = scenario_request(HISTORY_PARAMS, multirack=True)
-    own, s = q.params, q.scenario
-    fmt = str(own["format"])
+    feature set or fabric (a URL-encoded query); format=csv gives the events as CSV. The
+    link is read as the /fleet page reads it (dashboard/infra/history_query.py)."""
+    link = read_history(query_text())
+    fmt = str(link.params["format"])
     if fmt not in ("json", "csv"):
         raise ScenarioError(f"format '{fmt}' must be json or csv", token="format")
-    if "policy" in own:
-        policy = canonical_repair(str(own["policy"]))
-        if policy is None:
-            raise ScenarioError(
-                f"policy '{own['policy']}' is not a repair policy (now, window-N, dark-K or "
-                "bw-P, with ,onsite for spare parts on site)",
-                token="policy",
-            )
-        s = replace(s, repair=policy)
-    other = _against(str(own["against"])) if "against" in own else None
-    if other is not None and "policy" in own and "repair=" not in str(own["against"]):
-        other = replace(other, repair=s.repair)  # policy= is both's unless against= says
-    kw = {k: int(own[k]) for k in ("racks", "days", "seed")} | {"spares": bool(own["spares"])}
-    out = results.history(s, other, **kw)
+    out = results.history(link.scenario, link.other, **link.kw)
     if fmt == "csv":
-        body = _events_csv(out["history"] if other else out)
+        body = _events_csv(out["history"] if link.other else out)
         return Response(body, mimetype="text/csv")
     return jsonify(out)
-
-
-def _against(text: str) -> Scenario:
-    """against=: the second feature set or fabric, a scenario query of its own."""
-    try:
-        return parse_query(text, strict=True).scenario
-    except ScenarioError as e:
-        raise ScenarioError(f"against: {e.message}", token="against") from e
 
 
 def _events_csv(h: dict) -> str:

@@ -117,8 +117,25 @@ def scenario_request(
     multirack: whether the route answers for multi-rack domains; islands: for b200-roce
     (only /evaluate and /decode: its model is the data plane and decode).
     """
+    return parsed_request(query_text(), own, multirack=multirack, islands=islands)
+
+
+def parsed_request(
+    raw: str,
+    own: Mapping[str, Param] | None = None,
+    *,
+    multirack: bool = False,
+    islands: bool = False,
+) -> ScenarioRequest:
+    """scenario_request of a query text `raw` (without the '?'): a page's callback reads its
+    link through this, as a route reads its request, so both name a bad input alike."""
+    if len(raw.encode("utf-8")) > MAX_QUERY_LENGTH:
+        raise ScenarioError(
+            f"the query is {len(raw.encode())} bytes long; at most {MAX_QUERY_LENGTH}",
+            token="query",
+        )
     own = own or {}
-    rest, given = split_query(query_text(), own)
+    rest, given = split_query(raw, own)
     parsed = parse_query(rest, strict=True)
     s = parsed.scenario
     answers = {FabricKind.RACK, *multirack * (FabricKind.DOMAIN,), *islands * (FabricKind.ISLANDS,)}

@@ -13,10 +13,13 @@ from dash import Dash
 from flask import Response
 
 
-def policy(app: Dash, frame_ancestors: str = "'self'") -> str:
-    """The CSP header value for this app, framed only by `frame_ancestors`."""
+def policy(app: Dash, frame_ancestors: str = "'self'", also: tuple[Dash, ...] = ()) -> str:
+    """The CSP header value for this app (and the Dash apps `also` on its server: the /fleet
+    page's clientside callbacks are inline scripts of its own), framed only by
+    `frame_ancestors`."""
     ancestors = frame_ancestors.strip() or "'self'"
-    hashes = " ".join(app.csp_hashes())  # already quoted: 'sha256-...'
+    every = dict.fromkeys(h for a in (app, *also) for h in a.csp_hashes())
+    hashes = " ".join(every)  # already quoted: 'sha256-...'
     return "; ".join(
         [
             "default-src 'self'",
@@ -37,10 +40,10 @@ def policy(app: Dash, frame_ancestors: str = "'self'") -> str:
     )
 
 
-def install(app: Dash, frame_ancestors: str = "'self'") -> None:
+def install(app: Dash, frame_ancestors: str = "'self'", also: tuple[Dash, ...] = ()) -> None:
     """Add the headers to every response (call after every callback is registered: the CSP
-    carries the hashes of Dash's inline scripts)."""
-    csp = policy(app, frame_ancestors)
+    carries the hashes of Dash's inline scripts, the other apps' `also` on the server too)."""
+    csp = policy(app, frame_ancestors, also)
 
     @app.server.after_request
     def _headers(resp: Response) -> Response:

@@ -15,6 +15,7 @@ together, one module a panel.
     live         live mode: the banner, what to do, the drain advice, the rack's changes
     compare      a second scenario beside this one
     fleet        the fleet study, a background callback (its watchdog: fleet_watchdog)
+    history_page the /fleet page: one sampled history played (its answer: history_answer)
     export       results as JSON or CSV
     assumptions  every constant on the page and its source (static)
     calibration  every published point against the model (built when opened)
@@ -41,6 +42,7 @@ from dashboard.panels import (
     finder,
     fleet,
     fragment,
+    history_page,
     lazy,
     live,
     rack,
@@ -70,3 +72,4 @@ def register(app: Dash, background_manager: Any) -> None:
     calibration.register(app)
     assumptions.register(app)
     fleet.register(app, background_manager)
+    history_page.register_link(app)  # the link to /fleet (the page mounts itself: app.py)

@@ -4,6 +4,8 @@ faults where the two part. Each history is model/reliability/history.py's."""
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
+
 from model.reliability.history import ACTIONS, MAX_PARTINGS, history
 from model.reliability.rates import DEFAULT_RATES, Rates
 from model.scenario import Scenario
@@ -35,7 +37,21 @@ def against(
     return {"history": a, "against": b, "difference": diff, "partings": _partings(a, b)}
 
 
-def _partings(a: dict, b: dict) -> dict:
+def partings_between(a: dict, b: dict, t0_h: float, t1_h: float) -> list[dict]:
+    """Every fault where two histories on one seed part from t0_h to t1_h (hours), in time
+    order: _partings of the faults in that span (a fault has the same time in both, so a span
+    holds both sides of it). What a page shows around a time, past the first MAX_PARTINGS."""
+    return _partings(_span(a, t0_h, t1_h), _span(b, t0_h, t1_h), limit=None)["first"]
+
+
+def _span(h: dict, t0_h: float, t1_h: float) -> dict:
+    """A history with only its events from t0_h to t1_h (the rest of it as it is)."""
+    e = h["events"]
+    lo, hi = bisect_left(e["t_h"], t0_h), bisect_right(e["t_h"], t1_h)
+    return h | {"events": {k: v[lo:hi] for k, v in e.items()}}
+
+
+def _partings(a: dict, b: dict, limit: int | None = MAX_PARTINGS) -> dict:
     """The faults where two histories on one seed part, in time order (the first
     MAX_PARTINGS listed, all counted): the same fault that the fabric and the job met
     another way (rerouted against aborted, say) or repaired in another time (a day more to
@@ -74,4 +90,4 @@ def _partings(a: dict, b: dict) -> dict:
                 "cost_h_against": None if y is None else y[1],
             }
         )
-    return {"count": len(out), "first": out[:MAX_PARTINGS]}
+    return {"count": len(out), "first": out[:limit]}

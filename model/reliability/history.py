@@ -349,7 +349,22 @@ def _series(
         "aborts": [0, *aborts.astype(int).tolist()],
         "money_lost": [0.0, *_sig(lost_h * per_h["money"])],
         "gpu_h_lost": [0.0, *_sig(lost_h * per_h["gpu_h"])],
+        "running": [1.0, *_sig(running_share(down, tt))],
     }
+
+
+def running_share(down: dict[str, np.ndarray], tt: np.ndarray) -> np.ndarray:
+    """The job's state as a line: the share of each span between the times tt (and from 0
+    to the first) that it ran, from its down spells (disjoint, in time order)."""
+    a, b = down["from_h"], down["to_h"]
+    done = np.concatenate([[0.0], np.cumsum(b - a)])  # down hours of the first k spells
+    k = np.searchsorted(a, tt, side="right")  # spells begun by each time
+    last = np.maximum(k - 1, 0)
+    inside = np.where(k > 0, np.clip(tt - a[last] if a.size else 0.0, 0.0, None), 0.0)
+    part = np.minimum(inside, (b - a)[last] if a.size else 0.0)
+    cum = done[np.maximum(k - 1, 0)] + np.where(k > 0, part, 0.0)
+    span = np.diff(np.concatenate([[0.0], tt]))
+    return 1.0 - np.diff(np.concatenate([[0.0], cum])) / span
 
 
 def _link_stops(eff: tuple[Effect, ...], ev: dict, per_h: dict) -> dict:

@@ -231,3 +231,32 @@ def test_out_of_bounds_is_refused_by_name(kw, token):
     with pytest.raises(ScenarioError) as e:
         history(VR, **args)
     assert e.value.token == token
+
+
+@pytest.mark.parametrize("racks,spares", [(1, False), (16, False), (300, True)])
+def test_the_running_line_is_the_down_spells_integrated(racks, spares):
+    """series['running'] (the job's state as a line: the share of each span it ran) adds up
+    to the hours outside the job's down spells, and is 1 where no spell touches a span."""
+    h = history(VR, racks=racks, days=120, seed=5, spares=spares)
+    run = np.array(h["series"]["running"][1:])
+    tt = np.array(h["series"]["t_h"])
+    down = sum(b - a for a, b in zip(h["job_down"]["from_h"], h["job_down"]["to_h"], strict=True))
+    assert (run * np.diff(tt)).sum() == pytest.approx(120 * 24 - down, rel=1e-3)
+    assert ((run >= 0) & (run <= 1)).all()
+    if h["job_down"]["from_h"]:
+        first = h["job_down"]["from_h"][0]
+        assert (run[tt[1:] <= first] == 1.0).all()
+
+
+def test_the_partings_in_a_span_are_the_partings_whose_time_is_in_it():
+    """partings_between (what the page lists around a time, past the first MAX_PARTINGS) is
+    the whole list's faults in that span, each as the whole list words it."""
+    from model.reliability.against import partings_between
+
+    r = against(VR, parse_query("off=reroute").scenario, racks=300, days=30, seed=4)
+    a, b = r["history"], r["against"]
+    every = partings_between(a, b, 0.0, 30 * 24.0)
+    assert len(every) == r["partings"]["count"] > len(r["partings"]["first"])
+    assert every[: len(r["partings"]["first"])] == r["partings"]["first"]
+    t0, t1 = 20 * 24.0, 25 * 24.0
+    assert partings_between(a, b, t0, t1) == [p for p in every if t0 <= p["t_h"] <= t1]
