@@ -1,7 +1,6 @@
-/* Presentation mode (a class on #page, style.css; Esc leaves it), print and the report's
-drawings (issue 13), and the keyboard: Tab to the drawing and the arrow keys walk its parts
-(a tray row up or down, along it left or right); Tab on to the cable map and they walk its
-cells. Each is hovered as the pointer would; Enter or Space presses it. */
+/* Presentation mode (a class on #page, style.css; Esc leaves it), print and the report's drawings
+(issue 13), and the keyboard: on the drawing the arrow keys walk its parts (a tray row up or down,
+along it left or right), on the cable map its cells; each hovered as a pointer would, Enter presses. */
 (function () {
   const page = () => document.getElementById("page");
   function present(on) {
@@ -34,8 +33,7 @@ cells. Each is hovered as the pointer would; Enter or Space presses it. */
 
   const STEP = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
   const cursor = {};  // where the keyboard is on each view: {row, col}
-  /* A view's parts as rows, each [{curve, point, x, y}] left to right: the drawing's
-  front-view traces (named so) by their y; the map's cells, each its cable's point. */
+  /* A view's parts as rows of [{curve, point, x, y}]: the drawing's front view by y; the map's cells. */
   function rows(view, gd) {
     const m = gd.layout.meta;
     if (view !== "rack") {
@@ -47,14 +45,16 @@ cells. Each is hovered as the pointer would; Enter or Space presses it. */
       t.x.forEach((x, i) => byY.set(t.y[i], (byY.get(t.y[i]) || []).concat([{ curve, point: i, x, y: t.y[i] }]))));
     return [...byY.keys()].sort((a, b) => a - b).map((y) => byY.get(y).sort((a, b) => a.x - b.x));
   }
+  const hover = (view, gd, r = rows(view, gd), p = r[cursor[view].row][cursor[view].col]) =>
+    window.Plotly.Fx.hover(gd, { target: gd, xval: p.x, yval: p.y }, view === "rack" ? "xy" : undefined);
+  const bound = new WeakSet();  // a redraw (the first autosize, a press) drops the hover: again
   document.addEventListener("keydown", function (e) {
     if (e.key === "Escape" && page() && page().classList.contains("present")) return present(false);
     const box = e.target && e.target.closest && e.target.closest(".keys");
     const view = box && { "rack-keys": "rack", "map-keys": "cable-map" }[box.id];
     const gd = view && document.querySelector("#" + view + " .js-plotly-plot");
     if (!gd || !gd.data || !window.Plotly || !(gd.layout && gd.layout.meta)) return;
-    const r = rows(view, gd);
-    const c = cursor[view] || { row: 0, col: 0 };
+    const r = rows(view, gd), c = cursor[view] || { row: 0, col: 0 };
     if (STEP[e.key] && r.length) {
       const row = Math.max(0, Math.min(r.length - 1, c.row + STEP[e.key][0]));
       cursor[view] = { row: row, col: Math.max(0, Math.min(r[row].length - 1, c.col + STEP[e.key][1])) };
@@ -62,7 +62,7 @@ cells. Each is hovered as the pointer would; Enter or Space presses it. */
       window.rackPress(r[c.row][c.col].curve, r[c.row][c.col].point);  // assets/rack_press.js
     } else return;
     e.preventDefault();
-    const p = r[cursor[view].row][cursor[view].col];
-    window.Plotly.Fx.hover(gd, { target: gd, xval: p.x, yval: p.y }, view === "rack" ? "xy" : undefined);
+    if (!bound.has(gd) && bound.add(gd)) gd.on("plotly_afterplot", () => box.contains(document.activeElement) && hover(view, gd));
+    hover(view, gd, r);
   });
 })();
