@@ -49,7 +49,7 @@ def create_app(s: config.Settings | None = None) -> Dash:
     app.validation_layout = validation_layout()  # the parts mounted later (panels/lazy.py)
     panels.register(app, manager)
     app.server.register_blueprint(web)
-    fleet = history_page.mount(app.server, app.config.assets_folder)  # /fleet (issue 30)
+    fleet = history_page.mount(app.server, app.config.assets_folder, manager)  # /fleet
     app.server.add_url_rule(
         "/healthz", "healthz", lambda: ("ok\n", 200, {"Content-Type": "text/plain"})
     )

@@ -58,13 +58,47 @@ def rack_xy(page, curve: int, index: int) -> tuple[float, float]:
     )
 
 
+def _clear_pixel(page, curve: int, index: int) -> tuple[float, float]:
+    """The whole pixel nearest point `index` of a rack trace at which it, and no other point
+    of that trace, is the nearest: a pointer's position is whole pixels, and the spine's hit
+    points can sit within half a pixel of each other (a person moves the mouse a little)."""
+    return tuple(
+        page.evaluate(
+            """([c, i]) => {
+            const gd = document.querySelector('#rack .js-plotly-plot');
+            const t = gd._fullData[c];
+            const xa = gd._fullLayout[t.xaxis === 'x' ? 'xaxis' : 'xaxis' + t.xaxis.slice(1)];
+            const ya = gd._fullLayout[t.yaxis === 'y' ? 'yaxis' : 'yaxis' + t.yaxis.slice(1)];
+            const r = gd.getBoundingClientRect();
+            const px = (k) => [r.left + xa._offset + xa.l2p(t.x[k]), r.top + ya._offset + ya.l2p(t.y[k])];
+            const [x0, y0] = px(i);
+            const near = [];
+            for (let k = 0; k < t.x.length; k++) {
+              const [x, y] = px(k);
+              if (Math.abs(x - x0) < 4 && Math.abs(y - y0) < 4) near.push([k, x, y]);
+            }
+            let best = [Math.round(x0), Math.round(y0)], margin = -Infinity;
+            for (let dx = -2; dx <= 2; dx++) for (let dy = -2; dy <= 2; dy++) {
+              const X = Math.round(x0) + dx, Y = Math.round(y0) + dy;
+              const d = near.map(([k, x, y]) => [k, Math.hypot(x - X, y - Y)]).sort((a, b) => a[1] - b[1]);
+              if (d[0][0] !== i) continue;
+              const m = (d.length > 1 ? d[1][1] : 9) - d[0][1] - 0.1 * Math.hypot(dx, dy);
+              if (m > margin) { margin = m; best = [X, Y]; }
+            }
+            return best;
+        }""",
+            [curve, index],
+        )
+    )
+
+
 def hover_part(page, cid: str, fabric: str = "vr-nvl72", says: str = "") -> tuple[float, float]:
     """Move the pointer onto a part until its hover label names it (and says `says`: what a
     click does, once the rack is redrawn for a new click mode); its page position."""
     page.locator("#rack").scroll_into_view_if_needed()
     for curve, names in point_ids(fabric).items():
         if cid in names:
-            x, y = rack_xy(page, curve, names.index(cid))
+            x, y = _clear_pixel(page, curve, names.index(cid))
             break
     else:
         raise AssertionError(f"{cid} has no marker")

@@ -13,6 +13,7 @@ come from the server, after it.
 
 from __future__ import annotations
 
+from typing import Any
 from urllib.parse import parse_qsl, quote
 
 from dash import Dash, Input, Output, State, ctx, dcc, html
@@ -42,12 +43,20 @@ AGAINST = (
 DEFAULTS = {"racks": "16", "days": "365", "seed": "1", "spares": "0", "policy": "", "against": ""}
 
 
-def mount(server: Flask, assets_folder: str) -> Dash:
+def mount(server: Flask, assets_folder: str, manager: Any) -> Dash:
     """The /fleet page as a Dash app on `server` (the rack page's), its callbacks
-    registered. The stylesheet is the rack page's; its scripts are not loaded here."""
+    registered. The stylesheet is the rack page's; its scripts are not loaded here.
+
+    It is given the rack page's background manager though it runs no background callback:
+    Dash signs background jobs' handles with a secret that, without a server secret_key,
+    each app keeps in its manager's store, shared by the gunicorn workers; an app without
+    one makes up its own per process, and `dash.get_app()` (the last app made, this one)
+    then signed the rack page's fleet-study jobs so that the other worker could not read
+    them ("the background job ended without a result", 1 run in 2 with two workers)."""
     page = Dash(
         __name__,
         server=server,
+        background_callback_manager=manager,
         url_base_pathname=PATH + "/",
         title="The AI factory over a year: NVLink fabric twin",
         update_title=None,
