@@ -21,6 +21,7 @@ from typing import Any
 import yaml
 from werkzeug.serving import WSGIRequestHandler, make_server
 
+from dashboard.standin import Rack, schedule
 from harness.servers import free_port
 
 
@@ -137,3 +138,12 @@ def prometheus(
         yield p
     finally:
         p.stop()
+
+
+def held_rack(link: str, slow_s: float = 30.0) -> Rack:
+    """A stand-in GB200 NVL72 rack on day 3 of its counters, held at its healthy phase (the
+    tests move it with /control), `link` the one that turns flaky, then fails; a slow NMX
+    answer takes slow_s."""
+    r = Rack(schedule("gb200-nvl72", link), step_s=1e9, speed=1.0, t0_s=3 * 86400.0)
+    r.held, r.slow_s = 0, slow_s
+    return r

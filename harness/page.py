@@ -41,21 +41,18 @@ def below(page) -> None:
     page.locator(".charts h2").first.scroll_into_view_if_needed()
 
 
-def rack_xy(page, curve: int, index: int) -> tuple[float, float]:
-    """Page pixel position of one point of a trace of the rack figure."""
-    return tuple(
-        page.evaluate(
-            """([c, i]) => {
-            const gd = document.querySelector('#rack .js-plotly-plot');
+# Page pixel position of point k of trace c of the rack figure (JavaScript, for evaluate).
+_POINT_PX = """const gd = document.querySelector('#rack .js-plotly-plot');
             const t = gd._fullData[c];
             const xa = gd._fullLayout[t.xaxis === 'x' ? 'xaxis' : 'xaxis' + t.xaxis.slice(1)];
             const ya = gd._fullLayout[t.yaxis === 'y' ? 'yaxis' : 'yaxis' + t.yaxis.slice(1)];
             const r = gd.getBoundingClientRect();
-            return [r.left + xa._offset + xa.l2p(t.x[i]), r.top + ya._offset + ya.l2p(t.y[i])];
-        }""",
-            [curve, index],
-        )
-    )
+            const px = (k) => [r.left + xa._offset + xa.l2p(t.x[k]), r.top + ya._offset + ya.l2p(t.y[k])];"""
+
+
+def rack_xy(page, curve: int, index: int) -> tuple[float, float]:
+    """Page pixel position of one point of a trace of the rack figure."""
+    return tuple(page.evaluate(f"([c, i]) => {{ {_POINT_PX} return px(i); }}", [curve, index]))
 
 
 def _clear_pixel(page, curve: int, index: int) -> tuple[float, float]:
@@ -64,13 +61,9 @@ def _clear_pixel(page, curve: int, index: int) -> tuple[float, float]:
     points can sit within half a pixel of each other (a person moves the mouse a little)."""
     return tuple(
         page.evaluate(
-            """([c, i]) => {
-            const gd = document.querySelector('#rack .js-plotly-plot');
-            const t = gd._fullData[c];
-            const xa = gd._fullLayout[t.xaxis === 'x' ? 'xaxis' : 'xaxis' + t.xaxis.slice(1)];
-            const ya = gd._fullLayout[t.yaxis === 'y' ? 'yaxis' : 'yaxis' + t.yaxis.slice(1)];
-            const r = gd.getBoundingClientRect();
-            const px = (k) => [r.left + xa._offset + xa.l2p(t.x[k]), r.top + ya._offset + ya.l2p(t.y[k])];
+            "([c, i]) => {"
+            + _POINT_PX
+            + """
             const [x0, y0] = px(i);
             const near = [];
             for (let k = 0; k < t.x.length; k++) {

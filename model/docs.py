@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from model import doc_tables as T
+from model import doc_workloads as W
 from model.reliability import compare
 from model.reliability.sensitivity import markdown as sensitivity_markdown
 from model.telemetry import names
@@ -58,16 +59,16 @@ REGIONS: tuple[Region, ...] = (
     Region("GOODPUT.md", "waits", T.waits_table),
     Region("GOODPUT.md", "history", T.history_markdown),
     Region("MODEL.md", "links", T.links_sentence),
-    Region("MODEL.md", "decode", T.step_markdown),
-    Region("CALIBRATION.md", "decode", T.decode_markdown),
-    Region("CALIBRATION.md", "exposed", T.exposed_sentence),
-    Region("CALIBRATION.md", "islands", T.islands_table),
-    Region("CALIBRATION.md", "ratio", T.ratio_sentence),
+    Region("MODEL.md", "decode", W.step_markdown),
+    Region("CALIBRATION.md", "decode", W.decode_markdown),
+    Region("CALIBRATION.md", "exposed", W.exposed_sentence),
+    Region("CALIBRATION.md", "islands", W.islands_table),
+    Region("CALIBRATION.md", "ratio", W.ratio_sentence),
     Region("CALIBRATION.md", "collectives", comm.calibration_tables),
     Region("TELEMETRY.md", "names", names.markdown),
     Region("TELEMETRY.md", "count-family", names.count_markdown),
     Region("TELEMETRY.md", "forecast", T.forecast_table),
-    Region("MULTIRACK.md", "examples", T.domain_examples),
+    Region("MULTIRACK.md", "examples", W.domain_examples),
 )
 
 

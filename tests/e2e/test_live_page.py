@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from dashboard.standin import Rack, create, schedule
-from harness.live import Prometheus, post_json, prometheus, serve
+from dashboard.standin import Rack, create
+from harness.live import Prometheus, held_rack, post_json, prometheus, serve
 from harness.page import click_part, ready
 from harness.servers import ARTIFACTS, start_server, stop_server
 
@@ -29,9 +29,7 @@ BANNER = "#live-banner"
 
 @pytest.fixture(scope="module")
 def rack() -> Rack:
-    r = Rack(schedule("gb200-nvl72", LINK), step_s=1e9, speed=1.0, t0_s=3 * 86400.0)
-    r.held = 0
-    return r
+    return held_rack(LINK)
 
 
 @pytest.fixture(scope="module")

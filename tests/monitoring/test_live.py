@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 
 from config import Live, Settings
-from dashboard.standin import Rack, create, schedule
-from harness.live import Prometheus, get_json, post_json, prometheus, serve, until
+from dashboard.standin import Rack, create
+from harness.live import Prometheus, get_json, held_rack, post_json, prometheus, serve, until
 from model.query import parse_query
 from model.reliability.todo import what_to_do
 from model.scenario import to_query
@@ -44,9 +44,7 @@ def _canon(q: str) -> str:
 
 @pytest.fixture(scope="module")
 def rack() -> Rack:
-    r = Rack(schedule("gb200-nvl72", LINK), step_s=1e9, speed=1.0, t0_s=3 * 86400.0)
-    r.held, r.slow_s = 0, 2 * TIMEOUT_S
-    return r
+    return held_rack(LINK, slow_s=2 * TIMEOUT_S)
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 
-from model import doc_tables as T
+from model import doc_workloads as T
 from model import evaluate, parse_query
 from model.assess import assess
 from model.fabric.presets import FABRICS, GB200_NVL72
