@@ -68,12 +68,17 @@ def run_big_study(page, base: str) -> float:
     page.fill("#fleet-years", "10")  # 100,000 rack-years a row: ~10 s in all
     clicked = time.time()
     page.click("#fleet-run")
-    # the job's own progress ("<row>…"), not the watchdog's "starting…" that Run puts up at
-    # once: before the job's first beat a frozen job waits PICKUP_S, not STALL_S, to be judged
+    job_beats(page)
+    return clicked
+
+
+def job_beats(page) -> None:
+    """Wait for the job's own progress ("<row>…"), not the watchdog's "starting…" that Run
+    puts up at once: only then has the job process been forked (and before its first beat a
+    frozen job waits PICKUP_S, not STALL_S, to be judged)."""
     expect(page.locator("#fleet-progress-text")).to_have_text(
         re.compile(r"^(?!starting).+…$"), timeout=20000
     )
-    return clicked
 
 
 def start_big_study(page, base: str) -> psutil.Process:
