@@ -25,6 +25,7 @@ from functools import lru_cache
 import numpy as np
 
 from model.fabric.presets import GB200_NVL72
+from model.workloads import curve
 from model.workloads import decode as Dm
 from model.workloads import decode_params as D
 from model.workloads.decode import Deployment, Terms, Workload, frontier, step
@@ -57,6 +58,11 @@ class Row:
         return self.decode_rate / self.tok_s_user
 
     @property
+    def ran(self) -> str:
+        """What InferenceX ran for this row (RAN)."""
+        return RAN[(self.system, self.conc)]
+
+    @property
     def name(self) -> str:
         sys = "GB200 NVL72" if self.system == "gb200-nvl72" else "B200 RoCE"
         return (
@@ -81,13 +87,65 @@ CHECK_ROWS = (
     Row("gb200-nvl72", 24, 4, 32, 8, 274.8, 222.28, 4.50, False),
     Row("gb200-nvl72", 48, 4, 32, 8, 363.3, 207.30, 4.82, False),
     Row("b200-roce", 6, 4, 40, 8, 49.3, 309.17, 3.23, False),
+    Row("b200-roce", 10, 4, 40, 8, 118.7, 277.39, 3.61, False),
+    Row("b200-roce", 15, 4, 40, 8, 168.9, 261.09, 3.83, False),
+    Row("b200-roce", 25, 4, 40, 8, 242.4, 224.59, 4.45, False),
     Row("b200-roce", 45, 4, 40, 8, 369.9, 191.18, 5.23, False),
+    Row("b200-roce", 90, 4, 40, 8, 577.3, 150.56, 6.64, False),
     Row("b200-roce", 180, 4, 40, 8, 897.9, 126.42, 7.91, False),
     Row("b200-roce", 875, 4, 40, 8, 2832.9, 101.79, 9.82, False),
     Row("b200-roce", 1214, 4, 16, 8, 7111.4, 74.04, 13.51, False),
     Row("b200-roce", 4968, 12, 32, 8, 9660.7, 56.35, 17.75, False),
     Row("b200-roce", 10860, 12, 20, 4, 12515.7, 21.34, 46.86, False),
 )
+
+# What each row ran (InferenceX's own configs, SemiAnalysisAI/InferenceX
+# configs/deprecated/nvidia-1k1k-master.yaml, dsr1-fp4-{gb200,b200}-dynamo-trt, recipe files
+# named ctx<P>_gen<workers>_<tep|dep><N>_batch<cap>_eplb<slots>_mtp<drafts>) [M]: tep is
+# tensor-parallel attention, dep data-parallel attention; every row's MoE is EP. The model
+# asks each row for EP with data-parallel attention and one MTP draft (row_tpot): the rows
+# that ran three drafts or tensor-parallel attention are compared with another deployment
+# than the one measured, and say so (checks.py).
+RAN = {
+    ("gb200-nvl72", 4): "TEP8, MTP 3, batch cap 8",
+    ("gb200-nvl72", 8): "TEP8, MTP 3, batch cap 8",
+    ("gb200-nvl72", 12): "TEP8, MTP 3, batch cap 8",
+    ("gb200-nvl72", 24): "TEP8, MTP 3, batch cap 8",
+    ("gb200-nvl72", 48): "TEP8, MTP 3, batch cap 8",
+    ("gb200-nvl72", 180): "DEP32, MTP 3, batch cap 4",
+    ("gb200-nvl72", 2253): "DEP32, MTP 1, batch cap 64, 288 expert slots",
+    ("gb200-nvl72", 4301): "DEP16, MTP 1, batch cap 256, 256 expert slots",
+    ("gb200-nvl72", 16130): "DEP4, MTP 1, batch cap 768",
+    ("b200-roce", 6): "TEP8, MTP 3, batch cap 1",
+    **{("b200-roce", c): "TEP8, MTP 3, batch cap 32" for c in (10, 15, 25, 45, 90, 180)},
+    ("b200-roce", 875): "DEP8, MTP 3, batch cap 16",
+    ("b200-roce", 1214): "DEP8, MTP 2, batch cap 64",
+    ("b200-roce", 4968): "DEP8, MTP 1, batch cap 128",
+    ("b200-roce", 10860): "DEP4, MTP 1, batch cap 512",
+}
+
+
+def runs(system: str) -> tuple[Row, ...]:
+    """Every run of InferenceX's table for one system."""
+    return tuple(r for r in (*FITTED_ROWS, *CHECK_ROWS) if r.system == system)
+
+
+def run_point(r: Row, tpot_ms: float) -> tuple[float, float]:
+    """A run as InferenceX plots it, at a TPOT: (tok/s/user, every token over every GPU) for
+    the run's batch and prefill/decode split."""
+    x = 1000.0 / tpot_ms
+    return x, r.batch * x * 2 * r.decode_gpus / (r.decode_gpus + r.prefill_gpus)
+
+
+def runs_curve(system: str, x, terms: Terms | None = None) -> np.ndarray:
+    """InferenceX's curve through one system's runs at interactivities x: as measured (terms
+    None: the published rows, which reproduces its table), or with the model's TPOT for each
+    run at its batch (the model read the way InferenceX reads its measurements)."""
+    pts = [
+        run_point(r, r.tpot_ms if terms is None else row_tpot(r, terms)[0]) for r in runs(system)
+    ]
+    return curve.read(pts, x)
+
 
 # The frontier points: InferenceX's iso-interactivity comparison at 125 tok/s/user (named in
 # the issue). Their figures count prefill GPUs; [A] the prefill share of each system's
@@ -121,7 +179,9 @@ DEEPSEEK_WHY = (
 FRONTIER_WHY = (
     "their curve here interpolates between measured deployments (conc 180 at 164 and 2,253 at "
     "91 tok/s/user on GB200); the model's frontier is the envelope over deployments not run "
-    "(EP72 at tens of requests a GPU)"
+    "(EP72 at tens of requests a GPU); read at InferenceX's own runs (the 'at its own runs' "
+    "rows) the model misses by as much, so the gap is its TPOT at those runs, which ran "
+    "another deployment (MTP 3 drafts, tensor-parallel attention) than the model's"
 )
 
 

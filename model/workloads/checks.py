@@ -32,6 +32,7 @@ from model.workloads.calibrate import (
     hardware_of,
     iso_model,
     row_tpot,
+    runs_curve,
     sensitivity,
 )
 from model.workloads.collectives import deepseek_decode_bound
@@ -54,9 +55,40 @@ def _row_points(terms: Terms) -> list[dict]:
                 "model": round(t, 2),
                 "error_pct": round(err_pct(t, r.tpot_ms), 1),
                 "fitted": r.fitted,
-                "note": dep.label() if dep else "does not fit in HBM",
+                "note": (f"model: {dep.label()}" if dep else "does not fit in HBM")
+                + f"; ran {r.ran}",
             }
         )
+    return rows
+
+
+def _runs_curve_points(terms: Terms) -> list[dict]:
+    """InferenceX's curve at each interactivity of its table, and the model's TPOT at each
+    of InferenceX's own runs read the same way (checks): the model against the measurement
+    on the measurement's own ground, without the envelope over deployments nobody ran.
+    The note gives the curve through the published runs, which reproduces the table."""
+    rows = []
+    xs = np.array([float(x) for x, _, _ in ISO_CHECKS])
+    for i, system in enumerate(("gb200-nvl72", "b200-roce")):
+        measured, model = runs_curve(system, xs), runs_curve(system, xs, terms)
+        for j, (x, *pubs) in enumerate(ISO_CHECKS):
+            pub = pubs[i]
+            method = err_pct(float(measured[j]), pub)
+            rows.append(
+                {
+                    "point": f"InferenceX curve at {x} tok/s/user: {system}, at its own runs",
+                    "published": pub,
+                    "unit": "tok/s/GPU",
+                    "model": round(float(model[j])) if np.isfinite(model[j]) else None,
+                    "error_pct": round(err_pct(float(model[j]), pub), 1),
+                    "fitted": False,
+                    "note": (
+                        "the model's TPOT at each run's batch, the runs joined as InferenceX "
+                        f"joins them; its published runs joined so give {float(measured[j]):,.0f}"
+                        f" ({method:+.1f}%)"
+                    ),
+                }
+            )
     return rows
 
 
@@ -175,6 +207,7 @@ def table(terms: Terms = Dm.FITTED) -> list[dict]:
         *_row_points(terms),
         *_iso_points(terms),
         *_iso_check_points(terms),
+        *_runs_curve_points(terms),
         *_sglang_points(terms),
         _deepseek_point(terms),
         *_bound_points(),

@@ -107,6 +107,40 @@ def test_gb200_over_b200_roce_at_125_within_25_percent_of_measured():
         assert dep.overlap and bd["exposed"] < 0.5 * (bd["dispatch"] + bd["combine"])
 
 
+def test_inferencex_curve_is_its_runs_joined_by_a_monotone_cubic():
+    """The reading the runs-curve checks rest on: InferenceX's published runs, Pareto-kept and
+    joined by a monotone cubic Hermite, give its published curve at every interactivity of its
+    table within 7% on both systems (a wrong reading, e.g. a straight line in log space, misses
+    GB200 at 125 tok/s/user by 18%)."""
+    xs = np.array([float(x) for x, _, _ in C.ISO_CHECKS])
+    for i, system in enumerate(("gb200-nvl72", "b200-roce")):
+        got = C.runs_curve(system, xs)
+        pub = np.array([row[1 + i] for row in C.ISO_CHECKS], dtype=float)
+        assert np.all(np.abs(got / pub - 1) < 0.07), (system, got.round(), pub)
+
+
+def test_the_monotone_cubic_keeps_its_runs_order_and_passes_through_them():
+    from model.workloads import curve
+
+    x, y = [17.8, 43.3, 91.0, 164.4, 207.3], [14659.4, 12659.7, 7698.0, 1149.1, 363.3]
+    assert curve.monotone_cubic(x, y, x) == pytest.approx(y)
+    fine = curve.monotone_cubic(x, y, np.linspace(x[0], x[-1], 400))
+    assert np.all(np.diff(fine) <= 1e-9)  # falling data, falling curve: no overshoot
+    assert np.isnan(curve.monotone_cubic(x, y, [10.0, 300.0])).all()  # never read beyond
+    # a run beaten on both axes by another is not on the curve
+    assert curve.pareto([(100, 5), (120, 6), (90, 9)]) == [(90, 9), (120, 6)]
+
+
+def test_every_inferencex_row_says_what_it_ran():
+    """Each row's note names the model's deployment and the one InferenceX ran (its config):
+    the rows that ran three MTP drafts or tensor-parallel attention say so."""
+    rows = [r for r in K.table() if r["unit"] == "ms TPOT"]
+    assert len(rows) == len(C.FITTED_ROWS) + len(C.CHECK_ROWS)
+    assert all("; ran " in r["note"] for r in rows)
+    conc180 = next(r for r in rows if "conc 180, 4P/32D" in r["point"])
+    assert "DEP32, MTP 3, batch cap 4" in conc180["note"]
+
+
 def test_deepseek_published_bound():
     # ~67 tok/s per user over 400 Gb/s InfiniBand, ~1,200 over GB200 NVL72 (900 GB/s one way)
     assert deepseek_decode_bound(50e9) == pytest.approx(67, rel=0.03)
