@@ -58,7 +58,7 @@ class Row:
         return self.decode_rate / self.tok_s_user
 
     @property
-    def ran(self) -> str:
+    def ran(self) -> Ran:
         """What InferenceX ran for this row (RAN)."""
         return RAN[(self.system, self.conc)]
 
@@ -106,22 +106,38 @@ CHECK_ROWS = (
 # asks each row for EP with data-parallel attention and one MTP draft (row_tpot): the rows
 # that ran three drafts or tensor-parallel attention are compared with another deployment
 # than the one measured, and say so (checks.py).
+
+
+@dataclass(frozen=True)
+class Ran:
+    """What one InferenceX run served: attention tensor- or data-parallel over `size` GPUs,
+    MoE EP over the same GPUs, MTP drafts, the batch cap a GPU, redundant expert slots."""
+
+    attention: str  # "tep" or "dep"
+    size: int
+    drafts: int
+    cap: int
+    slots: int = 0
+
+    def label(self) -> str:
+        slots = f", {self.slots} expert slots" if self.slots else ""
+        return (
+            f"{self.attention.upper()}{self.size}, MTP {self.drafts}, batch cap {self.cap}{slots}"
+        )
+
+
 RAN = {
-    ("gb200-nvl72", 4): "TEP8, MTP 3, batch cap 8",
-    ("gb200-nvl72", 8): "TEP8, MTP 3, batch cap 8",
-    ("gb200-nvl72", 12): "TEP8, MTP 3, batch cap 8",
-    ("gb200-nvl72", 24): "TEP8, MTP 3, batch cap 8",
-    ("gb200-nvl72", 48): "TEP8, MTP 3, batch cap 8",
-    ("gb200-nvl72", 180): "DEP32, MTP 3, batch cap 4",
-    ("gb200-nvl72", 2253): "DEP32, MTP 1, batch cap 64, 288 expert slots",
-    ("gb200-nvl72", 4301): "DEP16, MTP 1, batch cap 256, 256 expert slots",
-    ("gb200-nvl72", 16130): "DEP4, MTP 1, batch cap 768",
-    ("b200-roce", 6): "TEP8, MTP 3, batch cap 1",
-    **{("b200-roce", c): "TEP8, MTP 3, batch cap 32" for c in (10, 15, 25, 45, 90, 180)},
-    ("b200-roce", 875): "DEP8, MTP 3, batch cap 16",
-    ("b200-roce", 1214): "DEP8, MTP 2, batch cap 64",
-    ("b200-roce", 4968): "DEP8, MTP 1, batch cap 128",
-    ("b200-roce", 10860): "DEP4, MTP 1, batch cap 512",
+    **{("gb200-nvl72", c): Ran("tep", 8, 3, 8) for c in (4, 8, 12, 24, 48)},
+    ("gb200-nvl72", 180): Ran("dep", 32, 3, 4),
+    ("gb200-nvl72", 2253): Ran("dep", 32, 1, 64, 288),
+    ("gb200-nvl72", 4301): Ran("dep", 16, 1, 256, 256),
+    ("gb200-nvl72", 16130): Ran("dep", 4, 1, 768),
+    ("b200-roce", 6): Ran("tep", 8, 3, 1),
+    **{("b200-roce", c): Ran("tep", 8, 3, 32) for c in (10, 15, 25, 45, 90, 180)},
+    ("b200-roce", 875): Ran("dep", 8, 3, 16),
+    ("b200-roce", 1214): Ran("dep", 8, 2, 64),
+    ("b200-roce", 4968): Ran("dep", 8, 1, 128),
+    ("b200-roce", 10860): Ran("dep", 4, 1, 512),
 }
 
 
@@ -177,11 +193,9 @@ DEEPSEEK_WHY = (
 # deployments is an interpolation; the model's frontier is the envelope over deployments
 # (EP sizes, batches) that were not run.
 FRONTIER_WHY = (
-    "their curve here interpolates between measured deployments (conc 180 at 164 and 2,253 at "
-    "91 tok/s/user on GB200); the model's frontier is the envelope over deployments not run "
-    "(EP72 at tens of requests a GPU); read at InferenceX's own runs (the 'at its own runs' "
-    "rows) the model misses by as much, so the gap is its TPOT at those runs, which ran "
-    "another deployment (MTP 3 drafts, tensor-parallel attention) than the model's"
+    "their curve here joins measured runs (conc 180 at 164 and 2,253 at 91 tok/s/user on "
+    "GB200) with nothing run between; the model's frontier over every deployment takes ones "
+    "no InferenceX recipe serves (EP64-72, two micro-batches)"
 )
 
 
@@ -217,15 +231,18 @@ def hardware_of(system: str):
 
 
 def row_tpot(r: Row, terms: Terms = Dm.FITTED) -> tuple[float, Deployment]:
-    """The model's TPOT (ms) for the row's deployment at its batch: MTP on, the better KV
-    precision and overlap choice, as the deployment would run."""
+    """The model's TPOT (ms) for the row's deployment at its batch: its EP size and MTP drafts
+    as it ran them, the better KV precision and overlap choice."""
     hw = hardware_of(r.system)
     w = Workload(DEEPSEEK_R1)
     v = hw.groups_for(r.ep)[0][0]
     best = (math.inf, None)
     for kv in D.KV_PRECISIONS:
         for ov in D.OVERLAP:
-            dep = Deployment(r.ep, 1, kv, ov)
+            tp = r.ran.attention == "tep"
+            if tp and ov:
+                continue  # the recipes serve TEP in one batch
+            dep = Deployment(r.ep, r.ran.drafts, kv, ov, tp)
             if Dm.max_batch(DEEPSEEK_R1, B200, w, dep) < r.batch:
                 continue
             s = step(DEEPSEEK_R1, B200, w, dep, v, np.array([r.batch]), terms)
@@ -236,7 +253,10 @@ def row_tpot(r: Row, terms: Terms = Dm.FITTED) -> tuple[float, Deployment]:
 
 
 def _loss(terms: Terms) -> float:
-    return sum(math.log(row_tpot(r, terms)[0] / r.tpot_ms) ** 2 for r in FITTED_ROWS)
+    tpots = [row_tpot(r, terms)[0] for r in FITTED_ROWS]
+    if min(tpots) <= 0:  # a residual that takes a step below nothing fits no row
+        return math.inf
+    return sum(math.log(t / r.tpot_ms) ** 2 for t, r in zip(tpots, FITTED_ROWS, strict=True))
 
 
 @lru_cache(maxsize=1)
@@ -256,13 +276,31 @@ def fit() -> Terms:
     return Terms(round(cur.residual_us, 1))
 
 
-def iso_model(terms: Terms = Dm.FITTED, x: float = ISO_TOK_S_USER) -> dict[str, float]:
+def recipes(system: str, max_ep: int) -> tuple[Deployment, ...]:
+    """The deployments InferenceX's recipes serve on `system` (RAN): their attention (TEP or
+    DEP) and EP sizes, their MTP drafts, in one batch (no recipe runs two micro-batches)."""
+    ran = [r for (sys, _), r in RAN.items() if sys == system]
+    shapes = {(r.attention == "tep", r.size) for r in ran}
+    drafts = {r.drafts for r in ran}
+    return tuple(
+        d
+        for d in Dm.deployments(max_ep)
+        if (d.tp, d.ep) in shapes and d.mtp in drafts and not d.overlap
+    )
+
+
+def iso_model(
+    terms: Terms = Dm.FITTED, x: float = ISO_TOK_S_USER, only_recipes: bool = False
+) -> dict[str, float]:
     """Both systems' frontiers at interactivity x on InferenceX's basis (every token over
-    every GPU, the stated prefill share) and their ratio."""
+    every GPU, the stated prefill share) and their ratio: over every deployment the model
+    tries, or (only_recipes) over those InferenceX's recipes serve."""
     w = Workload(DEEPSEEK_R1)
     out = {}
     for system in ("gb200-nvl72", "b200-roce"):
-        fr = frontier(DEEPSEEK_R1, hardware_of(system), w, np.array([float(x)]), terms)
+        hw = hardware_of(system)
+        only = recipes(system, hw.max_ep) if only_recipes else None
+        fr = frontier(DEEPSEEK_R1, hw, w, np.array([float(x)]), terms, only)
         dec = float(fr.tokens_per_s_per_gpu[0])
         out[system] = 2 * dec * (1 - PREFILL_SHARE[system])
     out["ratio"] = out["gb200-nvl72"] / out["b200-roce"]
