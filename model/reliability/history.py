@@ -16,10 +16,12 @@ import numpy as np
 from model.errors import ScenarioError
 from model.reliability.accounting import interval_s, job_scale, rate_of_tokens
 from model.reliability.effects import LINK_PARTS, MAINTENANCE, Effect
-from model.reliability.montecarlo import sample_history, saved
+from model.reliability.montecarlo import sample_history
+from model.reliability.pace import fault_losses, lost_between
 from model.reliability.policy import parse_policy
 from model.reliability.rates import DEFAULT_RATES, Rates
 from model.reliability.site import site_of
+from model.reliability.walk import saved
 from model.scenario import Scenario
 from model.workloads.training import TOKENS_PER_GPU_PER_STEP
 
@@ -130,7 +132,7 @@ def history(
     tau_s = interval_s(eff, rates, checkpoint_interval_s)
     tau, w = tau_s / 3600.0, rates.checkpoint_write_s / 3600.0
     hours = float(days) * 24.0
-    faults, walk, degraded = sample_history(eff, hours, f"history:{seed}", racks, tau, w)
+    faults, walk, pc = sample_history(eff, hours, f"history:{seed}", racks, tau, w)
     gpus = site_of(s).gpus * racks
     tokens_h = rate_of_tokens(s, None) * racks * 3600.0
     per_h = {
@@ -139,9 +141,9 @@ def history(
         "money": gpus * rates.price_per_gpu_h,
         "steps": _steps_per_h(s, tokens_h, gpus),
     }
-    ev = _events(eff, faults, walk, spares)
+    ev = _events(eff, faults, walk, spares, _degraded_of_faults(faults, pc))
     down = spells(walk, hours)
-    series = _series(eff, faults, walk, down, degraded, (hours, tau, w), per_h)
+    series = _series(walk, down, pc, (hours, tau, w), per_h)
     return {
         "scenario": s.key(),
         "racks": racks,
@@ -170,11 +172,14 @@ def history(
 
 def _kinds(eff: tuple[Effect, ...], spares: bool) -> dict:
     """What every fault of a kind shares, as columns (an event names its kind's row): its
-    name, what the fabric and the job did (an ACTIONS code), how long the job stalled while
+    name, the fault it is, what the fabric and the job did (an ACTIONS code), how long the job stalled while
     the fabric rerouted around it, how long its repair took, the full-rate hours its
     degraded running cost, and whether it is a single link's fault."""
     return {
         "name": [e.name for e in eff],
+        # the physical fault (draws.py's stream): a flaky link flagged by telemetry and the
+        # same link left to fail are one fault, met two ways
+        "fault": [e.stream or e.name for e in eff],
         "action": [action_of(e, spares) for e in eff],
         "stall_s": _sig(np.array([e.stall_s for e in eff])),
         "repair_h": _sig(np.array([e.repair_h for e in eff])),
@@ -191,9 +196,26 @@ def _steps_per_h(s: Scenario, tokens_per_h: float, gpus: int) -> float | None:
     return tokens_per_h / (gpus * TOKENS_PER_GPU_PER_STEP)
 
 
-def _events(eff: tuple[Effect, ...], faults: dict, walk: dict | None, spares: bool) -> dict:
+def _degraded_of_faults(faults: dict, pc: dict) -> np.ndarray:
+    """The work each fault's degraded running cost the job on this path (pace.py): the
+    history's whole degraded loss shared by the spells, as each slowed the job's running."""
+    r = pc["runs"]
+    length = r["b"] - r["a"]
+    share = np.divide(r["prod"], length, out=np.zeros_like(length), where=length > 0.0)
+    order = np.argsort(r["a"], kind="stable")
+    runs = {"a": r["a"][order], "b": r["b"][order], "share": share[order]}
+    per_spell, _ = fault_losses(pc["spells"], runs, pc["sigma0"], float(r["lost"].sum()))
+    out = np.zeros(faults["t"].size)
+    np.add.at(out, pc["spells"]["fault"], per_spell)
+    return out
+
+
+def _events(
+    eff: tuple[Effect, ...], faults: dict, walk: dict | None, spares: bool, deg: np.ndarray
+) -> dict:
     """Every fault in time order with what it cost the job: the down time of its stops
-    (detection, wait, restart), the work lost at them, its degraded running."""
+    (detection, wait, restart), the work lost at them, its degraded running (`deg`, on the
+    path: nothing while the job was down anyway)."""
     n = faults["t"].size
     down = np.zeros(n)
     lost = np.zeros(n)
@@ -204,7 +226,6 @@ def _events(eff: tuple[Effect, ...], faults: dict, walk: dict | None, spares: bo
         lost = np.bincount(f, weights=walk["lost"], minlength=n)[:n]
     kind = faults["kind"]
     order = np.argsort(faults["t"], kind="stable")
-    deg = np.array([e.degraded_h for e in eff])[kind]
     act = np.array([action_of(e, spares) for e in eff], dtype=np.int64)[kind]
     cost = down + lost + deg
     cols = {
@@ -240,6 +261,7 @@ def _columns(ev: dict, per_h: dict) -> dict:
         "kind": ev["kind"].tolist(),
         "down_h": _sig(ev["down_h"]),
         "lost_work_h": _sig(ev["lost_work_h"]),
+        "degraded_h": _sig(ev["degraded_h"]),
         "cost_h": _sig(ev["cost_h"]),
         "gpu_h": _sig(ev["cost_h"] * per_h["gpu_h"]),
         "money": _sig(ev["cost_h"] * per_h["money"]),
@@ -307,40 +329,40 @@ def _job_down(sp: dict[str, np.ndarray]) -> dict:
 
 
 def _series(
-    eff: tuple[Effect, ...],
-    faults: dict,
     walk: dict | None,
     down: dict[str, np.ndarray],
-    degraded: float,
+    pc: dict,
     clock: tuple[float, float, float],
     per_h: dict,
 ) -> dict:
     """Goodput so far, restarts (the job back after a down spell), aborts (spells an
-    unplanned stop began) and money lost at SERIES_POINTS times: work done at full rate
-    (runs up to each stop, then the run in progress) slowed by the degraded hours so far,
-    exactly the Monte Carlo's fraction at the horizon. clock: hours, tau and w."""
+    unplanned stop began) and money lost at SERIES_POINTS times: the work of the runs up to
+    each time (the run in progress counted until a stop loses it), less what degraded
+    running cost them (pace.py), exactly the Monte Carlo's fraction at the horizon.
+    clock: hours, tau and w."""
     hours, tau, w = clock
     tt = np.linspace(0.0, hours, SERIES_POINTS)[1:]
+    r = pc["runs"]
+    n = r["a"].size - 1  # the runs before each stop, then the last (the horizon's)
+    work = r["prod"][:n] - r["lost"][:n]
     if walk is None or not walk["t"].size:
-        prod = saved(tt, tau, w)
+        back = np.zeros(tt.size)
+        done = np.zeros(tt.size)
         restarts = aborts = np.zeros(tt.size)
     else:
-        t = walk["t"]
-        i = np.searchsorted(t, tt, side="right") - 1
-        cum = np.concatenate([[0.0], np.cumsum(walk["prod"])])
+        i = np.searchsorted(walk["t"], tt, side="right") - 1
+        done = np.concatenate([[0.0], np.cumsum(work)])[i + 1]
         back = np.where(i >= 0, walk["end"][np.maximum(i, 0)], 0.0)
-        prod = cum[i + 1] + saved(np.maximum(tt - back, 0.0), tau, w)
         resumed = np.sort(down["to_h"][down["back"]])
         restarts = np.searchsorted(resumed, tt, side="right").astype(float)
         struck = np.sort(down["from_h"][~down["planned"]])
         aborts = np.searchsorted(struck, tt, side="right").astype(float)
-    deg_f = np.array([e.degraded_h for e in eff])[faults["kind"]]
-    order = np.argsort(faults["t"])
-    cum_deg = np.concatenate([[0.0], np.cumsum(deg_f[order])])
-    d_faults = cum_deg[np.searchsorted(faults["t"][order], tt, side="right")]
-    spread = max(degraded - float(cum_deg[-1]), 0.0)  # the parts waiting for a visit
-    d = d_faults + spread * tt / hours
-    good = prod * np.exp(-d / tt) / tt
+    span = np.maximum(tt - back, 0.0)
+    now = saved(span, tau, w)
+    share = np.divide(now, span, out=np.zeros_like(span), where=span > 0.0)
+    zero = np.zeros(tt.size, dtype=np.int64)
+    now_lost = share * lost_between(pc["pace"], zero, np.minimum(back, tt), tt)
+    good = (done + now - now_lost) / tt
     lost_h = tt * (1.0 - good)
     return {
         "t_h": np.round(np.concatenate([[0.0], tt]), 3).tolist(),
