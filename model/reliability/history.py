@@ -5,8 +5,8 @@ One model: the history is the Monte Carlo's own sample of one job (montecarlo.sa
 the same events, rates, repair policy and outcomes as the closed form, walked by the same
 timeline), with its faults kept instead of summed away; which rack a fault struck is drawn
 after the sample, so the stops and the goodput are the Monte Carlo's to the bit. Seeded by
-`seed` alone, so a second feature set or fabric on the same seed draws the same failures
-for every kind whose rate it shares (common random numbers, see against()).
+`seed` alone, and every fault draws its own numbers (draws.py), so a second feature set or
+fabric on the same seed has the same failures (common random numbers, see against.py).
 """
 
 from __future__ import annotations
