@@ -15,6 +15,7 @@ import numpy as np
 
 from model.errors import ScenarioError
 from model.reliability.accounting import interval_s, job_scale, rate_of_tokens
+from model.reliability.draws import wrapped
 from model.reliability.effects import LINK_PARTS, MAINTENANCE, Effect
 from model.reliability.montecarlo import sample_history
 from model.reliability.pace import fault_losses, lost_between
@@ -272,7 +273,8 @@ def _columns(ev: dict, per_h: dict) -> dict:
 
 def _rack_states(eff: tuple[Effect, ...], faults: dict, spares: bool, hours: float) -> dict:
     """Each rack's state-change intervals (rack, from, to, state), by rack then time; a later
-    interval paints over an earlier one, and a rack is running outside them."""
+    interval paints over an earlier one, and a rack is running outside them. A repair past
+    the horizon comes round to its start, as the job's stops do (draws.wrapped)."""
     spells = [rack_spells(e, spares) for e in eff]
     rack, t0, t1, state = [], [], [], []
     for k, sp in enumerate(spells):
@@ -284,13 +286,11 @@ def _rack_states(eff: tuple[Effect, ...], faults: dict, spares: bool, hours: flo
                 continue
             rack.append(faults["rack"][mine])
             t0.append(faults["t"][mine] + a)
-            t1.append(np.minimum(faults["t"][mine] + b, hours))
+            t1.append(np.full(int(mine.sum()), b - a))
             state.append(np.full(int(mine.sum()), st))
     if not rack:
         return {"rack": [], "from_h": [], "to_h": [], "state": []}
-    r, a, b, c = (np.concatenate(x) for x in (rack, t0, t1, state))
-    keep = a < hours
-    r, a, b, c = r[keep], a[keep], b[keep], c[keep]
+    r, a, b, c = _come_round(*(np.concatenate(x) for x in (rack, t0, t1, state)), hours)
     order = np.lexsort((a, r))
     return {
         "rack": r[order].tolist(),
@@ -298,6 +298,24 @@ def _rack_states(eff: tuple[Effect, ...], faults: dict, spares: bool, hours: flo
         "to_h": np.round(b[order], 3).tolist(),
         "state": c[order].tolist(),
     }
+
+
+def _come_round(
+    r: np.ndarray, a: np.ndarray, length: np.ndarray, c: np.ndarray, hours: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Intervals from `a` lasting `length` on a horizon that comes round: one that starts past
+    it starts again from its start, and the part of one that runs past it is a second
+    interval from 0 (rack, from, to, state)."""
+    a = wrapped(a, hours)
+    length = np.minimum(length, hours)
+    over = a + length - hours
+    two = over > 0.0
+    return (
+        np.concatenate([r, r[two]]),
+        np.concatenate([a, np.zeros(int(two.sum()))]),
+        np.concatenate([np.minimum(a + length, hours), over[two]]),
+        np.concatenate([c, c[two]]),
+    )
 
 
 def spells(walk: dict | None, hours: float) -> dict[str, np.ndarray]:

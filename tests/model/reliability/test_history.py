@@ -117,6 +117,28 @@ def test_events_rack_states_and_series_hang_together():
     assert s["money_lost"][-1] == pytest.approx(lost_h * h["gpus"] * 8.5, rel=1e-3)
 
 
+def test_a_racks_repair_past_the_horizon_comes_round_to_its_start():
+    """Every fault's rack states are painted in full: a repair that runs past the end of the
+    history comes round to its start (as the job's stops do), so the hours painted are the
+    faults' own spells, none cut at the horizon."""
+    from model.reliability.accounting import job_scale
+    from model.reliability.history import rack_spells
+    from model.reliability.rates import DEFAULT_RATES
+
+    h = history(VR, racks=200, days=20, seed=3)
+    eff = job_scale(VR, DEFAULT_RATES, 200, False)
+    want = sum(
+        min(b - a, 480.0)
+        for k in h["events"]["kind"]
+        for _, a, b in rack_spells(eff[k], False)
+        if b > a
+    )
+    rs = h["rack_states"]
+    got = sum(b - a for a, b in zip(rs["from_h"], rs["to_h"], strict=True))
+    assert got == pytest.approx(want, rel=1e-3)
+    assert 0.0 in rs["from_h"]  # some repair came round
+
+
 def test_link_faults_that_stopped_the_job_are_counted_and_priced():
     """The readers' question: on vr-nvl72 without spares a link fault is rerouted and runs
     on until its cartridge swap (a rack-down stop); with reroute off it aborts the job."""
