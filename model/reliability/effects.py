@@ -65,6 +65,10 @@ class Effect:
     every_gpu: bool = False  # a switch chip or tray: its planes are dark for every GPU
     repair_h: float = 0.0  # until the part is back in service (a history's rack states)
     stall_s: float = 0.0  # the reroute's stall when the job runs on (a history's events)
+    # the physical fault whose random numbers it draws (draws.py): its name unless another
+    # kind is the same fault met another way (a flaky link flagged, or left to fail)
+    stream: str = ""
+    spell_h: float = 0.0  # how long its degraded running lasts when no stop or repair ends it
 
 
 def _fault_stops(
@@ -217,7 +221,8 @@ def _link_events(x: _Life) -> list[Effect]:
         out.append(x.fault(part, rate * (1.0 - rates.flaky_share), o, pl, extra_h=x.diag))
         if x.tele:  # flagged days ahead and drained on purpose: a planned drain
             flagged = f"{part}, flagged by telemetry"
-            out.append(x.fault(flagged, rate * rates.flaky_share, o, pl, planned=True))
+            e = x.fault(flagged, rate * rates.flaky_share, o, pl, planned=True)
+            out.append(replace(e, stream=f"{part}, flaky"))
             continue
         # runs flaky (replays) until it fails, then an unplanned fault
         flaky_deg = c["flaky-link"].slowdown() * rates.flaky_lead_h
@@ -232,6 +237,7 @@ def _link_events(x: _Life) -> list[Effect]:
                 pl,
                 repair_h=o.repair_h + x.diag,
                 stall_s=o.stall_s if o.job_runs else 0.0,
+                stream=f"{part}, flaky",
             )
         )
     return out
@@ -280,6 +286,7 @@ def _update_events(x: _Life) -> list[Effect]:
     in_service = sum(
         n * o.repair_h * o.slowdown() for (_, n), o in zip(f.updates, outs, strict=True)
     )
+    in_turn_h = sum(n * o.repair_h for (_, n), o in zip(f.updates, outs, strict=True))
     if up.state is not JobState.STOPPED:
         window = outcome(
             replace(with_features(x.h, x.feats - {Feature.ISSU}), update=(f.updates[0][0],))
@@ -289,7 +296,7 @@ def _update_events(x: _Life) -> list[Effect]:
     if up.state is JobState.STOPPED:
         stop = Stop(0.0, True, up.repair_h, MAINTENANCE, x.u0)
         return [Effect("switch update", upd_rate, (stop,), 0.0)]
-    return [Effect("switch update", upd_rate, (), in_service)]
+    return [Effect("switch update", upd_rate, (), in_service, spell_h=in_turn_h)]
 
 
 def _no_controller_events(x: _Life) -> list[Effect]:
