@@ -33,29 +33,56 @@ def spell_window(e: Effect) -> tuple[float, float]:
     return start, max(end - start, _MIN_SPELL_PER_COST * e.degraded_h)
 
 
+def _pieces(e: Effect) -> tuple[tuple[float, float, float], ...]:
+    """A fault's degraded running as (start, length, cost) pieces after the fault: its
+    running slowdown over its spell, and a hot swap's extra over the swap's last hours
+    (the parts swapped at the end of the repair), so a swap the job sits out costs it
+    nothing, as a stop there would not."""
+    start, length = spell_window(e)
+    main = e.degraded_h - e.swap_cost_h
+    out = [(start, max(length, _MIN_SPELL_PER_COST * main), main)] if main > 0.0 else []
+    if e.swap_cost_h > 0.0:
+        swap = max(e.swap_h, _MIN_SPELL_PER_COST * e.swap_cost_h)
+        out.append((start + length - e.swap_h, swap, e.swap_cost_h))
+    return tuple(out)
+
+
 def spells(
     eff: tuple[Effect, ...], faults: dict[str, np.ndarray], hours: float
 ) -> dict[str, np.ndarray]:
-    """Every fault's degraded spell: its unit, from, to, the log of the pace factor it
-    multiplies in (sigma = -log(1 - s)), and its fault's row. The part of a spell past the
-    horizon comes round to its start (draws.wrapped): two rows of the same fault."""
-    win = np.array([spell_window(e) for e in eff]).reshape(-1, 2)
-    cost = np.array([e.degraded_h for e in eff])
+    """Every fault's degraded spells (_pieces): its unit, from, to, the log of the pace factor
+    each multiplies in (sigma = -log(1 - s)), and its fault's row. The part of a spell past
+    the horizon comes round to its start (draws.wrapped): two rows of the same fault."""
     kind = faults["kind"]
-    mine = (cost[kind] > 0.0) & np.array([e.name != WAITING for e in eff], bool)[kind]
-    k = kind[mine]
-    a = wrapped(faults["t"][mine] + win[k, 0], hours)
-    length = np.minimum(win[k, 1], hours)
-    over = np.maximum(a + length - hours, 0.0)  # the part past the horizon comes round
-    sigma = -np.log1p(-cost[k] / win[k, 1])
-    rows = np.flatnonzero(mine)
+    keep = np.array([e.name != WAITING for e in eff], bool)
+    rows, off, length, cost = [], [], [], []
+    for k, e in enumerate(eff):
+        if not keep[k] or e.degraded_h <= 0.0:
+            continue
+        mine = np.flatnonzero(kind == k)
+        for start, span, c in _pieces(e):
+            rows.append(mine)
+            off.append(np.full(len(mine), start))
+            length.append(np.full(len(mine), span))
+            cost.append(np.full(len(mine), c))
+    if rows:
+        rows_a, off_a = np.concatenate(rows), np.concatenate(off)
+        len_a, cost_a = np.concatenate(length), np.concatenate(cost)
+    else:
+        rows_a = np.zeros(0, dtype=int)
+        off_a = len_a = cost_a = np.zeros(0)
+    a = wrapped(faults["t"][rows_a] + off_a, hours)
+    span = np.minimum(len_a, hours)
+    over = np.maximum(a + span - hours, 0.0)  # the part past the horizon comes round
+    sigma = -np.log1p(-cost_a / len_a) if len(len_a) else np.zeros(0)
     two = over > 0.0
+    unit = faults["unit"][rows_a]
     return {
-        "unit": np.concatenate([faults["unit"][mine], faults["unit"][mine][two]]),
+        "unit": np.concatenate([unit, unit[two]]),
         "a": np.concatenate([a, np.zeros(int(two.sum()))]),
-        "b": np.concatenate([np.minimum(a + length, hours), over[two]]),
+        "b": np.concatenate([np.minimum(a + span, hours), over[two]]),
         "sigma": np.concatenate([sigma, sigma[two]]),
-        "fault": np.concatenate([rows, rows[two]]),
+        "fault": np.concatenate([rows_a, rows_a[two]]),
     }
 
 

@@ -78,7 +78,8 @@ def test_a_faults_cost_moves_at_most_5_percent_per_2_tokens_per_user(case):
     fits = {d.ep for d in sc.deployments}
     hl_ep = np.array([d.ep if d else 0 for d in map(hl.deployment_at, range(len(hl.x)))])
     gone = ~np.isin(hl_ep, list(fits))
-    handover = (hl_ep[1:] != hl_ep[:-1]) & (gone[1:] | gone[:-1])
+    runs = np.isfinite(here)
+    handover = (hl_ep[1:] != hl_ep[:-1]) & (gone[1:] | gone[:-1]) & (runs[1:] | runs[:-1])
     named = {c["to_tokens_per_s_per_user"] for c in fault_changes(sc, hl) if c["why"] == "fits"}
     for i in np.flatnonzero(handover & both):
         assert float(hl.x[i]) in named or float(hl.x[i + 1]) in named, hl.x[i]
