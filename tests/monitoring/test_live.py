@@ -2,10 +2,10 @@
 stand-in rack (dashboard/standin.py), and the twin (create_app with live settings) reading
 that Prometheus and the stand-in's NMX-Manager answers through GET /api/v1/live.
 
-Scrapes every SCRAPE_S; the twin reads every LIVE_S. The stand-in's phase is set through its
-control endpoint (held, not timed), so each change's moment is known and the time until the
-twin reports it is measured (printed, and bounded by two scrape intervals, the twin's own
-interval and the reading it is in).
+Scrapes every SCRAPE_S; the twin reads just after each scrape lands (and every LIVE_S at the
+latest). The stand-in's phase is set through its control endpoint (held, not timed), so each
+change's moment is known and the time until the twin reports it is measured: printed, and
+bounded by the issue's two scrape intervals, nothing added.
 """
 
 from __future__ import annotations
@@ -32,10 +32,7 @@ SCRAPE_S = 1
 LIVE_S = 1
 TIMEOUT_S = 2.0
 LINK = "gpu07-st3.sw1"
-# A change reaches the twin within two scrape intervals, then its own interval and the
-# reading it is in (13 queries of a ~19,000-series rack, read through two imports: ~1.4 s
-# on this shared machine, measured each time as reading_took_s), and 0.5 s of slack.
-SLACK_S = 0.5
+POLL_S = 0.1  # how often the test asks /api/v1/live (a visitor's page asks every LIVE_S)
 
 
 def _canon(q: str) -> str:
@@ -90,7 +87,7 @@ def _at_phase(twin, rack: Rack, standin: str, phase: int) -> tuple[dict, float]:
         a = _live(twin)
         return a if a["state"] == "ok" and a.get("query") == want else None
 
-    a = until(seen, 30.0, f"the twin reporting {want}")
+    a = until(seen, 30.0, f"the twin reporting {want}", POLL_S)
     return a, time.monotonic() - t0
 
 
@@ -113,8 +110,9 @@ def get_json_text(url: str) -> str:
 
 
 def test_the_twin_follows_the_rack_healthy_flaky_failed(twin, rack, standin):
-    """Each phase reported within two scrape intervals (and its reading), with the same
-    scenario and the same what-to-do as importing the stand-in's scrape by hand."""
+    """Each phase reported within two scrape intervals of the stand-in's change (the
+    issue's bound, the reading included), with the same scenario and the same what-to-do
+    as importing the stand-in's scrape by hand."""
     took, reads = [], []
     for phase in (0, 1, 2):
         a, dt = _at_phase(twin, rack, standin, phase)
@@ -126,9 +124,11 @@ def test_the_twin_follows_the_rack_healthy_flaky_failed(twin, rack, standin):
         assert a["sources"]["prometheus"]["state"] == "ok" and a["sources"]["nmx"]["state"] == "ok"
         assert 0 <= a["age_s"] <= 2 * LIVE_S + 5
     print(f"\nstand-in change to live twin reporting it: {', '.join(f'{t:.2f} s' for t in took)}")
-    print(f"one reading (13 queries, 2 imports) took: {', '.join(f'{t:.2f} s' for t in reads)}")
-    for dt, read_s in zip(took[1:], reads[1:], strict=True):
-        assert dt <= 2 * SCRAPE_S + LIVE_S + read_s + SLACK_S, (took, reads)
+    print(
+        f"one reading (every query at once, 2 imports) took: {', '.join(f'{t:.2f} s' for t in reads)}"
+    )
+    for dt in took[1:]:
+        assert dt <= 2 * SCRAPE_S, (took, reads)
     flaky, failed = (parse_query(_canon(rack.scenarios[i])).scenario for i in (1, 2))
     assert flaky.flaky == (LINK,) and failed.fail == (LINK,)
 

@@ -168,3 +168,44 @@ def test_a_reading_the_twin_cannot_make_is_stale_not_a_500(tmp_path, monkeypatch
     a = r.get_json()
     assert a["state"] == "stale" and a["query"] == good["query"]
     assert "the twin could not read the answers (KeyError" in a["sources"]["prometheus"]["reason"]
+
+
+def test_the_next_reading_follows_the_racks_next_scrape():
+    """Due just after the next scrape lands (its time + the interval between scrapes), an
+    interval after this reading at the latest, never sooner than RETRY_S; without the
+    scrape times, an interval after."""
+    from dashboard.infra import live
+
+    cfg = config.Live("http://prom:9090", interval_s=30)
+    when = {"scrapes": {"a": 99.5, "b": 99.8}, "scrape_s": 1.0}
+    assert live.next_at(100.0, cfg, when) == pytest.approx(100.5 + live.LAG_S)
+    stuck = {"scrapes": {"a": 50.0}, "scrape_s": 15.0}  # a target not scraped for a while
+    assert live.next_at(100.0, cfg, stuck) == pytest.approx(110.0 + live.LAG_S)
+    slow = {"scrapes": {"a": 99.0}, "scrape_s": 120.0}  # scraped less often than the interval
+    assert live.next_at(100.0, cfg, slow) == 130.0
+    assert live.next_at(100.0, cfg, None) == 130.0
+    due_now = {"scrapes": {"a": 99.0}, "scrape_s": 1.0}  # due this instant: asked RETRY_S on
+    assert live.next_at(100.0, cfg, due_now) == pytest.approx(100.0 + live.RETRY_S)
+
+
+def test_nothing_new_scraped_reads_nothing_more(monkeypatch):
+    """A reading due by the scrape asks one small query; when the rack's scrape times are
+    those it read last, nothing else is asked and the last reading stands (not stale)."""
+    from dashboard.infra import live
+
+    cfg = config.Live("http://prom:9090", interval_s=30)
+    asked: list[str] = []
+    monkeypatch.setattr(live, "probe", lambda c: asked.append("probe") or {"a": 99.5})
+    monkeypatch.setattr(
+        live, "_ask_sources", lambda c: asked.append("all") or {"prometheus": (None, "down")}
+    )
+    good = {"read_at": 99.6, "live": {"query": "fabric=gb200-nvl72"}}
+    prev = {"attempt_at": 99.6, "good": good, "sources": {}, "scrapes": {"a": 99.5}}
+    got = live.read_once(cfg, prev, 100.6)
+    assert asked == ["probe"] and got["attempt_at"] == 99.6 and got["good"] == good
+    assert got["next_at"] == pytest.approx(100.6 + live.RETRY_S)
+    monkeypatch.setattr(live, "probe", lambda c: asked.append("probe") or {"a": 100.5})
+    live.read_once(cfg, prev, 100.7)  # a new scrape: the whole reading
+    assert asked[-2:] == ["probe", "all"]
+    live.read_once(cfg, prev, 99.6 + 30)  # an interval on: read whatever the probe says
+    assert asked[-1] == "all"
