@@ -140,7 +140,7 @@ def build(
             messages += [f"{who}: {m}" for m in imp.messages]
     erring = dcgm.erring_gpus if dcgm is not None else ()
     drain = drain_advice(s, erring, rates, window_s)
-    advice = {d["link"]: d["action"] for d in drain}
+    advice = {d["link"]: d for d in drain}
     confidence = "; ".join(
         f"{who}: {imp.confidence}"
         for imp, who in ((dcgm, "DCGM"), (nmx, "NMX-Manager"))
@@ -154,6 +154,6 @@ def build(
         tuple(erring),
         nmx.partition if nmx is not None else {},
         drain,
-        tuple(what_to_do(s, advice)),
-        cost_per_h(s),
+        tuple(todo := what_to_do(s, advice)),
+        cost_per_h(s, todo=todo),
     )
