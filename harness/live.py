@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import threading
 import time
+import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -138,6 +139,79 @@ def prometheus(
         yield p
     finally:
         p.stop()
+
+
+class Gate:
+    """A front a test puts between the twin and a real server (its Prometheus), to make it
+    misbehave on cue: "ok" forwards each GET as it is; "slow" holds each answer slow_s (until
+    the mode changes, at most slow_s) and then forwards it; "500" answers HTTP 500; "garbage"
+    answers a success whose series has a value that is no number; "down" closes its port,
+    as a stopped server's is (set "ok" to open it again, on the same port)."""
+
+    GARBAGE = (
+        b'{"status":"success","data":{"resultType":"vector","result":[{"metric":'
+        b'{"__name__":"DCGM_FI_DEV_NVLINK_GET_STATE","gpu":"0","nvlink":"0"},'
+        b'"value":[1,"banana"]}]}}'
+    )
+
+    def __init__(self, upstream: str, slow_s: float = 30.0) -> None:
+        self.upstream, self.slow_s, self.mode = upstream, slow_s, "ok"
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self._srv: Any = None
+        self._open()
+
+    def _open(self) -> None:
+        self._srv = make_server(
+            "127.0.0.1", self.port, self._app, threaded=True, request_handler=_Quiet
+        )
+        threading.Thread(target=self._srv.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        if self._srv is not None:
+            self._srv.shutdown()
+            self._srv.server_close()
+            self._srv = None
+
+    def set(self, mode: str) -> None:
+        """Misbehave so from now on (or behave: "ok")."""
+        if mode == "down":
+            self.close()
+        elif self._srv is None:
+            self._open()
+        self.mode = mode
+
+    def _app(self, environ: dict, start_response: Callable) -> list[bytes]:
+        end = time.monotonic() + self.slow_s
+        while self.mode == "slow" and time.monotonic() < end:
+            time.sleep(0.05)
+        json_type = [("Content-Type", "application/json")]
+        if self.mode == "500":
+            start_response("500 Internal Server Error", json_type)
+            return [b'{"status":"error","error":"internal"}']
+        if self.mode == "garbage":
+            start_response("200 OK", json_type)
+            return [self.GARBAGE]
+        qs = environ.get("QUERY_STRING", "")
+        url = self.upstream + environ["PATH_INFO"] + (f"?{qs}" if qs else "")
+        try:
+            with urllib.request.urlopen(url, timeout=10) as r:
+                status, body = f"{r.status} OK", r.read()
+        except urllib.error.HTTPError as e:
+            status, body = f"{e.code} {e.reason}", e.read()
+        start_response(status, json_type)
+        return [body]
+
+
+@contextmanager
+def gate(upstream: str, slow_s: float = 30.0) -> Iterator[Gate]:
+    """A Gate in front of upstream until the block ends."""
+    g = Gate(upstream, slow_s)
+    try:
+        yield g
+    finally:
+        g.mode = "ok"  # a held answer lets go
+        g.close()
 
 
 def held_rack(link: str, slow_s: float = 30.0) -> Rack:

@@ -200,14 +200,16 @@ def _source(prev: dict | None, ok: bool, reason: str, now: float, where: str) ->
     return {"where": where, "ok": ok, "reason": reason, "last_ok_at": last}
 
 
-def _ask_sources(cfg: Live) -> dict[str, tuple[Any, str | None]]:
-    """Prometheus and NMX-Manager asked at once: each one's answer, or why it failed."""
+def _ask_sources(cfg: Live, failed: dict[str, str]) -> dict[str, tuple[Any, str | None]]:
+    """Prometheus and NMX-Manager asked at once: each one's answer, or why it failed
+    (`failed`: a source already known to have failed this reading, not asked again)."""
     jobs: dict[str, Any] = {"prometheus": ask_prometheus}
     if cfg.nmx_url:
         jobs["nmx"] = ask_nmx
-    with ThreadPoolExecutor(max_workers=len(jobs), thread_name_prefix="live-src") as pool:
+    out: dict[str, tuple[Any, str | None]] = {k: (None, why) for k, why in failed.items()}
+    jobs = {k: f for k, f in jobs.items() if k not in failed}
+    with ThreadPoolExecutor(max_workers=max(1, len(jobs)), thread_name_prefix="live-src") as pool:
         futs = {k: pool.submit(f, cfg) for k, f in jobs.items()}
-    out: dict[str, tuple[Any, str | None]] = {}
     for k, f in futs.items():
         try:
             out[k] = (f.result(), None)
@@ -216,15 +218,16 @@ def _ask_sources(cfg: Live) -> dict[str, tuple[Any, str | None]]:
     return out
 
 
-def _nothing_new(cfg: Live, prev: dict, now: float) -> bool:
+def _nothing_new(cfg: Live, prev: dict, now: float) -> bool | str:
     """Whether Prometheus has scraped nothing since the last good reading (asked with one
-    small query), within its interval: then there is nothing new to read yet."""
+    small query), within its interval: then there is nothing new to read yet. The probe's
+    failure, in words, when it failed (the reading says so, and asks Prometheus no more)."""
     if not prev.get("scrapes") or now - prev["attempt_at"] >= cfg.interval_s:
         return False
     try:
         return probe(cfg) == prev["scrapes"]
-    except SourceFailed:
-        return False  # the full reading says what is wrong
+    except SourceFailed as e:
+        return str(e)
 
 
 def read_once(cfg: Live, prev: dict | None, now: float) -> dict:
@@ -233,13 +236,14 @@ def read_once(cfg: Live, prev: dict | None, now: float) -> dict:
     keeps, with when the next reading is due (next_at: after the rack's next scrape). When
     nothing new was scraped since the last reading, the record as it was, due again soon."""
     prev = prev or {}
-    if _nothing_new(cfg, prev, now):
+    new = _nothing_new(cfg, prev, now)
+    if new is True:
         return {**prev, "next_at": now + RETRY_S}
     srcs = prev.get("sources", {})
     record: dict = {"attempt_at": now, "good": prev.get("good"), "sources": {}}
     record["changes"] = prev.get("changes", [])
     record["next_at"] = now + cfg.interval_s
-    got_src = _ask_sources(cfg)
+    got_src = _ask_sources(cfg, {"prometheus": new} if isinstance(new, str) else {})
     where = {"prometheus": cfg.prometheus_url, "nmx": cfg.nmx_url or ""}
     for k, (_, why) in got_src.items():
         ok = why is None
@@ -301,6 +305,7 @@ def answer(cfg: Live | None, record: dict | None, now: float) -> dict:
     state = "ok" if fresh else ("stale" if good is not None else "down")
     out |= {"state": state, "sources": sources, "attempted_at": _iso(record["attempt_at"])}
     out["reading_took_s"] = record.get("took_s")
+    out["scrape_s"] = record.get("scrape_s")  # how often Prometheus scrapes the rack, if read
     if good is not None:
         age = max(0.0, now - good["read_at"])
         out |= {"query": good["live"]["query"], "read_at": _iso(good["read_at"])}

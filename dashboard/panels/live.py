@@ -60,7 +60,13 @@ def banner(a: dict, search: str | None) -> tuple[list[Any], str]:
         return [], "live-banner"
     head, tone = _STATE_WORDS.get(a["state"], ("Live", "live-reading"))
     out: list[Any] = [html.B(f"{head}: "), a["said"]]
-    if a["state"] == "ok":
+    if a["state"] == "ok" and a.get("scrape_s"):
+        out.append(
+            f"; read as each scrape lands (Prometheus scrapes the rack every "
+            f"{words.duration_words(a['scrape_s'])}), at least every "
+            f"{words.duration_words(a['interval_s'])}."
+        )
+    elif a["state"] == "ok":
         out.append(f"; read every {words.duration_words(a['interval_s'])}.")
     else:
         out.append(".")

@@ -105,7 +105,7 @@ def fail_risk(s: Scenario, link: str, ttf_h: float | None, rates: Rates = DEFAUL
         p = 1.0 / rates.flaky_lead_h
         basis = (
             f"a degrading link fails about {words.sig(rates.flaky_lead_h)} h after its errors "
-            "begin (the public GB200 case, FACTS.md §3); no trend read yet"
+            "begin, as the public GB200 case of FACTS.md §3 did; no trend read yet"
         )
     elif ttf_h <= 1.0:
         p, basis = 1.0, "the forecast expects it to fail within the hour at its measured trend"

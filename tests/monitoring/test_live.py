@@ -10,7 +10,9 @@ bounded by the issue's two scrape intervals, nothing added.
 
 from __future__ import annotations
 
+import threading
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import replace
@@ -19,8 +21,18 @@ from pathlib import Path
 import pytest
 
 from config import Live, Settings
+from dashboard.infra import live as live_infra
 from dashboard.standin import Rack, create
-from harness.live import Prometheus, get_json, held_rack, post_json, prometheus, serve, until
+from harness.live import (
+    Prometheus,
+    gate,
+    get_json,
+    held_rack,
+    post_json,
+    prometheus,
+    serve,
+    until,
+)
 from model.query import parse_query
 from model.reliability.todo import what_to_do
 from model.scenario import to_query
@@ -220,3 +232,97 @@ def test_the_live_alerts_fire_on_the_twins_own_reading(prom, rack, standin, tmp_
                 until(lambda: _firing(p2).get("LiveReadingStale"), 30.0, "LiveReadingStale")
             finally:
                 post_json(f"{standin}/control", {"nmx": "ok"})
+
+
+def _timed_get(url: str, out: list, lock: threading.Lock) -> None:
+    """GET url: its status, its time and its answer (a live answer's state), into out."""
+    t = time.monotonic()
+    try:
+        with urllib.request.urlopen(url, timeout=30) as r:
+            status, body = r.status, r.read()
+    except urllib.error.HTTPError as e:
+        status, body = e.code, b""
+    state = None
+    if "/api/v1/live" in url and status == 200:
+        import json
+
+        state = json.loads(body)["state"]
+    with lock:
+        out.append((url.rsplit("/", 1)[-1] or "/", status, time.monotonic() - t, state))
+
+
+def _burst(base: str, seconds: float) -> list:
+    """Visitors asking the page and the live answer, a few a second for `seconds`."""
+    out: list = []
+    lock = threading.Lock()
+    threads = []
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        for path in ("/api/v1/live", "/", "/api/v1/live"):
+            t = threading.Thread(target=_timed_get, args=(base + path, out, lock))
+            t.start()
+            threads.append(t)
+        time.sleep(0.25)
+    for t in threads:
+        t.join(40)
+    return out
+
+
+@pytest.mark.parametrize(
+    ("mode", "reason"),
+    [
+        ("slow", f"gave no answer within {TIMEOUT_S:g} s"),
+        ("500", "answered HTTP 500"),
+        ("garbage", "not a number"),
+        ("down", "cannot be reached"),
+    ],
+)
+def test_prometheus_failing_keeps_the_last_reading_and_stalls_no_visitor(
+    prom, rack, standin, tmp_path: Path, mode, reason
+):
+    """The twin's Prometheus (behind a gate the test controls) slow past the timeout,
+    answering 500, answering a series whose value is no number, or stopped: every visitor
+    is answered (200, never a 500) while it is, none waits on it but the one request whose
+    reading it is, and that one no longer than the timeout and its grace; then the answer is
+    the last good reading, marked stale with the reason, never a "healthy" rack."""
+    from app import create_app
+
+    post_json(f"{standin}/control", {"phase": 1})
+    want = _canon(rack.scenarios[1])
+    with gate(prom.url, slow_s=3 * TIMEOUT_S) as g:
+        live = Live(g.url, LIVE_S, TIMEOUT_S, 10, 'job="rack"', standin)
+        app = create_app(Settings(8050, None, str(tmp_path / "c"), 3600, "INFO", False, live=live))
+        with serve(app.server) as base:
+            good = until(
+                lambda: (
+                    (a := get_json(f"{base}/api/v1/live"))["state"] == "ok"
+                    and a.get("query") == want
+                    and a
+                ),
+                30.0,
+                "a first good reading",
+            )
+            g.set(mode)
+            got = _burst(base, 2 * TIMEOUT_S + 1)
+            a = until(
+                lambda: (x := get_json(f"{base}/api/v1/live"))["state"] == "stale" and x,
+                20.0,
+                f"stale after Prometheus {mode}",
+            )
+            g.set("ok")
+            until(lambda: get_json(f"{base}/api/v1/live")["state"] == "ok", 30.0, "ok again")
+    print(
+        f"\n{mode}: {len(got)} visits, slowest {max(x[2] for x in got):.2f} s, over 1 s: {sorted(round(x[2], 2) for x in got if x[2] > 1.0)}"
+    )
+    assert all(status == 200 for _, status, _, _ in got), got
+    assert all(state in ("ok", "stale") for _, _, _, state in got if state), got
+    slow = [x for x in got if x[2] > 1.0]
+    bound = TIMEOUT_S + live_infra.GRACE_S + 1.0
+    assert all(x[2] <= bound for x in got), (bound, got)
+    # one request waits on each reading (the one that claimed it), and a reading the gate
+    # holds ends at the timeout and its grace: in the burst's 5 s, at most 3 such readings
+    assert len(slow) <= 3 and len(got) >= 40, got
+    assert a["query"] == good["query"] == want  # the last good reading, kept
+    src = a["sources"]["prometheus"]
+    assert src["state"] == "stale" and reason in src["reason"], src
+    assert "showing the last good reading" in a["said"] and reason in a["said"]

@@ -165,3 +165,15 @@ def test_metrics_carry_the_flaky_links_risk(source):
         if line.startswith((RISK_GPU_H, COST_GPU_H))
     }
     assert got == {RISK_GPU_H: pytest.approx(risk), COST_GPU_H: 0.0}
+
+
+def test_the_banner_says_the_reading_follows_the_scrapes(source):
+    """With the rack's scrape interval read, the banner says the twin reads as each scrape
+    lands; without it, at its own interval."""
+    rec = _record(Q, True, time.time())
+    source(rec)
+    assert "read every 30 s." in _text(live.show(0, "?" + Q)[0])
+    source({**rec, "scrape_s": 15.0})
+    text = _text(live.show(0, "?" + Q)[0])
+    assert "read as each scrape lands (Prometheus scrapes the rack every 15 s)" in text
+    assert "at least every 30 s." in text
