@@ -9,6 +9,8 @@
 - a change on the stand-in (healthy <-> a flaky link) until /api/v1/live reports it, CHANGES
   times, each made at a random moment of the scrape cycle (the worst case is a change just
   after a scrape): the issue's bound is two scrape intervals.
+The stand-in runs in a process of its own (`python -m dashboard.standin`), as a rack's
+exporter and NMX-Manager never share the twin's interpreter.
 """
 
 from __future__ import annotations
@@ -94,13 +96,12 @@ def bench_live(report: Callable[..., None]) -> None:
     from app import create_app
     from config import Live, Settings
     from dashboard.infra import live
-    from dashboard.standin import create
-    from harness.live import held_rack, post_json, prometheus, serve, until
+    from harness.live import held_rack, post_json, prometheus, standin_process, until
 
-    rack = held_rack("gpu07-st3.sw1")
+    rack = held_rack("gpu07-st3.sw1")  # its schedule: what the stand-in process serves
     work = Path(tempfile.mkdtemp(prefix="bench-live-"))
     with (
-        serve(create(rack, "twin")) as standin,
+        standin_process("gpu07-st3.sw1") as standin,
         prometheus({"rack": standin.removeprefix("http://")}, work / "p", SCRAPE_S) as p,
     ):
         post_json(f"{standin}/control", {"phase": 1})

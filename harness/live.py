@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import sys
 import threading
 import time
 import urllib.error
@@ -23,7 +24,7 @@ import yaml
 from werkzeug.serving import WSGIRequestHandler, make_server
 
 from dashboard.standin import Rack, schedule
-from harness.servers import free_port
+from harness.servers import ARTIFACTS, ROOT, free_port
 
 
 def until(check: Callable[[], Any], deadline_s: float, what: str, poll_s: float = 0.1) -> Any:
@@ -212,6 +213,33 @@ def gate(upstream: str, slow_s: float = 30.0) -> Iterator[Gate]:
     finally:
         g.mode = "ok"  # a held answer lets go
         g.close()
+
+
+@contextmanager
+def standin_process(link: str, slow_s: float = 30.0, shape: str = "twin") -> Iterator[str]:
+    """The stand-in rack as an operator runs it, `python -m dashboard.standin`, in a process
+    of its own (its scrapes and NMX-Manager answers never share the twin's interpreter, as a
+    rack's exporter never does): held at its healthy phase (the test moves it with
+    /control), `link` the one that turns flaky, then fails; a slow NMX answer takes slow_s.
+    Its base URL until the block ends."""
+    port = free_port()
+    cmd = [sys.executable, "-m", "dashboard.standin", "--port", str(port), "--link", link]
+    cmd += ["--step-s", "1e9", "--shape", shape]
+    ARTIFACTS.mkdir(exist_ok=True)
+    with (ARTIFACTS / f"standin-{port}.log").open("w") as log:
+        proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        until(lambda: get_json(f"{url}/control"), 60.0, "the stand-in serving", 0.2)
+        post_json(f"{url}/control", {"phase": 0, "slow_s": slow_s})
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=20)
 
 
 def held_rack(link: str, slow_s: float = 30.0) -> Rack:

@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from dashboard.standin import Rack, create
-from harness.live import Gate, Prometheus, gate, held_rack, post_json, prometheus, serve
+from dashboard.standin import Rack
+from harness.live import Gate, Prometheus, gate, held_rack, post_json, prometheus, standin_process
 from harness.page import click_part, ready
 from harness.servers import ARTIFACTS, start_server, stop_server
 
@@ -36,7 +36,8 @@ def rack() -> Rack:
 
 @pytest.fixture(scope="module")
 def standin(rack: Rack) -> Iterator[str]:
-    with serve(create(rack, "twin")) as url:
+    """The stand-in in a process of its own, serving `rack`'s schedule."""
+    with standin_process(LINK, slow_s=6.0) as url:
         yield url
 
 

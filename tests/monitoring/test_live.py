@@ -22,7 +22,7 @@ import pytest
 
 from config import Live, Settings
 from dashboard.infra import live as live_infra
-from dashboard.standin import Rack, create
+from dashboard.standin import Rack
 from harness.live import (
     Prometheus,
     gate,
@@ -31,6 +31,7 @@ from harness.live import (
     post_json,
     prometheus,
     serve,
+    standin_process,
     until,
 )
 from model.query import parse_query
@@ -58,7 +59,8 @@ def rack() -> Rack:
 
 @pytest.fixture(scope="module")
 def standin(rack: Rack) -> Iterator[str]:
-    with serve(create(rack, "twin")) as url:
+    """The stand-in in a process of its own, serving `rack`'s schedule."""
+    with standin_process(LINK, slow_s=2 * TIMEOUT_S) as url:
         yield url
 
 

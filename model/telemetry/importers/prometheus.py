@@ -27,7 +27,15 @@ import math
 from dataclasses import dataclass
 from functools import lru_cache
 
-from model.telemetry.fields import BER, CRC_DATA, CRC_FLIT, LINK_STATE, RECOVERY, REPLAY
+from model.telemetry.fields import (
+    BER,
+    CRC_DATA,
+    CRC_FLIT,
+    GPU_TOTALS,
+    LINK_STATE,
+    RECOVERY,
+    REPLAY,
+)
 from model.telemetry.importers.promtext import Sample
 from model.telemetry.names import spellings
 
@@ -83,17 +91,18 @@ def queries(selector: str, window_s: int) -> dict[str, str]:
     return out
 
 
-# When the rack was last scraped: each target's newest sample time (Prometheus's timestamp()
-# is the scrape's, not the query's), one number a target. Live mode asks it alone first to
-# learn whether anything new was scraped since its last reading (model-free, a few bytes).
-PROBE = SUMS
+# When the rack was last scraped: each target's newest sample time. timestamp() gives a
+# sample's own time only on a plain selector (of anything computed, it gives the query's
+# time), and drops the name, so one family at a time: the first of these the rack has (the
+# per-GPU sums every dcgm-exporter shape exports, then the per-link state), joined by `or`.
+# Live mode asks it alone first to learn whether anything new was scraped (a few bytes).
+PROBE = (*GPU_TOTALS.values(), LINK_STATE)
 
 
 def probe_query(selector: str) -> str:
     """PromQL for each scrape target's last scrape time of the rack's DCGM series."""
-    # timestamp() drops the name, so two families would be one series twice: kept as a label
-    named = f'label_replace({_sel(selector, PROBE)}, "family", "$1", "__name__", "(.+)")'
-    return f"max by (instance) (timestamp({named}))"
+    extra = f"{{{selector}}}" if selector else ""
+    return " or ".join(f"max by (instance) (timestamp({n}{extra}))" for n in PROBE)
 
 
 def scrape_times(answer: list[Series]) -> dict[str, float]:

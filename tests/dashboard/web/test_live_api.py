@@ -189,8 +189,10 @@ def test_the_next_reading_follows_the_racks_next_scrape():
 
 
 def test_nothing_new_scraped_reads_nothing_more(monkeypatch):
-    """A reading due by the scrape asks one small query; when the rack's scrape times are
-    those it read last, nothing else is asked and the last reading stands (not stale)."""
+    """A reading asks one small query first; when the rack's scrape times are those it
+    read last (within the interval), nothing else is asked and the last reading stands (not
+    stale); otherwise the whole reading, whose record keeps the scrape times the probe said
+    (asked before the answers, so never newer than what was read)."""
     from dashboard.infra import live
 
     cfg = config.Live("http://prom:9090", interval_s=30)
@@ -199,7 +201,7 @@ def test_nothing_new_scraped_reads_nothing_more(monkeypatch):
     monkeypatch.setattr(
         live,
         "_ask_sources",
-        lambda c, failed: asked.append("all") or {"prometheus": (None, "down")},
+        lambda c, failed, scrapes: asked.append(scrapes) or {"prometheus": (None, "down")},
     )
     good = {"read_at": 99.6, "live": {"query": "fabric=gb200-nvl72"}}
     prev = {"attempt_at": 99.6, "good": good, "sources": {}, "scrapes": {"a": 99.5}}
@@ -207,10 +209,11 @@ def test_nothing_new_scraped_reads_nothing_more(monkeypatch):
     assert asked == ["probe"] and got["attempt_at"] == 99.6 and got["good"] == good
     assert got["next_at"] == pytest.approx(100.6 + live.RETRY_S)
     monkeypatch.setattr(live, "probe", lambda c: asked.append("probe") or {"a": 100.5})
-    live.read_once(cfg, prev, 100.7)  # a new scrape: the whole reading
-    assert asked[-2:] == ["probe", "all"]
-    live.read_once(cfg, prev, 99.6 + 30)  # an interval on: read whatever the probe says
-    assert asked[-1] == "all"
+    live.read_once(cfg, prev, 100.7)  # a new scrape: the whole reading, told what it is
+    assert asked[-2:] == ["probe", {"a": 100.5}]
+    monkeypatch.setattr(live, "probe", lambda c: asked.append("probe") or {"a": 99.5})
+    live.read_once(cfg, prev, 99.6 + 30)  # an interval on: the whole reading all the same
+    assert asked[-2:] == ["probe", {"a": 99.5}]
 
 
 def test_a_probe_that_fails_fails_the_reading_without_asking_prometheus_again(monkeypatch):
@@ -224,7 +227,7 @@ def test_a_probe_that_fails_fails_the_reading_without_asking_prometheus_again(mo
         raise live.SourceFailed("prom:9090/api/v1/query gave no answer within 2 s")
 
     monkeypatch.setattr(live, "probe", slow)
-    monkeypatch.setattr(live, "ask_prometheus", lambda c: pytest.fail("asked again"))
+    monkeypatch.setattr(live, "ask_prometheus", lambda c, s: pytest.fail("asked again"))
     good = {"read_at": 99.6, "live": {"query": "fabric=gb200-nvl72"}}
     ok = {"where": "prom:9090", "ok": True, "reason": "", "last_ok_at": 99.6}
     prev = {"attempt_at": 99.6, "good": good, "sources": {"prometheus": ok}, "scrapes": {"a": 1}}
