@@ -277,16 +277,19 @@ def _burst(base: str, seconds: float) -> list:
         ("500", "answered HTTP 500"),
         ("garbage", "not a number"),
         ("down", "cannot be reached"),
+        ("nmx-slow", f"gave no answer within {TIMEOUT_S:g} s"),
     ],
 )
-def test_prometheus_failing_keeps_the_last_reading_and_stalls_no_visitor(
+def test_a_source_failing_keeps_the_last_reading_and_stalls_no_visitor(
     prom, rack, standin, tmp_path: Path, mode, reason
 ):
     """The twin's Prometheus (behind a gate the test controls) slow past the timeout,
-    answering 500, answering a series whose value is no number, or stopped: every visitor
-    is answered (200, never a 500) while it is, none waits on it but the one request whose
-    reading it is, and that one no longer than the timeout and its grace; then the answer is
-    the last good reading, marked stale with the reason, never a "healthy" rack."""
+    answering 500, answering a series whose value is no number, or stopped, and NMX-Manager
+    slow past the timeout: every visitor is answered (200, never a 500) while it is, none
+    waits on it but the one request whose reading it is, and that one no longer than the
+    timeout and its grace; then the answer is the last good reading, marked stale with the
+    reason, never a "healthy" rack."""
+    source = "nmx" if mode.startswith("nmx") else "prometheus"
     from app import create_app
 
     post_json(f"{standin}/control", {"phase": 1})
@@ -304,14 +307,18 @@ def test_prometheus_failing_keeps_the_last_reading_and_stalls_no_visitor(
                 30.0,
                 "a first good reading",
             )
-            g.set(mode)
+            if source == "nmx":
+                post_json(f"{standin}/control", {"nmx": "slow"})
+            else:
+                g.set(mode)
             got = _burst(base, 2 * TIMEOUT_S + 1)
             a = until(
                 lambda: (x := get_json(f"{base}/api/v1/live"))["state"] == "stale" and x,
                 20.0,
-                f"stale after Prometheus {mode}",
+                f"stale after {mode}",
             )
             g.set("ok")
+            post_json(f"{standin}/control", {"nmx": "ok"})
             until(lambda: get_json(f"{base}/api/v1/live")["state"] == "ok", 30.0, "ok again")
     print(
         f"\n{mode}: {len(got)} visits, slowest {max(x[2] for x in got):.2f} s, over 1 s: {sorted(round(x[2], 2) for x in got if x[2] > 1.0)}"
@@ -325,6 +332,6 @@ def test_prometheus_failing_keeps_the_last_reading_and_stalls_no_visitor(
     # holds ends at the timeout and its grace: in the burst's 5 s, at most 3 such readings
     assert len(slow) <= 3 and len(got) >= 40, got
     assert a["query"] == good["query"] == want  # the last good reading, kept
-    src = a["sources"]["prometheus"]
+    src = a["sources"][source]
     assert src["state"] == "stale" and reason in src["reason"], src
     assert "showing the last good reading" in a["said"] and reason in a["said"]
