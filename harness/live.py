@@ -1,5 +1,7 @@
 """What the live-mode tests run: the stand-in rack (dashboard/standin.py) in a thread of this
-process, and a real Prometheus (Debian's package, as tests/monitoring uses) scraping it.
+process or in a process of its own (`standin_process`, as an operator runs it), a real
+Prometheus (Debian's package, as tests/monitoring uses) scraping it, and a Gate a test puts
+between the twin and that Prometheus to make it slow, answer 500 or garbage, or stop.
 
 Every wait is on a condition with a bounded deadline (`until`), never a bare sleep."""
 

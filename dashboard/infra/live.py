@@ -1,5 +1,5 @@
-"""Live mode's I/O: the operator's Prometheus (and NMX-Manager) asked, at most once an
-interval, for the whole app; the model reads the answers (model/telemetry/live.py).
+"""Live mode's I/O: the operator's Prometheus (and NMX-Manager) asked just after each scrape
+of the rack lands, for the whole app; the model reads the answers (model/telemetry/live.py).
 
 Only the URLs of the operator's environment (config.Live) are fetched: no function here
 takes a URL from a request, and every request has a bounded timeout and a bounded size. A
@@ -11,13 +11,15 @@ whichever request comes first after the next reading is due claims it (the cache
 one reader at a time across processes; the others answer the reading they have meanwhile).
 A reading is due just after the rack's next scrape lands (each target's last scrape time
 and the scrape interval are read with the reading: `next_at`), and `interval_s` after the
-last at the latest; a reading due by the scrape first asks one small query whether anything
-new was scraped, and reads nothing more when not. So a change on the rack is reported one
-scrape and one reading after it happened. Every request of a reading is asked at once
-(`ask_all`, at most POOL a time), so a reading takes about its slowest answer and the import
-(the samples built from the answers, no text between), never the sum of every timeout. No thread polls: a background thread per worker would read N times an
-interval with N workers and would not survive --preload's fork; with nobody asking, nothing
-is read (Prometheus scraping the twin's /metrics asks every scrape interval).
+last at the latest. Each reading first asks one small query (`probe`: each target's last
+scrape time) and, when nothing new was scraped since the last reading, reads nothing more.
+So a change on the rack is reported one scrape and one reading after it happened. Every
+other request of a reading is asked at once (`ask_all`, at most POOL a time), so a reading
+takes about its slowest answer and the import (the samples built from the answers, no text
+between), never the sum of every timeout. No thread polls: a background thread per worker
+would read N times an interval with N workers and would not survive --preload's fork; with
+nobody asking, nothing is read (Prometheus scraping the twin's /metrics asks every scrape
+interval).
 
 A source that fails (no answer within the timeout, an HTTP error, an answer that is not a
 rack) leaves the last good reading in place, marked stale, with the reason; before any good
