@@ -97,15 +97,27 @@ def _drain_when(action: str | None) -> str:
     return f"when the forecast says drain (it says {action} now)"
 
 
-def fail_risk(s: Scenario, link: str, ttf_h: float | None, rates: Rates = DEFAULT_RATES) -> dict:
+def fail_risk(
+    s: Scenario,
+    link: str,
+    ttf_h: float | None,
+    rates: Rates = DEFAULT_RATES,
+    trend_read: bool = False,
+) -> dict:
     """What waiting an hour risks with a flaky link (module docstring): the chance it fails
     within the hour, why that chance, and the GPU-hours its failing unplanned costs the job
-    beyond draining it first. ttf_h: the forecast's time to failure (None: no trend read)."""
+    beyond draining it first. ttf_h: the forecast's time to failure (None: none, because no
+    trend was read, or because it was, trend_read, and is not rising to the failure rate)."""
     if ttf_h is None:
         p = 1.0 / rates.flaky_lead_h
-        basis = (
+        lead = (
             f"a degrading link fails about {words.sig(rates.flaky_lead_h)} h after its errors "
-            "begin, as the public GB200 case of FACTS.md §3 did; no trend read yet"
+            "begin, as the public GB200 case of FACTS.md §3 did"
+        )
+        basis = (
+            f"its measured trend sets no time to failure, so the model's lead: {lead}"
+            if trend_read
+            else f"{lead}; no trend read yet"
         )
     elif ttf_h <= 1.0:
         p, basis = 1.0, "the forecast expects it to fail within the hour at its measured trend"
@@ -135,7 +147,7 @@ def _flaky_row(s: Scenario, link: str, drain: Mapping[str, dict], rates: Rates) 
     row = {"id": link, "action": "drain the link, then replace its cable cartridge"}
     row |= {"step": 4, "why_this_step": STEPS[3], "when": _drain_when(d.get("action"))}
     now = _cost(s, link, rates)
-    risk = fail_risk(s, link, d.get("time_to_failure_h"), rates)
+    risk = fail_risk(s, link, d.get("time_to_failure_h"), rates, trend_read=bool(d))
     cost = {**now, "now_gpu_hours_per_h": now["gpu_hours_per_h"], "risk": risk}
     cost["gpu_hours_per_h"] = now["gpu_hours_per_h"] + risk["gpu_hours_per_h"]
     cost["money_per_h"] = now["money_per_h"] + risk["money_per_h"]

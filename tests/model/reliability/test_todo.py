@@ -101,6 +101,9 @@ def test_the_risk_follows_the_forecast_and_the_models_rates():
     assert soon["fail_per_h"] == pytest.approx(0.2) and "fail in 5.00 h" in soon["basis"]
     assert soon["gpu_hours_per_h"] == pytest.approx(0.2 * base["if_it_fails_gpu_hours"])
     assert fail_risk(s, "gpu07-st3.sw1", 0.0)["fail_per_h"] == 1.0
+    flat = fail_risk(s, "gpu07-st3.sw1", None, trend_read=True)  # read, not rising
+    assert flat["fail_per_h"] == base["fail_per_h"] and "sets no time to failure" in flat["basis"]
+    assert "no trend read yet" in base["basis"]
     short = replace(DEFAULT_RATES, flaky_lead_h=60.0)
     assert fail_risk(s, "gpu07-st3.sw1", None, short)["gpu_hours_per_h"] == pytest.approx(
         2 * base["gpu_hours_per_h"], rel=1e-6
