@@ -410,6 +410,16 @@ DEPLOYMENT_WHY = {
     "ep_down": "narrower EP groups send less of each step's all-to-all over the fabric",
     "mtp_on": "a drafted token a step buys interactivity that a smaller batch no longer can",
     "mtp_off": "verifying a draft for every request costs more than the token it adds",
+    "mtp_more": "another draft a step buys interactivity that a smaller batch no longer can",
+    "mtp_fewer": "the last draft is accepted too rarely to pay for verifying it",
+    "tp_on": (
+        "tensor-parallel attention: at a few requests a GPU, reading a share of the attention "
+        "weights and all-reducing twice a layer beats every GPU reading all of them"
+    ),
+    "tp_off": (
+        "data-parallel attention: with more requests, every GPU keeping the whole group's "
+        "cache and all-reducing each layer costs more than reading all the attention weights"
+    ),
     "overlap_on": "two micro-batches: one half's compute now hides the other's all-to-all",
     "overlap_off": "one batch: reading every weight twice costs more than the all-to-all it hid",
     "kv": "the KV cache's precision changes how many requests fit",

@@ -21,8 +21,8 @@ def against(
     seed: int,
     spares: bool = False,
 ) -> dict:
-    """Two histories on the same seed (the same sampled failures for every kind whose rate
-    both share): each, the difference (other - s) in goodput, restarts and money as it
+    """Two histories on the same seed (the same sampled failures: each fault draws its own
+    numbers, model/reliability/draws.py): each, the difference (other - s) in goodput, restarts and money as it
     accumulates, and the faults where the two part (_partings)."""
     kw = {"racks": racks, "days": days, "seed": seed, "spares": spares}
     a = history(s, rates, **kw)
@@ -55,14 +55,15 @@ def _partings(a: dict, b: dict, limit: int | None = MAX_PARTINGS) -> dict:
     """The faults where two histories on one seed part, in time order (the first
     MAX_PARTINGS listed, all counted): the same fault that the fabric and the job met
     another way (rerouted against aborted, say) or repaired in another time (a day more to
-    find it without per-link counters), or a fault only one of them has. The same
+    find it without per-link counters; a flaky link flagged and drained against left to
+    fail: one fault, drawn once), or a fault only one of them has. The same
     fault met the same way is not a parting even when its cost differs: the work an abort
     loses depends on where it lands in the checkpoint cycle, which earlier stops move."""
 
     def table(h: dict) -> dict[tuple[str, float, int], tuple[int, float, str, float]]:
         e, kinds = h["events"], h["kinds"]
         return {
-            (kinds["name"][k], t, r): (
+            (kinds["fault"][k], t, r): (
                 kinds["action"][k],
                 c,
                 kinds["name"][k],
@@ -81,7 +82,7 @@ def _partings(a: dict, b: dict, limit: int | None = MAX_PARTINGS) -> dict:
             {
                 "t_h": key[1],
                 "rack": key[2],
-                "kind": key[0],
+                "kind": (x or y)[2],  # its kind here (or there, when only there)
                 "action": None if x is None else ACTIONS[x[0]],
                 "action_against": None if y is None else ACTIONS[y[0]],
                 "repair_h": None if x is None else x[3],

@@ -65,6 +65,14 @@ class Effect:
     every_gpu: bool = False  # a switch chip or tray: its planes are dark for every GPU
     repair_h: float = 0.0  # until the part is back in service (a history's rack states)
     stall_s: float = 0.0  # the reroute's stall when the job runs on (a history's events)
+    # the physical fault whose random numbers it draws (draws.py): its name unless another
+    # kind is the same fault met another way (a flaky link flagged, or left to fail)
+    stream: str = ""
+    spell_h: float = 0.0  # how long its degraded running lasts when no stop or repair ends it
+    # a hot swap at the end of the repair: its hours, and the part of degraded_h they cost
+    # beyond the running slowdown (all of the part's planes out while its tray is swapped)
+    swap_h: float = 0.0
+    swap_cost_h: float = 0.0
 
 
 def _fault_stops(
@@ -76,8 +84,9 @@ def _fault_stops(
     planned: bool = False,
     controller_wait_h: float | None = None,
     swap_slowdown: float | None = None,
-) -> tuple[tuple[Stop, ...], float]:
-    """Stops and degraded hours for one fault with outcome `o`.
+) -> tuple[tuple[Stop, ...], float, tuple[float, float]]:
+    """Stops and degraded hours for one fault with outcome `o`, and the hot swap's hours and
+    the part of those degraded hours it costs (0, 0 without one).
 
     extra_h lengthens the repair (diagnosis without telemetry); planned marks a deliberate
     drain (checkpoint first); controller_wait_h is how long a restart 'after the fabric
@@ -87,28 +96,31 @@ def _fault_stops(
     repair = o.repair_h + extra_h
     down = o.rack_down_h
     detect = 0.0 if planned else td_h
+    none = (0.0, 0.0)
     if o.state is JobState.RUNNING:
-        return (), 0.0
+        return (), 0.0, none
     if o.state is JobState.DEGRADED:
         d = o.slowdown()
         deg = d * (repair - down) + (0.0 if planned else o.stall_s / 3600.0)
+        swap = none
         if swap_slowdown is not None and down == 0.0 and o.planes_down_h > 0.0:
-            deg += max(0.0, swap_slowdown - d) * o.planes_down_h
+            swap = (o.planes_down_h, max(0.0, swap_slowdown - d) * o.planes_down_h)
+            deg += swap[1]
         stops = (Stop(repair - down, True, down, REPAIR_WAIT, u0_h),) if down > 0 else ()
-        return stops, deg
+        return stops, deg, swap
     if o.state is JobState.ABORTED:
         if o.restart is Restart.AT_ONCE:
             first = Stop(0.0, planned, 0.0, REPAIR_WAIT, u0_h, detect)
             deg = o.slowdown() * (repair - down)
             # The repaired part comes back with a rack-down swap, or the lost GPUs rejoin.
             if down > 0.0 or o.usable_share < 1.0:
-                return (first, Stop(repair - down, True, down, REPAIR_WAIT, u0_h)), deg
-            return (first,), deg
+                return (first, Stop(repair - down, True, down, REPAIR_WAIT, u0_h)), deg, none
+            return (first,), deg, none
         if o.restart is Restart.AFTER_CONTROLLER and controller_wait_h is not None:
             wait = controller_wait_h
         else:  # after repair (the partition is UNHEALTHY until then)
             wait = repair
-        return (Stop(0.0, planned, wait, REPAIR_WAIT, u0_h, detect),), 0.0
+        return (Stop(0.0, planned, wait, REPAIR_WAIT, u0_h, detect),), 0.0, none
     raise ValueError(f"unexpected job state for a fault: {o.state}")
 
 
@@ -127,8 +139,8 @@ def unplanned_extra(s: Scenario, cid: str, rates: Rates = DEFAULT_RATES) -> dict
     checkpoint, which the caller's checkpoint interval prices)."""
     x = _life(s, rates)
     o = outcome(with_fail(x.h, (cid,)))
-    unplanned, deg_u = _fault_stops(o, td_h=x.td_fab, u0_h=x.u0, extra_h=x.diag)
-    drained, deg_d = _fault_stops(o, td_h=x.td_fab, u0_h=x.u0, planned=True)
+    unplanned, deg_u, _ = _fault_stops(o, td_h=x.td_fab, u0_h=x.u0, extra_h=x.diag)
+    drained, deg_d, _ = _fault_stops(o, td_h=x.td_fab, u0_h=x.u0, planned=True)
     return {
         "extra_h": max(0.0, _stop_h(unplanned, deg_u) - _stop_h(drained, deg_d)),
         "unplanned_stops": sum(not st.planned for st in unplanned),
@@ -172,11 +184,23 @@ class _Life:
         """One kind of fault at `rate` with outcome `o` (detected as a fabric fault unless
         td_h says otherwise)."""
         kw.setdefault("td_h", self.td_fab)
-        stops, deg = _fault_stops(o, u0_h=self.u0, **kw)
+        stops, deg, (swap_h, swap_cost) = _fault_stops(o, u0_h=self.u0, **kw)
         slow = o.slowdown() if o.job_runs else 0.0
         repair = o.repair_h + kw.get("extra_h", 0.0)
         stall = o.stall_s if o.job_runs else 0.0
-        return Effect(name, rate, stops, deg, slow, planes, every, repair, stall)
+        return Effect(
+            name,
+            rate,
+            stops,
+            deg,
+            slow,
+            planes,
+            every,
+            repair,
+            stall,
+            swap_h=swap_h,
+            swap_cost_h=swap_cost,
+        )
 
 
 def _life(s: Scenario, rates: Rates) -> _Life:
@@ -242,11 +266,12 @@ def _link_events(x: _Life) -> list[Effect]:
         out.append(x.fault(part, rate * (1.0 - rates.flaky_share), o, pl, extra_h=x.diag))
         if x.tele:  # flagged days ahead and drained on purpose: a planned drain
             flagged = f"{part}, flagged by telemetry"
-            out.append(x.fault(flagged, rate * rates.flaky_share, o, pl, planned=True))
+            e = x.fault(flagged, rate * rates.flaky_share, o, pl, planned=True)
+            out.append(replace(e, stream=f"{part}, flaky"))
             continue
         # runs flaky (replays) until it fails, then an unplanned fault
         flaky_deg = c["flaky-link"].slowdown() * rates.flaky_lead_h
-        stops, deg = _fault_stops(o, td_h=x.td_fab, u0_h=x.u0, extra_h=x.diag)
+        stops, deg, _ = _fault_stops(o, td_h=x.td_fab, u0_h=x.u0, extra_h=x.diag)
         out.append(
             Effect(
                 f"{part}, flaky then failed",
@@ -257,6 +282,7 @@ def _link_events(x: _Life) -> list[Effect]:
                 pl,
                 repair_h=o.repair_h + x.diag,
                 stall_s=o.stall_s if o.job_runs else 0.0,
+                stream=f"{part}, flaky",
             )
         )
     return out
@@ -305,6 +331,7 @@ def _update_events(x: _Life) -> list[Effect]:
     in_service = sum(
         n * o.repair_h * o.slowdown() for (_, n), o in zip(f.updates, outs, strict=True)
     )
+    in_turn_h = sum(n * o.repair_h for (_, n), o in zip(f.updates, outs, strict=True))
     if up.state is not JobState.STOPPED:
         window = outcome(
             replace(with_features(x.h, x.feats - {Feature.ISSU}), update=(f.updates[0][0],))
@@ -314,7 +341,7 @@ def _update_events(x: _Life) -> list[Effect]:
     if up.state is JobState.STOPPED:
         stop = Stop(0.0, True, up.repair_h, MAINTENANCE, x.u0)
         return [Effect("switch update", upd_rate, (stop,), 0.0)]
-    return [Effect("switch update", upd_rate, (), in_service)]
+    return [Effect("switch update", upd_rate, (), in_service, spell_h=in_turn_h)]
 
 
 def _no_controller_events(x: _Life) -> list[Effect]:

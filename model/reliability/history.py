@@ -5,8 +5,8 @@ One model: the history is the Monte Carlo's own sample of one job (montecarlo.sa
 the same events, rates, repair policy and outcomes as the closed form, walked by the same
 timeline), with its faults kept instead of summed away; which rack a fault struck is drawn
 after the sample, so the stops and the goodput are the Monte Carlo's to the bit. Seeded by
-`seed` alone, so a second feature set or fabric on the same seed draws the same failures
-for every kind whose rate it shares (common random numbers, see against()).
+`seed` alone, and every fault draws its own numbers (draws.py), so a second feature set or
+fabric on the same seed has the same failures (common random numbers, see against.py).
 """
 
 from __future__ import annotations
@@ -15,11 +15,14 @@ import numpy as np
 
 from model.errors import ScenarioError
 from model.reliability.accounting import interval_s, job_scale, rate_of_tokens
+from model.reliability.draws import wrapped
 from model.reliability.effects import LINK_PARTS, MAINTENANCE, Effect
-from model.reliability.montecarlo import sample_history, saved
+from model.reliability.montecarlo import sample_history
+from model.reliability.pace import fault_losses, lost_between
 from model.reliability.policy import parse_policy
 from model.reliability.rates import DEFAULT_RATES, Rates
 from model.reliability.site import site_of
+from model.reliability.walk import saved
 from model.scenario import Scenario
 from model.workloads.training import TOKENS_PER_GPU_PER_STEP
 
@@ -130,7 +133,7 @@ def history(
     tau_s = interval_s(eff, rates, checkpoint_interval_s)
     tau, w = tau_s / 3600.0, rates.checkpoint_write_s / 3600.0
     hours = float(days) * 24.0
-    faults, walk, degraded = sample_history(eff, hours, f"history:{seed}", racks, tau, w)
+    faults, walk, pc = sample_history(eff, hours, f"history:{seed}", racks, tau, w)
     gpus = site_of(s).gpus * racks
     tokens_h = rate_of_tokens(s, None) * racks * 3600.0
     per_h = {
@@ -139,9 +142,9 @@ def history(
         "money": gpus * rates.price_per_gpu_h,
         "steps": _steps_per_h(s, tokens_h, gpus),
     }
-    ev = _events(eff, faults, walk, spares)
+    ev = _events(eff, faults, walk, spares, _degraded_of_faults(faults, pc))
     down = spells(walk, hours)
-    series = _series(eff, faults, walk, down, degraded, (hours, tau, w), per_h)
+    series = _series(walk, down, pc, (hours, tau, w), per_h)
     return {
         "scenario": s.key(),
         "racks": racks,
@@ -170,11 +173,14 @@ def history(
 
 def _kinds(eff: tuple[Effect, ...], spares: bool) -> dict:
     """What every fault of a kind shares, as columns (an event names its kind's row): its
-    name, what the fabric and the job did (an ACTIONS code), how long the job stalled while
+    name, the fault it is, what the fabric and the job did (an ACTIONS code), how long the job stalled while
     the fabric rerouted around it, how long its repair took, the full-rate hours its
     degraded running cost, and whether it is a single link's fault."""
     return {
         "name": [e.name for e in eff],
+        # the physical fault (draws.py's stream): a flaky link flagged by telemetry and the
+        # same link left to fail are one fault, met two ways
+        "fault": [e.stream or e.name for e in eff],
         "action": [action_of(e, spares) for e in eff],
         "stall_s": _sig(np.array([e.stall_s for e in eff])),
         "repair_h": _sig(np.array([e.repair_h for e in eff])),
@@ -191,9 +197,26 @@ def _steps_per_h(s: Scenario, tokens_per_h: float, gpus: int) -> float | None:
     return tokens_per_h / (gpus * TOKENS_PER_GPU_PER_STEP)
 
 
-def _events(eff: tuple[Effect, ...], faults: dict, walk: dict | None, spares: bool) -> dict:
+def _degraded_of_faults(faults: dict, pc: dict) -> np.ndarray:
+    """The work each fault's degraded running cost the job on this path (pace.py): the
+    history's whole degraded loss shared by the spells, as each slowed the job's running."""
+    r = pc["runs"]
+    length = r["b"] - r["a"]
+    share = np.divide(r["prod"], length, out=np.zeros_like(length), where=length > 0.0)
+    order = np.argsort(r["a"], kind="stable")
+    runs = {"a": r["a"][order], "b": r["b"][order], "share": share[order]}
+    per_spell, _ = fault_losses(pc["spells"], runs, pc["sigma0"], float(r["lost"].sum()))
+    out = np.zeros(faults["t"].size)
+    np.add.at(out, pc["spells"]["fault"], per_spell)
+    return out
+
+
+def _events(
+    eff: tuple[Effect, ...], faults: dict, walk: dict | None, spares: bool, deg: np.ndarray
+) -> dict:
     """Every fault in time order with what it cost the job: the down time of its stops
-    (detection, wait, restart), the work lost at them, its degraded running."""
+    (detection, wait, restart), the work lost at them, its degraded running (`deg`, on the
+    path: nothing while the job was down anyway)."""
     n = faults["t"].size
     down = np.zeros(n)
     lost = np.zeros(n)
@@ -204,7 +227,6 @@ def _events(eff: tuple[Effect, ...], faults: dict, walk: dict | None, spares: bo
         lost = np.bincount(f, weights=walk["lost"], minlength=n)[:n]
     kind = faults["kind"]
     order = np.argsort(faults["t"], kind="stable")
-    deg = np.array([e.degraded_h for e in eff])[kind]
     act = np.array([action_of(e, spares) for e in eff], dtype=np.int64)[kind]
     cost = down + lost + deg
     cols = {
@@ -240,6 +262,7 @@ def _columns(ev: dict, per_h: dict) -> dict:
         "kind": ev["kind"].tolist(),
         "down_h": _sig(ev["down_h"]),
         "lost_work_h": _sig(ev["lost_work_h"]),
+        "degraded_h": _sig(ev["degraded_h"]),
         "cost_h": _sig(ev["cost_h"]),
         "gpu_h": _sig(ev["cost_h"] * per_h["gpu_h"]),
         "money": _sig(ev["cost_h"] * per_h["money"]),
@@ -250,7 +273,8 @@ def _columns(ev: dict, per_h: dict) -> dict:
 
 def _rack_states(eff: tuple[Effect, ...], faults: dict, spares: bool, hours: float) -> dict:
     """Each rack's state-change intervals (rack, from, to, state), by rack then time; a later
-    interval paints over an earlier one, and a rack is running outside them."""
+    interval paints over an earlier one, and a rack is running outside them. A repair past
+    the horizon comes round to its start, as the job's stops do (draws.wrapped)."""
     spells = [rack_spells(e, spares) for e in eff]
     rack, t0, t1, state = [], [], [], []
     for k, sp in enumerate(spells):
@@ -262,13 +286,11 @@ def _rack_states(eff: tuple[Effect, ...], faults: dict, spares: bool, hours: flo
                 continue
             rack.append(faults["rack"][mine])
             t0.append(faults["t"][mine] + a)
-            t1.append(np.minimum(faults["t"][mine] + b, hours))
+            t1.append(np.full(int(mine.sum()), b - a))
             state.append(np.full(int(mine.sum()), st))
     if not rack:
         return {"rack": [], "from_h": [], "to_h": [], "state": []}
-    r, a, b, c = (np.concatenate(x) for x in (rack, t0, t1, state))
-    keep = a < hours
-    r, a, b, c = r[keep], a[keep], b[keep], c[keep]
+    r, a, b, c = _come_round(*(np.concatenate(x) for x in (rack, t0, t1, state)), hours)
     order = np.lexsort((a, r))
     return {
         "rack": r[order].tolist(),
@@ -276,6 +298,24 @@ def _rack_states(eff: tuple[Effect, ...], faults: dict, spares: bool, hours: flo
         "to_h": np.round(b[order], 3).tolist(),
         "state": c[order].tolist(),
     }
+
+
+def _come_round(
+    r: np.ndarray, a: np.ndarray, length: np.ndarray, c: np.ndarray, hours: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Intervals from `a` lasting `length` on a horizon that comes round: one that starts past
+    it starts again from its start, and the part of one that runs past it is a second
+    interval from 0 (rack, from, to, state)."""
+    a = wrapped(a, hours)
+    length = np.minimum(length, hours)
+    over = a + length - hours
+    two = over > 0.0
+    return (
+        np.concatenate([r, r[two]]),
+        np.concatenate([a, np.zeros(int(two.sum()))]),
+        np.concatenate([np.minimum(a + length, hours), over[two]]),
+        np.concatenate([c, c[two]]),
+    )
 
 
 def spells(walk: dict | None, hours: float) -> dict[str, np.ndarray]:
@@ -307,40 +347,40 @@ def _job_down(sp: dict[str, np.ndarray]) -> dict:
 
 
 def _series(
-    eff: tuple[Effect, ...],
-    faults: dict,
     walk: dict | None,
     down: dict[str, np.ndarray],
-    degraded: float,
+    pc: dict,
     clock: tuple[float, float, float],
     per_h: dict,
 ) -> dict:
     """Goodput so far, restarts (the job back after a down spell), aborts (spells an
-    unplanned stop began) and money lost at SERIES_POINTS times: work done at full rate
-    (runs up to each stop, then the run in progress) slowed by the degraded hours so far,
-    exactly the Monte Carlo's fraction at the horizon. clock: hours, tau and w."""
+    unplanned stop began) and money lost at SERIES_POINTS times: the work of the runs up to
+    each time (the run in progress counted until a stop loses it), less what degraded
+    running cost them (pace.py), exactly the Monte Carlo's fraction at the horizon.
+    clock: hours, tau and w."""
     hours, tau, w = clock
     tt = np.linspace(0.0, hours, SERIES_POINTS)[1:]
+    r = pc["runs"]
+    n = r["a"].size - 1  # the runs before each stop, then the last (the horizon's)
+    work = r["prod"][:n] - r["lost"][:n]
     if walk is None or not walk["t"].size:
-        prod = saved(tt, tau, w)
+        back = np.zeros(tt.size)
+        done = np.zeros(tt.size)
         restarts = aborts = np.zeros(tt.size)
     else:
-        t = walk["t"]
-        i = np.searchsorted(t, tt, side="right") - 1
-        cum = np.concatenate([[0.0], np.cumsum(walk["prod"])])
+        i = np.searchsorted(walk["t"], tt, side="right") - 1
+        done = np.concatenate([[0.0], np.cumsum(work)])[i + 1]
         back = np.where(i >= 0, walk["end"][np.maximum(i, 0)], 0.0)
-        prod = cum[i + 1] + saved(np.maximum(tt - back, 0.0), tau, w)
         resumed = np.sort(down["to_h"][down["back"]])
         restarts = np.searchsorted(resumed, tt, side="right").astype(float)
         struck = np.sort(down["from_h"][~down["planned"]])
         aborts = np.searchsorted(struck, tt, side="right").astype(float)
-    deg_f = np.array([e.degraded_h for e in eff])[faults["kind"]]
-    order = np.argsort(faults["t"])
-    cum_deg = np.concatenate([[0.0], np.cumsum(deg_f[order])])
-    d_faults = cum_deg[np.searchsorted(faults["t"][order], tt, side="right")]
-    spread = max(degraded - float(cum_deg[-1]), 0.0)  # the parts waiting for a visit
-    d = d_faults + spread * tt / hours
-    good = prod * np.exp(-d / tt) / tt
+    span = np.maximum(tt - back, 0.0)
+    now = saved(span, tau, w)
+    share = np.divide(now, span, out=np.zeros_like(span), where=span > 0.0)
+    zero = np.zeros(tt.size, dtype=np.int64)
+    now_lost = share * lost_between(pc["pace"], zero, np.minimum(back, tt), tt)
+    good = (done + now - now_lost) / tt
     lost_h = tt * (1.0 - good)
     return {
         "t_h": np.round(np.concatenate([[0.0], tt]), 3).tolist(),

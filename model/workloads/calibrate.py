@@ -25,6 +25,7 @@ from functools import lru_cache
 import numpy as np
 
 from model.fabric.presets import GB200_NVL72
+from model.workloads import curve
 from model.workloads import decode as Dm
 from model.workloads import decode_params as D
 from model.workloads.decode import Deployment, Terms, Workload, frontier, step
@@ -57,6 +58,11 @@ class Row:
         return self.decode_rate / self.tok_s_user
 
     @property
+    def ran(self) -> Ran:
+        """What InferenceX ran for this row (RAN)."""
+        return RAN[(self.system, self.conc)]
+
+    @property
     def name(self) -> str:
         sys = "GB200 NVL72" if self.system == "gb200-nvl72" else "B200 RoCE"
         return (
@@ -81,13 +87,81 @@ CHECK_ROWS = (
     Row("gb200-nvl72", 24, 4, 32, 8, 274.8, 222.28, 4.50, False),
     Row("gb200-nvl72", 48, 4, 32, 8, 363.3, 207.30, 4.82, False),
     Row("b200-roce", 6, 4, 40, 8, 49.3, 309.17, 3.23, False),
+    Row("b200-roce", 10, 4, 40, 8, 118.7, 277.39, 3.61, False),
+    Row("b200-roce", 15, 4, 40, 8, 168.9, 261.09, 3.83, False),
+    Row("b200-roce", 25, 4, 40, 8, 242.4, 224.59, 4.45, False),
     Row("b200-roce", 45, 4, 40, 8, 369.9, 191.18, 5.23, False),
+    Row("b200-roce", 90, 4, 40, 8, 577.3, 150.56, 6.64, False),
     Row("b200-roce", 180, 4, 40, 8, 897.9, 126.42, 7.91, False),
     Row("b200-roce", 875, 4, 40, 8, 2832.9, 101.79, 9.82, False),
     Row("b200-roce", 1214, 4, 16, 8, 7111.4, 74.04, 13.51, False),
     Row("b200-roce", 4968, 12, 32, 8, 9660.7, 56.35, 17.75, False),
     Row("b200-roce", 10860, 12, 20, 4, 12515.7, 21.34, 46.86, False),
 )
+
+# What each row ran (InferenceX's own configs, SemiAnalysisAI/InferenceX
+# configs/deprecated/nvidia-1k1k-master.yaml, dsr1-fp4-{gb200,b200}-dynamo-trt, recipe files
+# named ctx<P>_gen<workers>_<tep|dep><N>_batch<cap>_eplb<slots>_mtp<drafts>) [M]: tep is
+# tensor-parallel attention, dep data-parallel attention; every row's MoE is EP. The model
+# asks each row for EP with data-parallel attention and one MTP draft (row_tpot): the rows
+# that ran three drafts or tensor-parallel attention are compared with another deployment
+# than the one measured, and say so (checks.py).
+
+
+@dataclass(frozen=True)
+class Ran:
+    """What one InferenceX run served: attention tensor- or data-parallel over `size` GPUs,
+    MoE EP over the same GPUs, MTP drafts, the batch cap a GPU, redundant expert slots."""
+
+    attention: str  # "tep" or "dep"
+    size: int
+    drafts: int
+    cap: int
+    slots: int = 0
+
+    def label(self) -> str:
+        slots = f", {self.slots} expert slots" if self.slots else ""
+        return (
+            f"{self.attention.upper()}{self.size}, MTP {self.drafts}, batch cap {self.cap}{slots}"
+        )
+
+
+RAN = {
+    **{("gb200-nvl72", c): Ran("tep", 8, 3, 8) for c in (4, 8, 12, 24, 48)},
+    ("gb200-nvl72", 180): Ran("dep", 32, 3, 4),
+    ("gb200-nvl72", 2253): Ran("dep", 32, 1, 64, 288),
+    ("gb200-nvl72", 4301): Ran("dep", 16, 1, 256, 256),
+    ("gb200-nvl72", 16130): Ran("dep", 4, 1, 768),
+    ("b200-roce", 6): Ran("tep", 8, 3, 1),
+    **{("b200-roce", c): Ran("tep", 8, 3, 32) for c in (10, 15, 25, 45, 90, 180)},
+    ("b200-roce", 875): Ran("dep", 8, 3, 16),
+    ("b200-roce", 1214): Ran("dep", 8, 2, 64),
+    ("b200-roce", 4968): Ran("dep", 8, 1, 128),
+    ("b200-roce", 10860): Ran("dep", 4, 1, 512),
+}
+
+
+def runs(system: str) -> tuple[Row, ...]:
+    """Every run of InferenceX's table for one system."""
+    return tuple(r for r in (*FITTED_ROWS, *CHECK_ROWS) if r.system == system)
+
+
+def run_point(r: Row, tpot_ms: float) -> tuple[float, float]:
+    """A run as InferenceX plots it, at a TPOT: (tok/s/user, every token over every GPU) for
+    the run's batch and prefill/decode split."""
+    x = 1000.0 / tpot_ms
+    return x, r.batch * x * 2 * r.decode_gpus / (r.decode_gpus + r.prefill_gpus)
+
+
+def runs_curve(system: str, x, terms: Terms | None = None) -> np.ndarray:
+    """InferenceX's curve through one system's runs at interactivities x: as measured (terms
+    None: the published rows, which reproduces its table), or with the model's TPOT for each
+    run at its batch (the model read the way InferenceX reads its measurements)."""
+    pts = [
+        run_point(r, r.tpot_ms if terms is None else row_tpot(r, terms)[0]) for r in runs(system)
+    ]
+    return curve.read(pts, x)
+
 
 # The frontier points: InferenceX's iso-interactivity comparison at 125 tok/s/user (named in
 # the issue). Their figures count prefill GPUs; [A] the prefill share of each system's
@@ -119,9 +193,9 @@ DEEPSEEK_WHY = (
 # deployments is an interpolation; the model's frontier is the envelope over deployments
 # (EP sizes, batches) that were not run.
 FRONTIER_WHY = (
-    "their curve here interpolates between measured deployments (conc 180 at 164 and 2,253 at "
-    "91 tok/s/user on GB200); the model's frontier is the envelope over deployments not run "
-    "(EP72 at tens of requests a GPU)"
+    "their curve here joins measured runs (conc 180 at 164 and 2,253 at 91 tok/s/user on "
+    "GB200) with nothing run between; the model's frontier over every deployment takes ones "
+    "no InferenceX recipe serves (EP64-72, two micro-batches)"
 )
 
 
@@ -157,15 +231,18 @@ def hardware_of(system: str):
 
 
 def row_tpot(r: Row, terms: Terms = Dm.FITTED) -> tuple[float, Deployment]:
-    """The model's TPOT (ms) for the row's deployment at its batch: MTP on, the better KV
-    precision and overlap choice, as the deployment would run."""
+    """The model's TPOT (ms) for the row's deployment at its batch: its EP size and MTP drafts
+    as it ran them, the better KV precision and overlap choice."""
     hw = hardware_of(r.system)
     w = Workload(DEEPSEEK_R1)
     v = hw.groups_for(r.ep)[0][0]
     best = (math.inf, None)
     for kv in D.KV_PRECISIONS:
         for ov in D.OVERLAP:
-            dep = Deployment(r.ep, 1, kv, ov)
+            tp = r.ran.attention == "tep"
+            if tp and ov:
+                continue  # the recipes serve TEP in one batch
+            dep = Deployment(r.ep, r.ran.drafts, kv, ov, tp)
             if Dm.max_batch(DEEPSEEK_R1, B200, w, dep) < r.batch:
                 continue
             s = step(DEEPSEEK_R1, B200, w, dep, v, np.array([r.batch]), terms)
@@ -176,7 +253,10 @@ def row_tpot(r: Row, terms: Terms = Dm.FITTED) -> tuple[float, Deployment]:
 
 
 def _loss(terms: Terms) -> float:
-    return sum(math.log(row_tpot(r, terms)[0] / r.tpot_ms) ** 2 for r in FITTED_ROWS)
+    tpots = [row_tpot(r, terms)[0] for r in FITTED_ROWS]
+    if min(tpots) <= 0:  # a residual that takes a step below nothing fits no row
+        return math.inf
+    return sum(math.log(t / r.tpot_ms) ** 2 for t, r in zip(tpots, FITTED_ROWS, strict=True))
 
 
 @lru_cache(maxsize=1)
@@ -196,13 +276,31 @@ def fit() -> Terms:
     return Terms(round(cur.residual_us, 1))
 
 
-def iso_model(terms: Terms = Dm.FITTED, x: float = ISO_TOK_S_USER) -> dict[str, float]:
+def recipes(system: str, max_ep: int) -> tuple[Deployment, ...]:
+    """The deployments InferenceX's recipes serve on `system` (RAN): their attention (TEP or
+    DEP) and EP sizes, their MTP drafts, in one batch (no recipe runs two micro-batches)."""
+    ran = [r for (sys, _), r in RAN.items() if sys == system]
+    shapes = {(r.attention == "tep", r.size) for r in ran}
+    drafts = {r.drafts for r in ran}
+    return tuple(
+        d
+        for d in Dm.deployments(max_ep)
+        if (d.tp, d.ep) in shapes and d.mtp in drafts and not d.overlap
+    )
+
+
+def iso_model(
+    terms: Terms = Dm.FITTED, x: float = ISO_TOK_S_USER, only_recipes: bool = False
+) -> dict[str, float]:
     """Both systems' frontiers at interactivity x on InferenceX's basis (every token over
-    every GPU, the stated prefill share) and their ratio."""
+    every GPU, the stated prefill share) and their ratio: over every deployment the model
+    tries, or (only_recipes) over those InferenceX's recipes serve."""
     w = Workload(DEEPSEEK_R1)
     out = {}
     for system in ("gb200-nvl72", "b200-roce"):
-        fr = frontier(DEEPSEEK_R1, hardware_of(system), w, np.array([float(x)]), terms)
+        hw = hardware_of(system)
+        only = recipes(system, hw.max_ep) if only_recipes else None
+        fr = frontier(DEEPSEEK_R1, hw, w, np.array([float(x)]), terms, only)
         dec = float(fr.tokens_per_s_per_gpu[0])
         out[system] = 2 * dec * (1 - PREFILL_SHARE[system])
     out["ratio"] = out["gb200-nvl72"] / out["b200-roce"]

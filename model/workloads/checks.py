@@ -32,6 +32,7 @@ from model.workloads.calibrate import (
     hardware_of,
     iso_model,
     row_tpot,
+    runs_curve,
     sensitivity,
 )
 from model.workloads.collectives import deepseek_decode_bound
@@ -54,7 +55,8 @@ def _row_points(terms: Terms) -> list[dict]:
                 "model": round(t, 2),
                 "error_pct": round(err_pct(t, r.tpot_ms), 1),
                 "fitted": r.fitted,
-                "note": dep.label() if dep else "does not fit in HBM",
+                "note": (f"model: {dep.label()}" if dep else "does not fit in HBM")
+                + f"; ran {r.ran.label()}",
             }
         )
     return rows
@@ -63,7 +65,7 @@ def _row_points(terms: Terms) -> list[dict]:
 def _iso_points(terms: Terms) -> list[dict]:
     """InferenceX's comparison at 125 tok/s/user: each system's frontier and their ratio."""
     rows = []
-    iso = iso_model(terms)
+    iso, like = iso_model(terms), iso_model(terms, only_recipes=True)
     for key, pub in (("gb200-nvl72", ISO_GB200), ("b200-roce", ISO_B200), ("ratio", 4.39)):
         label = {"gb200-nvl72": "GB200 NVL72", "b200-roce": "B200 RoCE (b200-roce)"}.get(
             key, "GB200 NVL72 over B200"
@@ -76,7 +78,8 @@ def _iso_points(terms: Terms) -> list[dict]:
                 "model": round(iso[key], 2 if key == "ratio" else 0),
                 "error_pct": round(err_pct(iso[key], pub), 1),
                 "fitted": False,
-                "note": "prefill share 0.2 (GB200) and 4/44 (B200) [A]"
+                "note": "prefill share 0.2 (GB200) and 4/44 (B200) [A]; over the deployments "
+                f"its recipes serve: {_num(like[key], key)} ({err_pct(like[key], pub):+.0f}%)"
                 + ("; " + frontier_why(terms) if abs(err_pct(iso[key], pub)) > 25 else ""),
             }
         )
@@ -84,23 +87,79 @@ def _iso_points(terms: Terms) -> list[dict]:
 
 
 def _iso_check_points(terms: Terms) -> list[dict]:
-    """The same comparison at the other interactivities of InferenceX's table (checks)."""
+    """The same comparison at the other interactivities of InferenceX's table (checks): the
+    model's frontier over the deployments InferenceX's recipes serve (like for like), with
+    the frontier over every deployment the model tries and the model at InferenceX's own runs
+    read its way (runs_curve) in the note."""
     rows = []
-    for x, gb, b2 in ISO_CHECKS:
-        m = iso_model(terms, x)
+    xs = np.array([float(x) for x, _, _ in ISO_CHECKS])
+    at_runs = {s: runs_curve(s, xs, terms) for s in ("gb200-nvl72", "b200-roce")}
+    measured = {s: runs_curve(s, xs) for s in at_runs}
+    for i, (x, gb, b2) in enumerate(ISO_CHECKS):
+        like, every = iso_model(terms, x, only_recipes=True), iso_model(terms, x)
         for key, pub in (("gb200-nvl72", gb), ("b200-roce", b2), ("ratio", gb / b2)):
+            err = err_pct(like[key], pub)
+            note = (
+                f"every deployment the model tries: {_num(every[key], key)} "
+                f"({err_pct(every[key], pub):+.0f}%)"
+            )
+            if key in at_runs:
+                note += (
+                    f"; at InferenceX's own runs, joined its way: {_num(at_runs[key][i], key)}"
+                    f" ({err_pct(float(at_runs[key][i]), pub):+.0f}%; its published runs so "
+                    f"joined: {err_pct(float(measured[key][i]), pub):+.1f}%)"
+                )
+            if abs(err) > 25:
+                note += "; " + frontier_why(terms)
             rows.append(
                 {
-                    "point": f"InferenceX frontier at {x} tok/s/user: {key}",
+                    "point": f"InferenceX frontier at {x} tok/s/user: {key}, its recipes",
                     "published": round(pub, 3) if key == "ratio" else pub,
                     "unit": "x" if key == "ratio" else "tok/s/GPU",
-                    "model": round(m[key], 2 if key == "ratio" else 0),
-                    "error_pct": round(err_pct(m[key], pub), 1),
+                    "model": round(like[key], 2 if key == "ratio" else 0),
+                    "error_pct": round(err, 1),
                     "fitted": False,
-                    "note": frontier_why(terms) if abs(err_pct(m[key], pub)) > 25 else "check",
+                    "note": note,
                 }
             )
     return rows
+
+
+def _num(v: float, key: str) -> str:
+    """A frontier figure as the rows print it."""
+    if not np.isfinite(v):
+        return "none"
+    return f"{v:.2f}x" if key == "ratio" else f"{v:,.0f}"
+
+
+# [M] TensorRT-LLM's "DeepSeek R1 MTP Implementation and Optimization" (tech blog 2, Figure 7):
+# DeepSeek-R1-FP4 on 8 B200, one request (min latency), ISL/OSL 1K/2K, MLA TP8 and MoE EP2: MTP
+# with three drafts decodes 2.16x as fast as without.
+MTP3_SPEEDUP = 2.16
+
+
+def _mtp_point(terms: Terms) -> dict:
+    """The MTP speed-up at one request (a check): TPOT without drafts over TPOT with three,
+    TEP8 on one B200 island at the run's context."""
+    w = Workload(DEEPSEEK_R1, isl=1024, osl=2048)
+    hw = hardware_of("b200-roce")
+    v = hw.groups_for(8)[0][0]
+    b = np.array([1.0 / 8])
+    tpot = {}
+    for d in (0, 3):
+        dep = Dm.Deployment(8, d, "fp8", False, True)
+        tpot[d] = float(Dm.step(DEEPSEEK_R1, hw.gpu, w, dep, v, b, terms)["total"][0])
+        tpot[d] /= dep.tokens_per_step
+    model = tpot[0] / tpot[3]
+    return {
+        "point": "TensorRT-LLM MTP speed-up, 3 drafts against none, one request on 8 B200",
+        "published": MTP3_SPEEDUP,
+        "unit": "x",
+        "model": round(model, 2),
+        "error_pct": round(err_pct(model, MTP3_SPEEDUP), 1),
+        "fitted": False,
+        "note": "TEP8 with MoE EP8 where the run had EP2; acceptance 0.85, then 0.629 a draft",
+    }
 
 
 def _sglang_points(terms: Terms) -> list[dict]:
@@ -175,6 +234,7 @@ def table(terms: Terms = Dm.FITTED) -> list[dict]:
         *_row_points(terms),
         *_iso_points(terms),
         *_iso_check_points(terms),
+        _mtp_point(terms),
         *_sglang_points(terms),
         _deepseek_point(terms),
         *_bound_points(),

@@ -10,10 +10,14 @@ from model.workloads.decode import Deployment, Frontier
 
 def _why(a: Deployment, b: Deployment) -> str:
     """The knob that changed between two deployments, the one a reader looks at first."""
+    if a.tp != b.tp:
+        return "tp_on" if b.tp else "tp_off"
     if a.ep != b.ep:
         return "ep_up" if b.ep > a.ep else "ep_down"
     if a.mtp != b.mtp:
-        return "mtp_on" if b.mtp else "mtp_off"
+        if not a.mtp or not b.mtp:
+            return "mtp_on" if b.mtp else "mtp_off"
+        return "mtp_more" if b.mtp > a.mtp else "mtp_fewer"
     if a.overlap != b.overlap:
         return "overlap_on" if b.overlap else "overlap_off"
     return "kv"

@@ -11,6 +11,8 @@ kinds of number are here:
 
 from __future__ import annotations
 
+import numpy as np
+
 from model.workloads.models import DEFAULT_TOKENS_PER_S_PER_USER
 
 # --- kernel efficiencies: the best published kernels, as a share of the GPU's peak ----------
@@ -52,7 +54,27 @@ EP_SIZES = (4, 8, 16, 32, 64, 72, 144, 288, 576, 1152)
 # main model a second token per request, and drafting costs one pass of the MTP module (one
 # MoE layer and the head) per request.
 MTP_ACCEPTANCE = 0.85
-MTP_DRAFTS = (0, 1)
+# [M] Later drafts: the MTP module reused for draft after draft. Nebius's model card for
+# nebius/MTP-DeepSeek-V3-0324 measures DeepSeek-V3's original MTP module so reused at 7 drafts:
+# a mean acceptance length of 3.20 tokens a step at temperature 0 (MT-bench, HumanEval, GSM8K).
+# [D] With the first draft accepted at MTP_ACCEPTANCE and each later one at a constant rate r
+# given the one before, 1 + 0.85 (1 - r^7) / (1 - r) = 3.20 gives r = 0.629.
+MTP_LATER_ACCEPTANCE = 0.629
+# [M] Tensor-parallel attention with EP MoE over the same GPUs (TEP), as the TensorRT-LLM
+# recipes InferenceX ran at low concurrency serve DeepSeek-R1 (tep8; GLM-5's also tep4).
+TEP_SIZES = (4, 8)
+# Drafts a step: 0 to 3, as the TensorRT-LLM recipes InferenceX ran serve them (mtp0-mtp3).
+MTP_DRAFTS = (0, 1, 2, 3)
+
+
+def mtp_tokens(drafts):
+    """Tokens a step delivers per request with `drafts` MTP drafts (array or int): the main
+    model's token and each draft accepted while every draft before it was [D]."""
+    d = np.asarray(drafts, dtype=float)
+    r = MTP_LATER_ACCEPTANCE
+    return 1.0 + MTP_ACCEPTANCE * (1.0 - r**d) / (1.0 - r)
+
+
 KV_PRECISIONS = ("fp8", "bf16")
 # Two micro-batches (DeepSeek's and SGLang's two-batch overlap): one's dispatch and combine
 # run during the other's compute, but every weight is read twice. Tried on and off.
@@ -89,6 +111,20 @@ PROFILE_TOKENS_PER_REQUEST = 2
 # ratio, and the time outside the layers a token costs (sampling, MTP acceptance, the
 # scheduler, beyond the head and the drafting modelled), scaled with HBM bandwidth on other GPUs.
 
+# [M] How a GEMM's rate moves with its rows (tokens): DeepGEMM's README (deepseek-ai/DeepGEMM
+# at its first commit, 2025-02-25, "Normal GEMMs for dense models", H800) times the attention
+# projections' four shapes (N, K: fused q/kv down 2112 x 7168, q up 24576 x 1536, kv up 32768 x
+# 512, output 7168 x 16384) at M = 128 and 4096, in TFLOPS. [D] Their FLOP-weighted rate over
+# H800's FP8 peak at each M (step.gemm_scale); between, log-linear in M, held at the ends. The
+# profile's own rate (measured() below) stays the level; this table only moves it with M, from
+# the profile's expert GEMMs' rows (PROFILE_GEMM_ROWS) [A: grouped expert GEMMs move with M as
+# the dense ones do].
+DEEPGEMM_SHAPES = ((2112, 7168), (24576, 1536), (32768, 512), (7168, 16384))
+DEEPGEMM_TFLOPS = {128: (352.0, 535.0, 358.0, 645.0), 4096: (1058.0, 990.0, 590.0, 1358.0)}
+# [D] the profile's expert GEMM rows: 64 requests x 2 tokens x 8 experts a micro-batch over a
+# GPU's 2 of 256 experts at EP128
+PROFILE_GEMM_ROWS = 64 * 2 * 8 / 2
+
 # Data-parallel attention: the busiest of ep ranks holds b + spread x sqrt(2 b ln ep) requests.
 # [D] 1: the Poisson scatter of requests arriving and finishing at random, nothing fitted.
 ATTENTION_SPREAD = 1.0
@@ -103,7 +139,7 @@ REFERENCE_TOKENS_PER_S_PER_USER = DEFAULT_TOKENS_PER_S_PER_USER
 # What the measured parts leave unexplained on the five named GB200 NVL72 points, as one time a
 # step (us), fitted by `python -m model.workloads.calibrate` (a test re-runs the fit). Reported
 # at every point as its share of the step (at most 25% at 50 tok/s/user, tested).
-RESIDUAL_US = 131.8
+RESIDUAL_US = 5249.0
 
 # The batch sweep: requests per GPU, from one request per EP group to the KV cache's limit.
 # 128 points: with 96, the frontier read between sweep points moved by 2% where EP72's

@@ -197,6 +197,30 @@ def tuner_us(op: str, nbytes: float, jf: JobFabric) -> dict[tuple[str, str], flo
     return out
 
 
+def small_all_reduce_us(nbytes, ranks: int, gbs, latency_one_way_us: float):
+    """A tensor-parallel group's all_reduce as NCCL's ring runs it (its tuner's fastest of LL,
+    LL128 and Simple; tuning.cc's form, as ring_proto_us), vectorised over message sizes and
+    bandwidths (arrays broadcast): what decode's tensor-parallel attention pays twice a layer.
+    gbs is one rank's NCCL-effective one-way GB/s; inf where it is 0."""
+    n, steps = ranks, _steps("all_reduce", ranks)
+    gbs = np.asarray(gbs, dtype=float)
+    lat = latency_one_way_us / NVLINK_LATENCY_US
+    channels = 2 * np.maximum(1, np.floor(gbs / P.SM100_SPEEDS_GBS[0]))
+    caps = {"LL": P.LL_MAX_BUS_GBS, "LL128": channels * P.PER_CH_MAX_RING_LL128_GBS}
+    best = None
+    for proto in PROTOCOLS:
+        bus = gbs * P.RING_BW_SHARE[proto]
+        if proto in caps:
+            bus = np.minimum(bus, caps[proto])
+        wire = P.RING_STEP_WIRE_HOPS * NVLINK_LATENCY_US
+        step = P.RING_STEP_US[proto] - wire + wire * lat
+        with np.errstate(divide="ignore"):
+            t = P.RING_BASE_US[proto] + steps * step + nbytes / (1e3 * bus * n / steps)
+        t = np.where(bus > 0, t, np.inf)
+        best = t if best is None else np.minimum(best, t)
+    return best
+
+
 def eta_nvls(n: int, eta: float = P.ETA_NVLS, k: float = P.NVLS_GROUP_K) -> float:
     """NVLS's achieved share of the planes' bandwidth for a group of n ranks (comm_params);
     the group term is held at its value for the largest measured group beyond it."""

@@ -1,17 +1,21 @@
 """One MoE decode step on the slowest GPU of an EP group, in named parts (us).
 
-b requests per GPU (data-parallel attention), q = 1 + d tokens per request (d MTP drafts
-verified), n = b q tokens:
+b requests per GPU, q = 1 + d tokens per request (d MTP drafts verified), n = b q tokens.
+Attention is data-parallel (each GPU its own requests; the busiest holds the Poisson scatter)
+or tensor-parallel over the EP group (TEP: a t-th of the weights and heads for all the group's
+requests, every GPU keeping the group's latent cache):
 
     MoE layer   attention (projections, then the core over the context) + shared expert
                 + routed experts on the hottest rank (load imbalance) + activation traffic,
-                each kernel max(FLOPs / (peak x eta), bytes / (HBM x eta_hbm)) with the best
-                published kernels' eta (decode_params)
+                each kernel max(FLOPs / (peak x eta), bytes / (HBM x eta_hbm)), the GEMMs'
+                eta moving with their rows as DeepGEMM measures (gemm_eta)
                 + dispatch + combine (moe_a2a: the calibrated TensorRT-LLM model on the
                 group's fabric), either in series, or overlapped by two micro-batches:
-                2 x max(compute(b/2), comm(b/2)), every weight read twice
-    step        MoE layers + dense layers + head + MTP drafting + overhead
-    tokens/s per user = (1 + acceptance x d) / step;  per GPU = b x that
+                2 x max(compute(b/2), comm(b/2)), every weight read twice; under TEP two
+                all-reduces of the group's activations instead (nccl's ring)
+    step        MoE layers + dense layers + head + MTP drafting + overhead + the residual
+    tokens/s per user = mtp_tokens(d) / step (each draft accepted while the ones before it
+                were);  per GPU = b x that
 
 `prepare` computes what does not depend on the fabric (memoised per EP size by decode.py),
 `finish` the rest on one group's view. decode.py builds the frontier on these.
@@ -25,8 +29,9 @@ from itertools import product
 
 import numpy as np
 
+from model.workloads import comm_params as CP
 from model.workloads import decode_params as D
-from model.workloads import moe_a2a
+from model.workloads import moe_a2a, nccl
 from model.workloads.models import DEEPSEEK_R1, GPU, H800, MoEModel
 
 
@@ -87,13 +92,20 @@ class Deployment:
     mtp: int
     kv: str
     overlap: bool
+    tp: bool = False  # attention tensor-parallel over the group (TEP), else data-parallel
 
     @property
     def tokens_per_step(self) -> float:
-        return 1.0 + D.MTP_ACCEPTANCE * self.mtp
+        return float(D.mtp_tokens(self.mtp))
+
+    @property
+    def t(self) -> int:
+        """The attention's tensor-parallel degree: the group for TEP, else 1."""
+        return self.ep if self.tp else 1
 
     def label(self) -> str:
-        parts = [f"EP{self.ep}", "MTP" if self.mtp else "no MTP", f"{self.kv.upper()} KV"]
+        mtp = f"MTP {self.mtp}" if self.mtp else "no MTP"
+        parts = [f"{'TEP' if self.tp else 'EP'}{self.ep}", mtp, f"{self.kv.upper()} KV"]
         if self.overlap:
             parts.append("two micro-batches")
         return ", ".join(parts)
@@ -104,6 +116,7 @@ class Deployment:
             "mtp_drafts": self.mtp,
             "kv_cache": self.kv,
             "two_micro_batches": self.overlap,
+            "attention": "tensor-parallel" if self.tp else "data-parallel",
             "label": self.label(),
         }
 
@@ -115,15 +128,41 @@ def deployments(max_ep: int, dominated: bool = False) -> tuple[Deployment, ...]:
     decode_params.ATTENTION_MATH), the cache reads are twice the bytes and half as many
     requests fit, so at every batch its step is no faster and its largest batch smaller. A
     deployment picks BF16 for accuracy, never for speed; the frontier leaves it out unless
-    `dominated` (the tests check it never wins)."""
+    `dominated` (the tests check it never wins). Tensor-parallel attention (TEP) is tried
+    at D.TEP_SIZES, without two micro-batches, as the recipes serve it."""
     eps = [e for e in D.EP_SIZES if e <= max_ep]
     kvs = D.KV_PRECISIONS if dominated else tuple(k for k in D.KV_PRECISIONS if k == "fp8")
-    return tuple(
+    dp = tuple(
         Deployment(e, d, kv, ov) for e, d, kv, ov in product(eps, D.MTP_DRAFTS, kvs, D.OVERLAP)
     )
+    teps = [e for e in D.TEP_SIZES if e <= max_ep]
+    tep = tuple(Deployment(e, d, kv, False, True) for e, d, kv in product(teps, D.MTP_DRAFTS, kvs))
+    return dp + tep
 
 
 # --- one step ----------------------------------------------------------------------------------
+
+
+def _deepgemm_rate(m_rows: float) -> float:
+    """DeepGEMM's FLOP-weighted share of H800's FP8 peak on the projection shapes at M rows
+    (decode_params.DEEPGEMM_*), log-linear in M between its two measured M, held beyond."""
+    flops = [n * k for n, k in D.DEEPGEMM_SHAPES]
+    ms = sorted(D.DEEPGEMM_TFLOPS)
+    rates = [
+        sum(flops)
+        / sum(f / r for f, r in zip(flops, D.DEEPGEMM_TFLOPS[m], strict=True))
+        / (H800.fp8_pflops * 1e3)
+        for m in ms
+    ]
+    lm = np.log(np.clip(m_rows, ms[0], ms[-1]))
+    return np.interp(lm, np.log(ms), rates)
+
+
+def gemm_eta(k, m_rows):
+    """The GEMMs' rate at m_rows rows (tokens, an array): the profile's rate (k.eta_gemm, at
+    its expert GEMMs' rows), moved as DeepGEMM's measured rate moves with M [M]."""
+    scale = _deepgemm_rate(np.asarray(m_rows, dtype=float)) / _deepgemm_rate(D.PROFILE_GEMM_ROWS)
+    return k.eta_gemm * scale
 
 
 def _kernel(gpu: GPU, nbytes, flops, precision: str, eta: float):
@@ -133,24 +172,31 @@ def _kernel(gpu: GPU, nbytes, flops, precision: str, eta: float):
     return np.maximum(t_mem, t_fl), t_mem >= t_fl
 
 
-def _weights_bytes(m: MoEModel, w: Workload, ep: int) -> float:
-    """Weights one GPU holds: everything but the routed experts in full, its share of those."""
+def _weights_bytes(m: MoEModel, w: Workload, ep: int, t: int = 1) -> float:
+    """Weights one GPU holds: its share of the routed experts, and everything else in full,
+    or a t-th of it under tensor parallelism [A: every dense weight split t ways]."""
     e_local = int(np.ceil(m.experts / ep))
     other = (
-        m.layers * m.attn_params_per_layer
-        + m.dense_layers * m.dense_ffn_params
-        + m.moe_layers * m.shared_experts * m.expert_params
-        + 2 * m.vocab * m.hidden
-        + m.attn_params_per_layer  # the MTP module's own layer
-    ) * D.OTHER_WEIGHT_BYTES
+        (
+            m.layers * m.attn_params_per_layer
+            + m.dense_layers * m.dense_ffn_params
+            + m.moe_layers * m.shared_experts * m.expert_params
+            + 2 * m.vocab * m.hidden
+            + m.attn_params_per_layer  # the MTP module's own layer
+        )
+        * D.OTHER_WEIGHT_BYTES
+        / t
+    )
     experts = (m.moe_layers + 1) * e_local * m.expert_params * D.EXPERT_BYTES[w.expert_precision]
     return other + experts
 
 
 def max_batch(m: MoEModel, gpu: GPU, w: Workload, dep: Deployment) -> float:
-    """Requests per GPU whose reserved KV cache fits beside the weights (0 if none fits)."""
-    room = gpu.hbm_gb * 1e9 * D.HBM_USABLE - _weights_bytes(m, w, dep.ep)
-    per_request = w.reserved * m.kv_bytes_per_token * D.KV_SCALE[dep.kv]
+    """Requests per GPU whose reserved KV cache fits beside the weights (0 if none fits).
+    Under tensor-parallel attention every GPU keeps the whole group's latent cache (MLA's
+    latent is shared by all heads) [D], so a GPU's share of requests holds t times less."""
+    room = gpu.hbm_gb * 1e9 * D.HBM_USABLE - _weights_bytes(m, w, dep.ep, dep.t)
+    per_request = w.reserved * m.kv_bytes_per_token * D.KV_SCALE[dep.kv] * dep.t
     return float(max(0.0, min(D.MAX_BATCH, room / per_request)))
 
 
@@ -162,23 +208,25 @@ def busiest(b, ep: int, spread: float = D.ATTENTION_SPREAD):
     return np.maximum(1.0, b + spread * np.sqrt(2 * b * np.log(max(ep, 1))))
 
 
-def _attention(m, gpu, w, kv_scale, hot_b, q, k: Measured) -> dict:
+def _attention(m, gpu, w, kv_scale, hot_b, q, k: Measured, t=1) -> dict:
     """The attention block of one layer on the busiest rank: projections (GEMMs) and the core
-    over the context (us; and the HBM-bound part)."""
+    over the context (us; and the HBM-bound part). Tensor-parallel over t GPUs (t a column, 1
+    data-parallel): a t-th of the weights and heads for t times the requests, so the same
+    FLOPs, and the whole group's latent cache read by every GPU [D]."""
     n_att = hot_b * q
     ctx = w.context
-    kv_bytes = hot_b * ctx * m.kv_bytes_per_token_layer * kv_scale
+    kv_bytes = hot_b * ctx * m.kv_bytes_per_token_layer * kv_scale * t
     proj, proj_hbm = _kernel(
         gpu,
-        m.attn_params_per_layer * D.OTHER_WEIGHT_BYTES,
+        m.attn_params_per_layer * D.OTHER_WEIGHT_BYTES / t,
         2 * n_att * m.attn_params_per_layer,
         "fp8",
-        k.eta_gemm,
+        gemm_eta(k, n_att * t),
     )
     core, core_hbm = _kernel(
         gpu, kv_bytes, n_att * ctx * m.attn_flops_per_ctx_token, D.ATTENTION_MATH, k.eta_attn
     )
-    act = n_att * m.hidden * 2 * D.ACTIVATION_PASSES / (gpu.hbm_tbs * 1e12 * D.ETA_HBM) * 1e6
+    act = n_att * t * m.hidden * 2 * D.ACTIVATION_PASSES / (gpu.hbm_tbs * 1e12 * D.ETA_HBM) * 1e6
     return {
         "attention": proj + core,
         "attention_hbm": np.where(proj_hbm, proj, 0) + np.where(core_hbm, core, 0),
@@ -191,19 +239,25 @@ def _with_gaps(out: dict, k: Measured) -> dict:
     return out | {"gaps": (k.layer_gap - 1.0) * sum(out[x] for x in KERNEL_KEYS)}
 
 
-def _layer_compute(m, gpu, w, ep: int, kv_scale, b, q, k: Measured, moe: bool, spread=None):
+def _hot(b, ep: int, spread, t):
+    """Requests the busiest GPU's attention serves, a GPU's worth: data-parallel, the busiest
+    rank's (busiest); tensor-parallel, every GPU a t-th of all of them, b on average."""
+    return np.where(np.asarray(t) > 1, b, busiest(b, ep, spread))
+
+
+def _layer_compute(m, gpu, w, ep: int, kv_scale, b, q, k: Measured, moe: bool, spread=None, t=1):
     """One layer's compute on the busiest GPU for b requests of q tokens each (us, arrays;
-    kv_scale and q may be per-row columns)."""
+    kv_scale, q and t, the attention's tensor-parallel degree, may be per-row columns)."""
     spread = D.ATTENTION_SPREAD if spread is None else spread
-    out = _attention(m, gpu, w, kv_scale, busiest(b, ep, spread), q, k)
+    out = _attention(m, gpu, w, kv_scale, _hot(b, ep, spread, t), q, k, t)
     n = b * q
     if not moe:
         dense, dense_hbm = _kernel(
             gpu,
-            m.dense_ffn_params * D.OTHER_WEIGHT_BYTES,
+            m.dense_ffn_params * D.OTHER_WEIGHT_BYTES / t,
             2 * n * m.dense_ffn_params,
             "fp8",
-            k.eta_gemm,
+            gemm_eta(k, n * t),
         )
         zero = np.zeros_like(n)
         return _with_gaps(
@@ -219,7 +273,7 @@ def _layer_compute(m, gpu, w, ep: int, kv_scale, b, q, k: Measured, moe: bool, s
         )
     shared_p = m.shared_experts * m.expert_params
     shared, shared_hbm = _kernel(
-        gpu, shared_p * D.OTHER_WEIGHT_BYTES, 2 * n * shared_p, "fp8", k.eta_gemm
+        gpu, shared_p * D.OTHER_WEIGHT_BYTES / t, 2 * n * shared_p, "fp8", gemm_eta(k, n * t)
     )
     mean_pairs = n * m.top_k  # routed (token, expert) pairs a rank receives on average
     sp = np.sqrt(2 * np.log(ep) / np.maximum(mean_pairs, 1e-9)) if ep > 1 and spread else 0.0
@@ -229,8 +283,10 @@ def _layer_compute(m, gpu, w, ep: int, kv_scale, b, q, k: Measured, moe: bool, s
     eb = D.EXPERT_BYTES[w.expert_precision]
     prec = "nvfp4" if w.expert_precision == "nvfp4" else "fp8"
     wbytes = touched * m.expert_params * eb
-    mean_t, _ = _kernel(gpu, wbytes, 2 * mean_pairs * m.expert_params, prec, k.eta_gemm)
-    hot_t, hot_hbm = _kernel(gpu, wbytes, 2 * hot * m.expert_params, prec, k.eta_gemm)
+    per_expert = np.maximum(touched, 1.0)
+    eta_mean, eta_hot = gemm_eta(k, mean_pairs / per_expert), gemm_eta(k, hot / per_expert)
+    mean_t, _ = _kernel(gpu, wbytes, 2 * mean_pairs * m.expert_params, prec, eta_mean)
+    hot_t, hot_hbm = _kernel(gpu, wbytes, 2 * hot * m.expert_params, prec, eta_hot)
     return _with_gaps(
         out
         | {
@@ -248,25 +304,44 @@ KERNEL_KEYS = ("attention", "experts", "imbalance", "dense", "activations")
 COMPUTE_KEYS = (*KERNEL_KEYS, "gaps")
 
 
-def _comm(m, v: moe_a2a.EPFabric, b, q) -> tuple[np.ndarray, np.ndarray]:
-    """Dispatch and combine of one MoE layer (us): the busiest rank sends its tokens."""
+def all_reduce_us(m, v: moe_a2a.EPFabric, b, q, t):
+    """One all_reduce of a tensor-parallel group's activations (us): t x b requests of q
+    tokens, BF16 hidden states, NCCL's ring on the group's slowest rank (nccl); 0 where the
+    attention is data-parallel (t = 1)."""
+    t = np.asarray(t, dtype=float)
+    if not np.any(t > 1):
+        return np.zeros_like(b * q)
+    nbytes = t * b * q * m.hidden * 2
+    gbs = np.asarray(v.line_bytes_s, dtype=float) / 1e9 * CP.NCCL_LINK_EFFICIENCY
+    ar = nccl.small_all_reduce_us(nbytes, v.ep, gbs, v.latency_one_way_us)
+    return np.where(t > 1, ar, 0.0)
+
+
+def _comm(m, v: moe_a2a.EPFabric, b, q, t=1) -> tuple[np.ndarray, np.ndarray]:
+    """Dispatch and combine of one MoE layer (us): the busiest rank sends its tokens. Under
+    tensor-parallel attention every GPU already holds every token, so there is no dispatch:
+    an all_reduce after the attention and one after the experts take their places."""
     if v.ep <= 1:
         z = np.zeros_like(b * q)
         return z, z
     tokens = busiest(b, v.ep) * q
-    d = moe_a2a.parts_us("dispatch", tokens, m, D.DISPATCH_PRECISION, v)
-    c = moe_a2a.parts_us("combine", tokens, m, D.COMBINE_PRECISION, v)
-    return sum(d.values()), sum(c.values())
+    d = sum(moe_a2a.parts_us("dispatch", tokens, m, D.DISPATCH_PRECISION, v).values())
+    c = sum(moe_a2a.parts_us("combine", tokens, m, D.COMBINE_PRECISION, v).values())
+    tp = np.asarray(t) > 1
+    if not np.any(tp):
+        return d, c
+    ar = all_reduce_us(m, v, b, q, t)
+    return np.where(tp, ar, d), np.where(tp, ar, c)
 
 
-def _moe_compute(m, gpu, w, ep, kv_scale, overlap, b, q, k: Measured) -> dict:
+def _moe_compute(m, gpu, w, ep, kv_scale, overlap, b, q, k: Measured, t=1) -> dict:
     """One MoE layer's compute, served in series and (where `overlap`) as two micro-batches of
     half the batch each (every weight read twice): what does not depend on the fabric."""
     ov = np.asarray(overlap, dtype=bool)
-    serial = _layer_compute(m, gpu, w, ep, kv_scale, b, q, k, moe=True)
-    out = {"serial": serial, "overlap": ov, "b": b, "q": q}
+    serial = _layer_compute(m, gpu, w, ep, kv_scale, b, q, k, moe=True, t=t)
+    out = {"serial": serial, "overlap": ov, "b": b, "q": q, "t": t}
     if ov.any():
-        half = _layer_compute(m, gpu, w, ep, kv_scale, b / 2, q, k, moe=True)
+        half = _layer_compute(m, gpu, w, ep, kv_scale, b / 2, q, k, moe=True, t=t)
         out["two"] = {x: 2 * y for x, y in half.items()}
     return out
 
@@ -275,28 +350,28 @@ def _moe_layer(pre: dict, m, v) -> dict:
     """One MoE layer on a fabric: its compute (from _moe_compute), dispatch, combine, and what
     of them the overlap hides, row by row."""
     b, q, ov = pre["b"], pre["q"], pre["overlap"]
-    disp, comb = _comm(m, v, b, q)
+    disp, comb = _comm(m, v, b, q, pre["t"])
     serial = pre["serial"] | {"dispatch": disp, "combine": comb, "exposed": disp + comb}
     if "two" not in pre:
         return serial
     comp = pre["two"]
-    d2, c2 = (2 * x for x in _comm(m, v, b / 2, q))
+    d2, c2 = (2 * x for x in _comm(m, v, b / 2, q, pre["t"]))
     busy = sum(comp[x] for x in COMPUTE_KEYS)
     # two micro-batches: per layer 2 x max(compute, comm) of each; comm beyond compute shows
     tbo = comp | {"dispatch": d2, "combine": c2, "exposed": np.maximum(d2 + c2 - busy, 0)}
     return {x: np.where(ov, tbo[x], serial[x]) for x in serial}
 
 
-def _head(m, gpu, b, q, ep: int, k: Measured, spread=None):
+def _head(m, gpu, b, q, ep: int, k: Measured, spread=None, t=1):
     spread = D.ATTENTION_SPREAD if spread is None else spread
-    t, hbm = _kernel(
+    us, hbm = _kernel(
         gpu,
-        m.vocab * m.hidden * D.OTHER_WEIGHT_BYTES,
-        2 * busiest(b, ep, spread) * q * m.vocab * m.hidden,
+        m.vocab * m.hidden * D.OTHER_WEIGHT_BYTES / t,
+        2 * _hot(b, ep, spread, t) * q * m.vocab * m.hidden,
         "fp8",
         k.eta_gemm,
     )
-    return t, np.where(hbm, t, 0)
+    return us, np.where(hbm, us, 0)
 
 
 BREAKDOWN_KEYS = (
@@ -322,7 +397,10 @@ BREAKDOWN_NAMES = {
         "hand-offs), at the ratio DeepSeek's decode profile measures"
     ),
     "mtp_draft": "MTP drafting (one MoE layer and the head per draft; its all-to-all is in exposed)",
-    "exposed": "dispatch and combine left exposed after the overlap",
+    "exposed": (
+        "dispatch and combine left exposed after the overlap (under tensor-parallel attention, "
+        "its two all-reduces a layer)"
+    ),
     "outside": (
         "outside the layers (sampling, MTP acceptance, the scheduler), a token's time as "
         "DeepSeek's decode profile measures it, scaled with HBM bandwidth [A]"
@@ -374,26 +452,31 @@ def measured() -> Measured:
     return replace(k, outside_us_per_token=max(outside, 0.0), outside_hbm_tbs=gpu.hbm_tbs)
 
 
-def prepare(m, gpu, w, ep, mtp, kv_scale, overlap, b, terms) -> dict:
+def prepare(m, gpu, w, ep, mtp, kv_scale, overlap, b, terms, t=1) -> dict:
     """Everything of a step that does not depend on the fabric, for several deployments of
-    one EP size at once (mtp, kv_scale, overlap per-row columns; b rows x batches)."""
+    one EP size at once (mtp, kv_scale, overlap and t, the attention's tensor-parallel
+    degree, per-row columns; b rows x batches). The residual is a time a forward pass: the
+    main model's and each MTP draft's (D.RESIDUAL_US)."""
     k = measured()
     q = 1 + mtp
-    head, head_hbm = _head(m, gpu, b, q, ep, k)
+    head, head_hbm = _head(m, gpu, b, q, ep, k, t=t)
+    # outside the layers a token's time: every GPU of a tensor-parallel group samples for all
+    hot = np.where(np.asarray(t) > 1, t * b, busiest(b, ep))
     pre = {
-        "moe": _moe_compute(m, gpu, w, ep, kv_scale, overlap, b, q, k),
-        "dense": _layer_compute(m, gpu, w, ep, kv_scale, b, q, k, moe=False),
+        "moe": _moe_compute(m, gpu, w, ep, kv_scale, overlap, b, q, k, t),
+        "dense": _layer_compute(m, gpu, w, ep, kv_scale, b, q, k, moe=False, t=t),
         "head": head,
         "head_hbm": head_hbm,
-        "outside": k.outside_us_per_token * (k.outside_hbm_tbs / gpu.hbm_tbs) * busiest(b, ep) * q,
+        "outside": k.outside_us_per_token * (k.outside_hbm_tbs / gpu.hbm_tbs) * hot * q,
         "residual": terms.residual_us + np.zeros_like(b * q),
         "mtp": mtp,
         "b": b,
         "q": q,
+        "t": t,
     }
     if np.any(mtp):
-        pre["draft"] = _moe_compute(m, gpu, w, ep, kv_scale, False, b, 1, k)
-        pre["draft_head"] = _head(m, gpu, b, 1, ep, k)[0]
+        pre["draft"] = _moe_compute(m, gpu, w, ep, kv_scale, False, b, 1, k, t)
+        pre["draft_head"] = _head(m, gpu, b, 1, ep, k, t=t)[0]
     return pre
 
 
@@ -404,7 +487,8 @@ def finish(pre: dict, m, v, terms) -> dict[str, np.ndarray]:
     L, Ld = m.moe_layers, m.dense_layers
     parts = {x: L * moe[x] + Ld * dense[x] for x in COMPUTE_KEYS}
     parts["dense"] = parts["dense"] + pre["head"]
-    parts["exposed"] = L * moe["exposed"]
+    # a tensor-parallel dense layer all-reduces after its attention and after its FFN
+    parts["exposed"] = L * moe["exposed"] + Ld * 2 * all_reduce_us(m, v, b, q, pre["t"])
     parts["outside"] = pre["outside"]
     parts["residual"] = pre["residual"]
     if "draft" in pre:
@@ -419,7 +503,7 @@ def finish(pre: dict, m, v, terms) -> dict[str, np.ndarray]:
         + Ld * (dense["attention_hbm"] + dense["dense_hbm"] + dense["activations"])
         + pre["head_hbm"]
     )
-    tps = 1.0 + D.MTP_ACCEPTANCE * mtp
+    tps = D.mtp_tokens(mtp)
     return parts | {
         "total": total,
         "dispatch": L * moe["dispatch"],
@@ -430,9 +514,9 @@ def finish(pre: dict, m, v, terms) -> dict[str, np.ndarray]:
     }
 
 
-def _step_rows(m, gpu, w, ep, mtp, kv_scale, overlap, v, b, terms) -> dict[str, np.ndarray]:
+def _step_rows(m, gpu, w, ep, mtp, kv_scale, overlap, v, b, terms, t=1) -> dict[str, np.ndarray]:
     """step() for several deployments of one EP size at once."""
-    return finish(prepare(m, gpu, w, ep, mtp, kv_scale, overlap, b, terms), m, v, terms)
+    return finish(prepare(m, gpu, w, ep, mtp, kv_scale, overlap, b, terms, t), m, v, terms)
 
 
 def step(
@@ -447,5 +531,7 @@ def step(
     """One decode step for b requests per GPU (an array): its parts (us), their sum, the
     dispatch and combine before the overlap, the HBM-bound share, and the two rates."""
     b = np.asarray(b, dtype=float)
-    out = _step_rows(m, gpu, w, dep.ep, dep.mtp, D.KV_SCALE[dep.kv], dep.overlap, v, b, terms)
+    out = _step_rows(
+        m, gpu, w, dep.ep, dep.mtp, D.KV_SCALE[dep.kv], dep.overlap, v, b, terms, dep.t
+    )
     return {k: np.broadcast_to(x, b.shape) for k, x in out.items()}

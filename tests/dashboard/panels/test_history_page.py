@@ -100,3 +100,16 @@ def test_the_controls_and_the_link_keep_in_step():
     out = in_step("?fail=st3&racks=40&spares=1", given, from_link=False)
     assert out["search"] == "?fail=st3&racks=40&days=30&against=fabric%3Dgb200-nvl72"
     assert out["spares"] == [] and out["days"] == "30"
+
+
+def test_the_page_preloads_plotly_from_where_dash_loads_it(client):
+    """plotly.js is fetched from the page's first bytes (a preload in its head), at the very
+    URL Dash's renderer later loads it from (window._dashPlotlyJSURL, served locally), so
+    the graph's loader runs it from the cache: on a first visit the drawing no longer waits
+    after the answer for plotly.js to download (bench/README.md, fleet)."""
+    html = client.get("/fleet?racks=16").get_data(as_text=True)
+    url = "/fleet/_dash-component-suites/plotly/package_data/plotly.min.js"
+    head = html[: html.index("</head>")]
+    assert f'<link rel="preload" as="script" href="{url}">' in head
+    r = client.get(url)
+    assert r.status_code == 200 and b"plotly" in r.get_data()[:2000].lower()

@@ -148,10 +148,19 @@ def test_the_page_words_the_decode_curves_the_api_serves(client):
     assert served == with_claim(s, decode(s))
     claim = served["vendor_claim"]
     assert claim["sentence"] in versus(served)
-    assert claim["passes_at_tokens_per_s_per_user"] > 300  # same bandwidth: only at the top end
-    assert f"from {claim['passes_at_tokens_per_s_per_user']:.0f} tokens/s per user" in versus(
-        served
+    # same bandwidth: Ethernet keeps up wherever the fabric is not what binds, so NVLink 6's
+    # 2.3x is nowhere below 200 tokens/s per user (and may be nowhere at all)
+    passes = claim["passes_at_tokens_per_s_per_user"]
+    assert passes is None or passes > 200
+    assert all(
+        p["ratio"] < 2.3 for p in served["ratio_vs_baseline"] if p["tokens_per_s_per_user"] <= 200
     )
+    where = (
+        "never finds NVIDIA's 'up to 2.3x'"
+        if passes is None
+        else f"from {passes:.0f} tokens/s per user"
+    )
+    assert where in versus(served)
 
 
 def test_every_callback_id_is_in_the_layout():
