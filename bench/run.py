@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from bench import fleet_page, scaleout
+from bench import fleet_page, live_mode, scaleout
 
 os.environ.setdefault("LOG_LEVEL", "WARNING")
 
@@ -945,6 +945,7 @@ BENCHES = {
     "workers": lambda: scaleout.bench_workers(report),  # issue 17
     "router": lambda: scaleout.bench_router(report),  # issue 17
     "fleet": lambda: fleet_page.bench_fleet_page(report),  # issue 30: the /fleet page
+    "live": lambda: live_mode.bench_live(report),  # issue 31: live mode's reading
 }
 
 

@@ -1,5 +1,7 @@
 """What the live-mode tests run: the stand-in rack (dashboard/standin.py) in a thread of this
-process, and a real Prometheus (Debian's package, as tests/monitoring uses) scraping it.
+process or in a process of its own (`standin_process`, as an operator runs it), a real
+Prometheus (Debian's package, as tests/monitoring uses) scraping it, and a Gate a test puts
+between the twin and that Prometheus to make it slow, answer 500 or garbage, or stop.
 
 Every wait is on a condition with a bounded deadline (`until`), never a bare sleep."""
 
@@ -8,8 +10,10 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import sys
 import threading
 import time
+import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -22,7 +26,7 @@ import yaml
 from werkzeug.serving import WSGIRequestHandler, make_server
 
 from dashboard.standin import Rack, schedule
-from harness.servers import free_port
+from harness.servers import ARTIFACTS, ROOT, free_port
 
 
 def until(check: Callable[[], Any], deadline_s: float, what: str, poll_s: float = 0.1) -> Any:
@@ -138,6 +142,106 @@ def prometheus(
         yield p
     finally:
         p.stop()
+
+
+class Gate:
+    """A front a test puts between the twin and a real server (its Prometheus), to make it
+    misbehave on cue: "ok" forwards each GET as it is; "slow" holds each answer slow_s (until
+    the mode changes, at most slow_s) and then forwards it; "500" answers HTTP 500; "garbage"
+    answers a success whose series has a value that is no number; "down" closes its port,
+    as a stopped server's is (set "ok" to open it again, on the same port)."""
+
+    GARBAGE = (
+        b'{"status":"success","data":{"resultType":"vector","result":[{"metric":'
+        b'{"__name__":"DCGM_FI_DEV_NVLINK_GET_STATE","gpu":"0","nvlink":"0"},'
+        b'"value":[1,"banana"]}]}}'
+    )
+
+    def __init__(self, upstream: str, slow_s: float = 30.0) -> None:
+        self.upstream, self.slow_s, self.mode = upstream, slow_s, "ok"
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self._srv: Any = None
+        self._open()
+
+    def _open(self) -> None:
+        self._srv = make_server(
+            "127.0.0.1", self.port, self._app, threaded=True, request_handler=_Quiet
+        )
+        threading.Thread(target=self._srv.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        if self._srv is not None:
+            self._srv.shutdown()
+            self._srv.server_close()
+            self._srv = None
+
+    def set(self, mode: str) -> None:
+        """Misbehave so from now on (or behave: "ok")."""
+        if mode == "down":
+            self.close()
+        elif self._srv is None:
+            self._open()
+        self.mode = mode
+
+    def _app(self, environ: dict, start_response: Callable) -> list[bytes]:
+        end = time.monotonic() + self.slow_s
+        while self.mode == "slow" and time.monotonic() < end:
+            time.sleep(0.05)
+        json_type = [("Content-Type", "application/json")]
+        if self.mode == "500":
+            start_response("500 Internal Server Error", json_type)
+            return [b'{"status":"error","error":"internal"}']
+        if self.mode == "garbage":
+            start_response("200 OK", json_type)
+            return [self.GARBAGE]
+        qs = environ.get("QUERY_STRING", "")
+        url = self.upstream + environ["PATH_INFO"] + (f"?{qs}" if qs else "")
+        try:
+            with urllib.request.urlopen(url, timeout=10) as r:
+                status, body = f"{r.status} OK", r.read()
+        except urllib.error.HTTPError as e:
+            status, body = f"{e.code} {e.reason}", e.read()
+        start_response(status, json_type)
+        return [body]
+
+
+@contextmanager
+def gate(upstream: str, slow_s: float = 30.0) -> Iterator[Gate]:
+    """A Gate in front of upstream until the block ends."""
+    g = Gate(upstream, slow_s)
+    try:
+        yield g
+    finally:
+        g.mode = "ok"  # a held answer lets go
+        g.close()
+
+
+@contextmanager
+def standin_process(link: str, slow_s: float = 30.0, shape: str = "twin") -> Iterator[str]:
+    """The stand-in rack as an operator runs it, `python -m dashboard.standin`, in a process
+    of its own (its scrapes and NMX-Manager answers never share the twin's interpreter, as a
+    rack's exporter never does): held at its healthy phase (the test moves it with
+    /control), `link` the one that turns flaky, then fails; a slow NMX answer takes slow_s.
+    Its base URL until the block ends."""
+    port = free_port()
+    cmd = [sys.executable, "-m", "dashboard.standin", "--port", str(port), "--link", link]
+    cmd += ["--step-s", "1e9", "--shape", shape]
+    ARTIFACTS.mkdir(exist_ok=True)
+    with (ARTIFACTS / f"standin-{port}.log").open("w") as log:
+        proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        until(lambda: get_json(f"{url}/control"), 60.0, "the stand-in serving", 0.2)
+        post_json(f"{url}/control", {"phase": 0, "slow_s": slow_s})
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=20)
 
 
 def held_rack(link: str, slow_s: float = 30.0) -> Rack:

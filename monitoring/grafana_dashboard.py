@@ -129,6 +129,17 @@ PANELS: tuple[PanelSpec, ...] = (
         live=True,
     ),
     PanelSpec(
+        "Live rack: what its degrading links risk",
+        "timeseries",
+        "fabric_twin_live_fault_risk_gpu_hours_per_hour",
+        "expected GPU-hours an hour ({{scenario}})",
+        "none",
+        "The twin's live mode: the expected GPU-hours an hour the live rack's flaky links "
+        "risk: each one's chance an hour of failing before it is drained x what failing first "
+        "costs the job.",
+        live=True,
+    ),
+    PanelSpec(
         "Live reading stale",
         "stat",
         "fabric_twin_live_reading_stale",

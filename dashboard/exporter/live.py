@@ -13,6 +13,7 @@ from dashboard.exporter.promtext import family_text, label_set
 
 COST_GPU_H = "fabric_twin_live_fault_cost_gpu_hours_per_hour"
 COST_MONEY = "fabric_twin_live_fault_cost_dollars_per_hour"
+RISK_GPU_H = "fabric_twin_live_fault_risk_gpu_hours_per_hour"
 STALE = "fabric_twin_live_reading_stale"
 AGE = "fabric_twin_live_reading_age_seconds"
 SOURCE_UP = "fabric_twin_live_source_up"
@@ -56,6 +57,12 @@ def live_text(a: dict) -> str:
             "Dollars an hour the live rack's faults cost at the twin's price per GPU-hour.",
             labels,
             cost["money_per_h"],
+        ),
+        _one(
+            RISK_GPU_H,
+            "Expected GPU-hours an hour the live rack's degrading links risk: the chance an hour each fails before it is drained x what failing first costs the job.",
+            labels,
+            cost.get("risk_gpu_hours_per_h", 0.0),
         ),
         _one(
             FAULTS,

@@ -60,7 +60,13 @@ def banner(a: dict, search: str | None) -> tuple[list[Any], str]:
         return [], "live-banner"
     head, tone = _STATE_WORDS.get(a["state"], ("Live", "live-reading"))
     out: list[Any] = [html.B(f"{head}: "), a["said"]]
-    if a["state"] == "ok":
+    if a["state"] == "ok" and a.get("scrape_s"):
+        out.append(
+            f"; read as each scrape lands (Prometheus scrapes the rack every "
+            f"{words.duration_words(a['scrape_s'])}), at least every "
+            f"{words.duration_words(a['interval_s'])}."
+        )
+    elif a["state"] == "ok":
         out.append(f"; read every {words.duration_words(a['interval_s'])}.")
     else:
         out.append(".")
@@ -89,11 +95,19 @@ def _todo_list(live_json: dict) -> list[Any]:
     cost = live_json["cost_per_h"]
     if not rows:
         return [html.P("What to do: nothing; the live rack has no fault.")]
+    risk = cost.get("risk_gpu_hours_per_h") or 0.0
+    risked = (
+        f", and its degrading links risk an expected {words.sig(risk)} GPU-hours an hour "
+        f"more ({words.money(cost['risk_money_per_h'])} an hour) by failing before they are "
+        "drained"
+        if risk > 0
+        else ""
+    )
     return [
         html.P(
             f"What to do now, in the repair policy's order; the faults together cost "
             f"{words.sig(cost['gpu_hours_per_h'])} GPU-hours an hour "
-            f"({words.money(cost['money_per_h'])} an hour):"
+            f"({words.money(cost['money_per_h'])} an hour){risked}:"
         ),
         html.Ol([html.Li(r["sentence"].split(". ", 1)[1]) for r in rows]),
     ]

@@ -124,6 +124,31 @@ def _fault_stops(
     raise ValueError(f"unexpected job state for a fault: {o.state}")
 
 
+def _stop_h(stops: tuple[Stop, ...], degraded_h: float) -> float:
+    """Full-rate hours a fault's stops and degraded running take, the work lost at an
+    unplanned stop aside: each stop's detection, wait and restart, and the degraded hours."""
+    return sum(st.detect_h + st.wait_h + st.restart_h for st in stops) + degraded_h
+
+
+def unplanned_extra(s: Scenario, cid: str, rates: Rates = DEFAULT_RATES) -> dict:
+    """What part `cid` failing unplanned costs a job beyond the same repair done on purpose
+    (drained first, checkpointed: a flaky link's drain), from the model's outcome for it
+    failed alone on the scenario's healthy rack: the full-rate hours its stops and degraded
+    running take more (its detection, the diagnosis without telemetry, the reroute's stall),
+    and how many of its stops are unplanned (each also loses the work since the last
+    checkpoint, which the caller's checkpoint interval prices)."""
+    x = _life(s, rates)
+    o = outcome(with_fail(x.h, (cid,)))
+    unplanned, deg_u, _ = _fault_stops(o, td_h=x.td_fab, u0_h=x.u0, extra_h=x.diag)
+    drained, deg_d, _ = _fault_stops(o, td_h=x.td_fab, u0_h=x.u0, planned=True)
+    return {
+        "extra_h": max(0.0, _stop_h(unplanned, deg_u) - _stop_h(drained, deg_d)),
+        "unplanned_stops": sum(not st.planned for st in unplanned),
+        "detect_h": sum(st.detect_h for st in unplanned if not st.planned),
+        "job_runs": o.job_runs,
+    }
+
+
 # The kinds whose repair replaces a cable cartridge; the others replace a tray (a GPU is
 # replaced with its compute tray); a controller is restarted, parts or not.
 @dataclass(frozen=True)

@@ -14,15 +14,16 @@ with what waiting costs an hour (model/reliability/todo.py).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from model.query import parse_query
 from model.reliability.todo import cost_per_h, what_to_do
 from model.scenario import Scenario, to_query
 from model.telemetry.forecast import from_rates
-from model.telemetry.importers import Imported, import_text
+from model.telemetry.importers import Imported, import_samples, import_text
 from model.telemetry.importers.prometheus import Series
+from model.telemetry.importers.promtext import Sample
 
 
 @dataclass(frozen=True)
@@ -112,19 +113,23 @@ def drain_advice(
 
 
 def build(
-    dcgm_text: str | None,
+    dcgm_text: str | Sequence[Sample] | None,
     nmx_text: str | None,
     rates: Mapping[str, list[Series]],
     window_s: float,
     fabric: str | None = None,
     hosts: Mapping[str, int] | None = None,
 ) -> LiveScenario:
-    """The live scenario of one reading: the DCGM side's scrape text (from the Prometheus
-    answers), NMX-Manager's answers (or None), the rate() answers by query name and their
+    """The live scenario of one reading: the DCGM side's scrape (from the Prometheus answers:
+    their samples, importers/prometheus.py scrape_samples, or the text of them), NMX-Manager's answers (or None), the rate() answers by query name and their
     window. Raises ImportRefused when a source's text cannot be read at all."""
     if dcgm_text is None and nmx_text is None:
         raise ValueError("a live reading needs the DCGM counters or NMX-Manager's answers")
-    dcgm = import_text(dcgm_text, fabric, hosts) if dcgm_text is not None else None
+    dcgm = None
+    if isinstance(dcgm_text, str):
+        dcgm = import_text(dcgm_text, fabric, hosts)
+    elif dcgm_text is not None:
+        dcgm = import_samples(list(dcgm_text), None, fabric, hosts)
     nmx = import_text(nmx_text) if nmx_text is not None else None
     messages: list[str] = []
     s = merge(dcgm, nmx, messages)
@@ -135,7 +140,7 @@ def build(
             messages += [f"{who}: {m}" for m in imp.messages]
     erring = dcgm.erring_gpus if dcgm is not None else ()
     drain = drain_advice(s, erring, rates, window_s)
-    advice = {d["link"]: d["action"] for d in drain}
+    advice = {d["link"]: d for d in drain}
     confidence = "; ".join(
         f"{who}: {imp.confidence}"
         for imp, who in ((dcgm, "DCGM"), (nmx, "NMX-Manager"))
@@ -149,6 +154,6 @@ def build(
         tuple(erring),
         nmx.partition if nmx is not None else {},
         drain,
-        tuple(what_to_do(s, advice)),
-        cost_per_h(s),
+        tuple(todo := what_to_do(s, advice)),
+        cost_per_h(s, todo=todo),
     )

@@ -222,6 +222,11 @@ def spelled(name: str, spelling: str = TWIN) -> str:
     return name if row is None else row.spelled(spelling)
 
 
+def spellings(name: str) -> tuple[str, ...]:
+    """Every spelling of a name the twin reads (its own first): what a query asks for."""
+    return (name, *sorted({x for x, c in _CANONICAL.items() if c == name and x != name}))
+
+
 def canonical(name: str) -> str:
     """The twin's own name for a name in any spelling (others unchanged)."""
     return _CANONICAL.get(name, name)

@@ -2,8 +2,10 @@
 PROMETHEUS_URL and NMX_URL set, a real Prometheus scraping the stand-in rack every second.
 The page opened bare goes to the live rack; the banner says where it was read and when; a
 change of the rack (flaky, then failed) is a new address in the tab's history; a what-if on
-top is left alone until "back to the live rack"; NMX-Manager answering 500 turns the banner
-stale, the last reading kept. Screenshots: artifacts/issue31-*.png."""
+top is left alone until "back to the live rack"; a source failing (NMX-Manager answering 500
+or too slowly, a garbage series, Prometheus too slow or stopped, the last through a gate the
+test holds between the twin and its Prometheus) turns the banner stale, the last reading
+kept. Screenshots: artifacts/issue31-*.png."""
 
 from __future__ import annotations
 
@@ -15,8 +17,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from dashboard.standin import Rack, create
-from harness.live import Prometheus, held_rack, post_json, prometheus, serve
+from dashboard.standin import Rack
+from harness.live import Gate, Prometheus, gate, held_rack, post_json, prometheus, standin_process
 from harness.page import click_part, ready
 from harness.servers import ARTIFACTS, start_server, stop_server
 
@@ -29,12 +31,13 @@ BANNER = "#live-banner"
 
 @pytest.fixture(scope="module")
 def rack() -> Rack:
-    return held_rack(LINK)
+    return held_rack(LINK, slow_s=6.0)
 
 
 @pytest.fixture(scope="module")
 def standin(rack: Rack) -> Iterator[str]:
-    with serve(create(rack, "twin")) as url:
+    """The stand-in in a process of its own, serving `rack`'s schedule."""
+    with standin_process(LINK, slow_s=6.0) as url:
         yield url
 
 
@@ -46,9 +49,16 @@ def prom(standin: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Pro
 
 
 @pytest.fixture(scope="module")
-def live_served(prom: Prometheus, standin: str) -> Iterator[str]:
+def gate_(prom: Prometheus) -> Iterator[Gate]:
+    """The twin's way to its Prometheus, which a test can make slow or stop."""
+    with gate(prom.url, slow_s=6.0) as g:
+        yield g
+
+
+@pytest.fixture(scope="module")
+def live_served(gate_: Gate, standin: str) -> Iterator[str]:
     env = {
-        "PROMETHEUS_URL": prom.url,
+        "PROMETHEUS_URL": gate_.url,
         "NMX_URL": standin,
         "LIVE_INTERVAL_S": "1",
         "LIVE_TIMEOUT_S": "2",
@@ -138,20 +148,66 @@ def test_a_what_if_on_top_and_back_to_live(live_served, standin, page):
     assert page.log.errors == []
 
 
-def test_nmx_manager_failing_turns_the_banner_stale(live_served, standin, page):
+FAULTS = {  # a source failing, how the test makes it fail, and what the banner says of it
+    "nmx-500": ({"nmx": "500"}, None, "answered HTTP 500"),
+    "nmx-slow": ({"nmx": "slow"}, None, "gave no answer within 2 s"),
+    "garbage": ({"metrics": "garbage"}, None, "not a link state"),
+    "prometheus-slow": (None, "slow", "gave no answer within 2 s"),
+    "prometheus-stopped": (None, "down", "cannot be reached"),
+}
+
+
+@pytest.mark.parametrize("fault", list(FAULTS))
+def test_a_source_failing_turns_the_banner_stale(live_served, standin, gate_, page, fault):
+    """NMX-Manager answering 500 or slower than the timeout, the rack's scrape holding a
+    garbage link state, Prometheus slower than the timeout or stopped: the banner says
+    stale and why, the page keeps the last reading (its URL, what to do), never "Live" and
+    never the healthy rack; once the source is back, the banner is Live again."""
+    control, gate_mode, reason = FAULTS[fault]
     post_json(f"{standin}/control", {"phase": 1})
     page.goto(live_served + "/")
     expect(page).to_have_url(re.compile(rf"flaky={LINK}"), timeout=FOLLOW_MS)
-    post_json(f"{standin}/control", {"nmx": "500"})
+    banner = page.locator(BANNER)
+    expect(banner).to_have_class(re.compile("live-ok"), timeout=FOLLOW_MS)
+    if control:
+        post_json(f"{standin}/control", control)
+    else:
+        gate_.set(gate_mode)
     try:
-        banner = page.locator(BANNER)
         expect(banner).to_have_class(re.compile("live-stale"), timeout=FOLLOW_MS)
         expect(banner).to_contain_text("Stale: ")
-        expect(banner).to_contain_text("answered HTTP 500")
+        expect(banner).to_contain_text(reason)
         expect(banner).to_contain_text("showing the last good reading")
+        expect(banner).not_to_contain_text("Live: ")
         assert re.search(rf"flaky={LINK}", page.url)  # the last reading, kept
         expect(page.locator("#live-todo")).to_contain_text("drain the link")
-        _shot(page, "live-stale")
+        expect(page.locator("#live-todo")).to_contain_text("waiting costs an expected")
+        page.evaluate("window.scrollTo(0, 0)")
+        _shot(page, f"live-stale-{fault}")
+        if fault == "prometheus-stopped":  # the stale banner on a phone too
+            page.set_viewport_size({"width": 390, "height": 844})
+            page.evaluate("window.scrollTo(0, 0)")
+            _shot(page, "live-stale-phone")
     finally:
-        post_json(f"{standin}/control", {"nmx": "ok"})
-    assert page.log.errors == []  # the 500 is NMX-Manager's to the twin, not the page's
+        post_json(f"{standin}/control", {"nmx": "ok", "metrics": "ok"})
+        gate_.set("ok")
+    expect(banner).to_have_class(re.compile("live-ok"), timeout=FOLLOW_MS)
+    assert re.search(rf"flaky={LINK}", page.url)
+    # the 500s and timeouts are the sources' to the twin, never the page's
+    assert page.log.errors == []
+
+
+def test_the_live_banner_on_a_phone(live_served, standin, page):
+    """The banner as it reads on a phone (390 x 844): Live, where and when, what to do."""
+    post_json(f"{standin}/control", {"phase": 1})
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(live_served + "/")
+    expect(page).to_have_url(re.compile(rf"flaky={LINK}"), timeout=FOLLOW_MS)
+    banner = page.locator(BANNER)
+    expect(banner).to_have_class(re.compile("live-ok"), timeout=FOLLOW_MS)
+    expect(page.locator("#live-todo")).to_contain_text("waiting costs an expected")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, width  # the banner and what to do wrap; the page does not scroll sideways
+    page.evaluate("window.scrollTo(0, 0)")
+    _shot(page, "live-ok-phone")
+    assert page.log.errors == []

@@ -2,15 +2,17 @@
 stand-in rack (dashboard/standin.py), and the twin (create_app with live settings) reading
 that Prometheus and the stand-in's NMX-Manager answers through GET /api/v1/live.
 
-Scrapes every SCRAPE_S; the twin reads every LIVE_S. The stand-in's phase is set through its
-control endpoint (held, not timed), so each change's moment is known and the time until the
-twin reports it is measured (printed, and bounded by two scrape intervals, the twin's own
-interval and the reading it is in).
+Scrapes every SCRAPE_S; the twin reads just after each scrape lands (and every LIVE_S at the
+latest). The stand-in's phase is set through its control endpoint (held, not timed), so each
+change's moment is known and the time until the twin reports it is measured: printed, and
+bounded by the issue's two scrape intervals, nothing added.
 """
 
 from __future__ import annotations
 
+import threading
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import replace
@@ -19,8 +21,19 @@ from pathlib import Path
 import pytest
 
 from config import Live, Settings
-from dashboard.standin import Rack, create
-from harness.live import Prometheus, get_json, held_rack, post_json, prometheus, serve, until
+from dashboard.infra import live as live_infra
+from dashboard.standin import Rack
+from harness.live import (
+    Prometheus,
+    gate,
+    get_json,
+    held_rack,
+    post_json,
+    prometheus,
+    serve,
+    standin_process,
+    until,
+)
 from model.query import parse_query
 from model.reliability.todo import what_to_do
 from model.scenario import to_query
@@ -32,10 +45,7 @@ SCRAPE_S = 1
 LIVE_S = 1
 TIMEOUT_S = 2.0
 LINK = "gpu07-st3.sw1"
-# A change reaches the twin within two scrape intervals, then its own interval and the
-# reading it is in (13 queries of a ~19,000-series rack, read through two imports: ~1.4 s
-# on this shared machine, measured each time as reading_took_s), and 0.5 s of slack.
-SLACK_S = 0.5
+POLL_S = 0.1  # how often the test asks /api/v1/live (a visitor's page asks every LIVE_S)
 
 
 def _canon(q: str) -> str:
@@ -49,7 +59,8 @@ def rack() -> Rack:
 
 @pytest.fixture(scope="module")
 def standin(rack: Rack) -> Iterator[str]:
-    with serve(create(rack, "twin")) as url:
+    """The stand-in in a process of its own, serving `rack`'s schedule."""
+    with standin_process(LINK, slow_s=2 * TIMEOUT_S) as url:
         yield url
 
 
@@ -90,7 +101,7 @@ def _at_phase(twin, rack: Rack, standin: str, phase: int) -> tuple[dict, float]:
         a = _live(twin)
         return a if a["state"] == "ok" and a.get("query") == want else None
 
-    a = until(seen, 30.0, f"the twin reporting {want}")
+    a = until(seen, 30.0, f"the twin reporting {want}", POLL_S)
     return a, time.monotonic() - t0
 
 
@@ -113,8 +124,9 @@ def get_json_text(url: str) -> str:
 
 
 def test_the_twin_follows_the_rack_healthy_flaky_failed(twin, rack, standin):
-    """Each phase reported within two scrape intervals (and its reading), with the same
-    scenario and the same what-to-do as importing the stand-in's scrape by hand."""
+    """Each phase reported within two scrape intervals of the stand-in's change (the
+    issue's bound, the reading included), with the same scenario and the same what-to-do
+    as importing the stand-in's scrape by hand."""
     took, reads = [], []
     for phase in (0, 1, 2):
         a, dt = _at_phase(twin, rack, standin, phase)
@@ -126,9 +138,11 @@ def test_the_twin_follows_the_rack_healthy_flaky_failed(twin, rack, standin):
         assert a["sources"]["prometheus"]["state"] == "ok" and a["sources"]["nmx"]["state"] == "ok"
         assert 0 <= a["age_s"] <= 2 * LIVE_S + 5
     print(f"\nstand-in change to live twin reporting it: {', '.join(f'{t:.2f} s' for t in took)}")
-    print(f"one reading (13 queries, 2 imports) took: {', '.join(f'{t:.2f} s' for t in reads)}")
-    for dt, read_s in zip(took[1:], reads[1:], strict=True):
-        assert dt <= 2 * SCRAPE_S + LIVE_S + read_s + SLACK_S, (took, reads)
+    print(
+        f"one reading (every query at once, 2 imports) took: {', '.join(f'{t:.2f} s' for t in reads)}"
+    )
+    for dt in took[1:]:
+        assert dt <= 2 * SCRAPE_S, (took, reads)
     flaky, failed = (parse_query(_canon(rack.scenarios[i])).scenario for i in (1, 2))
     assert flaky.flaky == (LINK,) and failed.fail == (LINK,)
 
@@ -220,3 +234,104 @@ def test_the_live_alerts_fire_on_the_twins_own_reading(prom, rack, standin, tmp_
                 until(lambda: _firing(p2).get("LiveReadingStale"), 30.0, "LiveReadingStale")
             finally:
                 post_json(f"{standin}/control", {"nmx": "ok"})
+
+
+def _timed_get(url: str, out: list, lock: threading.Lock) -> None:
+    """GET url: its status, its time and its answer (a live answer's state), into out."""
+    t = time.monotonic()
+    try:
+        with urllib.request.urlopen(url, timeout=30) as r:
+            status, body = r.status, r.read()
+    except urllib.error.HTTPError as e:
+        status, body = e.code, b""
+    state = None
+    if "/api/v1/live" in url and status == 200:
+        import json
+
+        state = json.loads(body)["state"]
+    with lock:
+        out.append((url.rsplit("/", 1)[-1] or "/", status, time.monotonic() - t, state))
+
+
+def _burst(base: str, seconds: float) -> list:
+    """Visitors asking the page and the live answer, a few a second for `seconds`."""
+    out: list = []
+    lock = threading.Lock()
+    threads = []
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        for path in ("/api/v1/live", "/", "/api/v1/live"):
+            t = threading.Thread(target=_timed_get, args=(base + path, out, lock))
+            t.start()
+            threads.append(t)
+        time.sleep(0.25)
+    for t in threads:
+        t.join(40)
+    return out
+
+
+@pytest.mark.parametrize(
+    ("mode", "reason"),
+    [
+        ("slow", f"gave no answer within {TIMEOUT_S:g} s"),
+        ("500", "answered HTTP 500"),
+        ("garbage", "not a number"),
+        ("down", "cannot be reached"),
+        ("nmx-slow", f"gave no answer within {TIMEOUT_S:g} s"),
+    ],
+)
+def test_a_source_failing_keeps_the_last_reading_and_stalls_no_visitor(
+    prom, rack, standin, tmp_path: Path, mode, reason
+):
+    """The twin's Prometheus (behind a gate the test controls) slow past the timeout,
+    answering 500, answering a series whose value is no number, or stopped, and NMX-Manager
+    slow past the timeout: every visitor is answered (200, never a 500) while it is, none
+    waits on it but the one request whose reading it is, and that one no longer than the
+    timeout and its grace; then the answer is the last good reading, marked stale with the
+    reason, never a "healthy" rack."""
+    source = "nmx" if mode.startswith("nmx") else "prometheus"
+    from app import create_app
+
+    post_json(f"{standin}/control", {"phase": 1})
+    want = _canon(rack.scenarios[1])
+    with gate(prom.url, slow_s=3 * TIMEOUT_S) as g:
+        live = Live(g.url, LIVE_S, TIMEOUT_S, 10, 'job="rack"', standin)
+        app = create_app(Settings(8050, None, str(tmp_path / "c"), 3600, "INFO", False, live=live))
+        with serve(app.server) as base:
+            good = until(
+                lambda: (
+                    (a := get_json(f"{base}/api/v1/live"))["state"] == "ok"
+                    and a.get("query") == want
+                    and a
+                ),
+                30.0,
+                "a first good reading",
+            )
+            if source == "nmx":
+                post_json(f"{standin}/control", {"nmx": "slow"})
+            else:
+                g.set(mode)
+            got = _burst(base, 2 * TIMEOUT_S + 1)
+            a = until(
+                lambda: (x := get_json(f"{base}/api/v1/live"))["state"] == "stale" and x,
+                20.0,
+                f"stale after {mode}",
+            )
+            g.set("ok")
+            post_json(f"{standin}/control", {"nmx": "ok"})
+            until(lambda: get_json(f"{base}/api/v1/live")["state"] == "ok", 30.0, "ok again")
+    print(
+        f"\n{mode}: {len(got)} visits, slowest {max(x[2] for x in got):.2f} s, over 1 s: {sorted(round(x[2], 2) for x in got if x[2] > 1.0)}"
+    )
+    assert all(status == 200 for _, status, _, _ in got), got
+    assert all(state in ("ok", "stale") for _, _, _, state in got if state), got
+    slow = [x for x in got if x[2] > 1.0]
+    bound = TIMEOUT_S + live_infra.GRACE_S + 1.0
+    assert all(x[2] <= bound for x in got), (bound, got)
+    # one request waits on each reading (the one that claimed it), and a reading the gate
+    # holds ends at the timeout and its grace: in the burst's 5 s, at most 3 such readings
+    assert len(slow) <= 3 and len(got) >= 40, got
+    assert a["query"] == good["query"] == want  # the last good reading, kept
+    src = a["sources"][source]
+    assert src["state"] == "stale" and reason in src["reason"], src
+    assert "showing the last good reading" in a["said"] and reason in a["said"]

@@ -220,7 +220,23 @@ def import_text(
     if nvsmi.looks_like(lines):
         return _import_nvsmi(lines)
     samples, problems = promtext.parse(lines)
-    samples = [replace(x, name=canonical(x.name)) for x in samples]  # any DCGM spelling
+    return import_samples(samples, problems, fabric, hosts)
+
+
+def import_samples(
+    samples: list[promtext.Sample],
+    problems: list[promtext.Problem] | None = None,
+    fabric: str | None = None,
+    hosts: Mapping[str, int] | None = None,
+) -> Imported:
+    """A scrape already read into samples (import_text's, or live mode's from Prometheus's
+    answers, with no text between: model/telemetry/importers/prometheus.py scrape_samples)
+    into the scenario it describes; problems: the lines that were no sample."""
+    problems = problems or []
+    # any DCGM spelling to the twin's own (a sample already spelled so is kept as it is)
+    samples = [
+        x if canonical(x.name) == x.name else replace(x, name=canonical(x.name)) for x in samples
+    ]
     messages = [p.text() for p in problems]
     if not samples:
         first = problems[0].line if problems else 1

@@ -46,7 +46,8 @@ def _record(query: str | None, ok: bool, now: float) -> dict:
     rec["good"] = None
     if query:
         s = parse_query(query).scenario
-        lj = LiveScenario(query, "medium", {}, (), todo=tuple(what_to_do(s)), cost=cost_per_h(s))
+        todo = what_to_do(s)
+        lj = LiveScenario(query, "medium", {}, (), todo=tuple(todo), cost=cost_per_h(s, todo=todo))
         rec["good"] = {"read_at": now if ok else now - 5, "live": lj.to_json()}
         rec["changes"] = [[now - 60, "fabric=gb200-nvl72&on=telemetry"], [now - 5, query]]
     return rec
@@ -135,3 +136,46 @@ def test_a_default_scrapes_erring_gpu_is_listed_with_how_sure(source):
     assert "What to do: nothing" in text  # no fault the scenario's grammar can hold
     assert "GPUs whose links err (per-GPU sums):" in text and "on ct02" in text
     assert "gpu07: watch: recoveries 0 per 21 min now" in text and "7,380 replays a minute" in text
+
+
+def test_a_flaky_links_wait_is_priced_in_words_never_zero(source):
+    """The live rack with a flaky link: what to do says what waiting risks an hour, from
+    the model (the chance it fails first x what that costs), and the total says the risk."""
+    source(_record(Q, True, time.time()))
+    text = _text(live.show(0, "?" + Q)[2])
+    assert "drain the link" in text and "waiting costs an expected" in text
+    assert "% chance an hour that it fails before it is drained" in text
+    assert "degrading links risk an expected" in text
+    assert "waiting costs 0 GPU-hours" not in text and "($0 an hour at" not in text
+
+
+def test_metrics_carry_the_flaky_links_risk(source):
+    """/metrics' live families: the flaky link's expected cost an hour, the same number the
+    page says, beside the faults' own cost (next to nothing: the link carries the job)."""
+    from dashboard.exporter.live import COST_GPU_H, RISK_GPU_H, live_text
+
+    source(_record(Q, True, time.time()))
+    a = infra.source().current()
+    text = live_text(a)
+    risk = a["live"]["cost_per_h"]["risk_gpu_hours_per_h"]
+    assert risk > 0.1
+    got = {
+        line.split("{")[0]: float(line.rsplit(" ", 1)[1])
+        for line in text.splitlines()
+        if line.startswith((RISK_GPU_H, COST_GPU_H))
+    }
+    own = a["live"]["cost_per_h"]["gpu_hours_per_h"]
+    assert got == {RISK_GPU_H: pytest.approx(risk), COST_GPU_H: pytest.approx(own)}
+    assert own < risk / 100
+
+
+def test_the_banner_says_the_reading_follows_the_scrapes(source):
+    """With the rack's scrape interval read, the banner says the twin reads as each scrape
+    lands; without it, at its own interval."""
+    rec = _record(Q, True, time.time())
+    source(rec)
+    assert "read every 30 s." in _text(live.show(0, "?" + Q)[0])
+    source({**rec, "scrape_s": 15.0})
+    text = _text(live.show(0, "?" + Q)[0])
+    assert "read as each scrape lands (Prometheus scrapes the rack every 15 s)" in text
+    assert "at least every 30 s." in text

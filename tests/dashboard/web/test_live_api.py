@@ -168,3 +168,120 @@ def test_a_reading_the_twin_cannot_make_is_stale_not_a_500(tmp_path, monkeypatch
     a = r.get_json()
     assert a["state"] == "stale" and a["query"] == good["query"]
     assert "the twin could not read the answers (KeyError" in a["sources"]["prometheus"]["reason"]
+
+
+def test_the_next_reading_follows_the_racks_next_scrape():
+    """Due just after the next scrape lands (its time + the interval between scrapes), an
+    interval after this reading at the latest, never sooner than RETRY_S; without the
+    scrape times, an interval after."""
+    from dashboard.infra import live
+
+    cfg = config.Live("http://prom:9090", interval_s=30)
+    when = {"scrapes": {"a": 99.5, "b": 99.8}, "scrape_s": 1.0}
+    assert live.next_at(100.0, cfg, when) == pytest.approx(100.5 + live.LAG_S)
+    stuck = {"scrapes": {"a": 50.0}, "scrape_s": 15.0}  # a target not scraped for a while
+    assert live.next_at(100.0, cfg, stuck) == pytest.approx(110.0 + live.LAG_S)
+    slow = {"scrapes": {"a": 99.0}, "scrape_s": 120.0}  # scraped less often than the interval
+    assert live.next_at(100.0, cfg, slow) == 130.0
+    assert live.next_at(100.0, cfg, None) == 130.0
+    due_now = {"scrapes": {"a": 99.0}, "scrape_s": 1.0}  # due this instant: asked RETRY_S on
+    assert live.next_at(100.0, cfg, due_now) == pytest.approx(100.0 + live.RETRY_S)
+
+
+def test_nothing_new_scraped_reads_nothing_more(monkeypatch):
+    """A reading asks one small query first; when the rack's scrape times are those it
+    read last (within the interval), nothing else is asked and the last reading stands (not
+    stale); otherwise the whole reading, whose record keeps the scrape times the probe said
+    (asked before the answers, so never newer than what was read)."""
+    from dashboard.infra import live
+
+    cfg = config.Live("http://prom:9090", interval_s=30)
+    asked: list[str] = []
+    monkeypatch.setattr(live, "probe", lambda c: asked.append("probe") or {"a": 99.5})
+    monkeypatch.setattr(
+        live,
+        "_ask_sources",
+        lambda c, failed, scrapes: asked.append(scrapes) or {"prometheus": (None, "down")},
+    )
+    good = {"read_at": 99.6, "live": {"query": "fabric=gb200-nvl72"}}
+    prev = {"attempt_at": 99.6, "good": good, "sources": {}, "scrapes": {"a": 99.5}}
+    got = live.read_once(cfg, prev, 100.6)
+    assert asked == ["probe"] and got["attempt_at"] == 99.6 and got["good"] == good
+    assert got["next_at"] == pytest.approx(100.6 + live.RETRY_S)
+    monkeypatch.setattr(live, "probe", lambda c: asked.append("probe") or {"a": 100.5})
+    live.read_once(cfg, prev, 100.7)  # a new scrape: the whole reading, told what it is
+    assert asked[-2:] == ["probe", {"a": 100.5}]
+    monkeypatch.setattr(live, "probe", lambda c: asked.append("probe") or {"a": 99.5})
+    live.read_once(cfg, prev, 99.6 + 30)  # an interval on: the whole reading all the same
+    assert asked[-2:] == ["probe", {"a": 99.5}]
+
+
+def test_a_probe_that_fails_fails_the_reading_without_asking_prometheus_again(monkeypatch):
+    """The small query timing out is the reading's answer for Prometheus (stale, saying so),
+    not a second wait on the whole reading's queries."""
+    from dashboard.infra import live
+
+    cfg = config.Live("http://prom:9090", interval_s=30, timeout_s=2.0)
+
+    def slow(c):
+        raise live.SourceFailed("prom:9090/api/v1/query gave no answer within 2 s")
+
+    monkeypatch.setattr(live, "probe", slow)
+    monkeypatch.setattr(live, "ask_prometheus", lambda c, s: pytest.fail("asked again"))
+    good = {"read_at": 99.6, "live": {"query": "fabric=gb200-nvl72"}}
+    ok = {"where": "prom:9090", "ok": True, "reason": "", "last_ok_at": 99.6}
+    prev = {"attempt_at": 99.6, "good": good, "sources": {"prometheus": ok}, "scrapes": {"a": 1}}
+    got = live.read_once(cfg, prev, 100.6)
+    assert got["good"] == good and got["attempt_at"] == 100.6
+    assert got["sources"]["prometheus"]["ok"] is False
+    assert "no answer within 2 s" in got["sources"]["prometheus"]["reason"]
+    a = live.answer(cfg, got, 101.0)
+    assert a["state"] == "stale" and a["query"] == "fabric=gb200-nvl72"
+
+
+def _callback_body(name: str, cb: dict, search: str) -> dict:
+    """The POST a browser sends for callback `name`, every input and state a visitor's URL
+    (the address bar's search: that URL among its parameters)."""
+
+    def dep(d: dict) -> dict:
+        value = search if d["property"] == "search" else VISITOR
+        return {"id": d["id"], "property": d["property"], "value": value}
+
+    outs = cb["output"] if isinstance(cb["output"], list) else [cb["output"]]
+    outputs = [{"id": o.component_id, "property": o.component_property} for o in outs]
+    first = cb["inputs"][0] if cb["inputs"] else {"id": "", "property": ""}
+    return {
+        "output": name,
+        "outputs": outputs if name.startswith("..") else outputs[0],
+        "inputs": [dep(d) for d in cb["inputs"]],
+        "state": [dep(d) for d in cb.get("state", [])],
+        "changedPropIds": [f"{first['id']}.{first['property']}"],
+    }
+
+
+@pytest.mark.parametrize("live_on", [False, True])
+def test_no_field_of_the_page_makes_the_server_fetch_a_url(tmp_path, connections, live_on):
+    """Every field of the page is a Dash callback's input or state: each callback (but the
+    fleet study's background ones, which start processes), called as the browser calls it
+    with every value a visitor's URL, and the address bar's search naming it as url=,
+    prometheus_url=, nmx_url=, opens no connection but to the operator's Prometheus."""
+    from urllib.parse import quote
+
+    from app import create_app
+
+    live = config.Live(f"http://{OPERATOR[0]}:{OPERATOR[1]}", 1, 1.0) if live_on else None
+    s = replace(config.settings(), cache_dir=str(tmp_path), redis_url=None, live=live)
+    app = create_app(s)
+    c = app.server.test_client()
+    v = quote(VISITOR, safe="")
+    search = f"?fabric=gb200-nvl72&url={v}&prometheus_url={v}&nmx_url={v}&PROMETHEUS_URL={v}"
+    called: dict[str, int] = {}
+    for name, cb in app.callback_map.items():
+        if "callback" not in cb or cb.get("background"):
+            continue
+        r = c.post("/_dash-update-component", json=_callback_body(name, cb, search))
+        called[name] = r.status_code
+    live_cb = next(k for k in called if "live-banner" in k)
+    assert called[live_cb] == 200 and len(called) > 15  # the live banner's ran, among many
+    assert all(x == OPERATOR for x in connections), connections
+    assert bool(connections) == live_on  # live off: nothing at all; on: its own only

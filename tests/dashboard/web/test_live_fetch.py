@@ -30,6 +30,11 @@ def url():
     def elsewhere():
         return redirect("http://169.254.169.254/latest/meta-data", code=302)
 
+    @app.get("/nap/<int:ms>")
+    def nap(ms: int):
+        time.sleep(min(ms, 5000) / 1000)
+        return "awake"
+
     @app.get("/who")
     def who():
         auth = request.headers.get("Authorization", "")
@@ -72,3 +77,23 @@ def test_an_answer_over_the_bound_is_refused(url, monkeypatch):
     monkeypatch.setattr(live, "MAX_ANSWER_BYTES", 4)
     with pytest.raises(live.SourceFailed, match="more than 4 bytes"):
         live.fetch(f"{url}/who", 2.0)
+
+
+def test_a_readings_requests_are_asked_at_once(url):
+    """Eight answers of 0.6 s each take about 0.6 s together, not 4.8 s."""
+    urls = {f"q{i}": f"{url}/nap/600" for i in range(8)}
+    t = time.monotonic()
+    got = live.ask_all(urls, 3.0)
+    took = time.monotonic() - t
+    assert set(got) == set(urls) and all(v == b"awake" for v in got.values())
+    assert took < 1.8, took
+
+
+def test_one_slow_answer_fails_the_reading_at_its_timeout_not_later(url):
+    """One of several answers slower than the timeout: the reading fails, naming it, within
+    the timeout and its grace, while the others have answered."""
+    urls = {"fast": f"{url}/nap/10", "slow": f"{url}/nap/4000"}
+    t = time.monotonic()
+    with pytest.raises(live.SourceFailed, match="gave no answer within 1 s"):
+        live.ask_all(urls, 1.0)
+    assert time.monotonic() - t < 1.0 + live.GRACE_S + 0.5

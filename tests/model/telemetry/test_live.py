@@ -4,6 +4,8 @@ NMX-Manager's answers, and the drain rule on a measured trend."""
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from model.assess import assess
@@ -133,3 +135,101 @@ def test_the_drain_rule_on_a_measured_trend():
     steady = from_rates("l", FAIL_RATE_PER_S / 10, FAIL_RATE_PER_S / 10, 3600, 0.1)
     assert steady["action"] == "watch" and steady["time_to_failure_h"] is None
     assert from_rates("l", 0.0, 0.0, 3600, 0.0)["action"] == "fine"
+
+
+def _twin_answers(q: str) -> tuple[list, list]:
+    """The twin's own scrape of scenario q as Prometheus would answer live mode's queries:
+    each family an instant vector, the per-GPU sums a range of two readings."""
+    from dashboard.exporter.metrics import reading_text
+    from dashboard.exporter.reading import Reading
+    from model.telemetry import health_rule
+    from model.telemetry.importers.promtext import parse
+
+    s = parse_query(q).scenario
+    snap, a = counters(s, 3 * 86400.0), assess(s)
+    text = reading_text(Reading(snap, a.state, a.partition, health_rule(s, snap.t_s)), False)
+    samples, _ = parse(text.splitlines())
+    sums = [x for x in samples if x.name.endswith("_COUNT_TOTAL")]
+    rows = [(x.name, x.labels, repr(x.value)) for x in samples if x not in sums]
+    instant = promapi.series("i", _vector(*rows, t=2000.0))
+    ranged = {
+        "status": "success",
+        "data": {
+            "resultType": "matrix",
+            "result": [
+                {
+                    "metric": {"__name__": x.name, **x.labels},
+                    "values": [[1990, "0"], [2000, repr(x.value)]],
+                }
+                for x in sums
+            ],
+        },
+    }
+    return instant, promapi.series("r", ranged)
+
+
+def test_the_samples_are_the_texts_line_for_line():
+    """What live mode imports with no text between is what importing the text gives."""
+    from model.telemetry.importers.promtext import parse
+
+    instant, sums = _twin_answers("fabric=gb200-nvl72&flaky=gpu07-st3.sw1&on=telemetry")
+    got = promapi.scrape_samples(instant, sums)
+    text_samples, problems = parse(promapi.scrape_text(instant, sums).splitlines())
+    assert problems == [] and len(got) == len(text_samples) > 1000
+    assert [(x.name, x.labels, x.line, x.ts_ms) for x in got] == [
+        (x.name, x.labels, x.line, x.ts_ms) for x in text_samples
+    ]
+    same = [
+        a.value == b.value or (math.isnan(a.value) and math.isnan(b.value))
+        for a, b in zip(got, text_samples, strict=True)
+    ]
+    assert all(same)
+
+
+@pytest.mark.parametrize(
+    "q",
+    [
+        "fabric=gb200-nvl72&flaky=gpu07-st3.sw1&on=telemetry",
+        "fabric=gb200-nvl72&fail=gpu07-st3.sw1&on=telemetry",
+        "fabric=vr-nvl72&fail=st2.sw1,gpu33",
+    ],
+)
+def test_the_narrowed_queries_read_the_rack_the_whole_scrape_does(q):
+    """Live mode asks only the families the importer reads (and the error counters where
+    they are not 0): the scenario is the one the whole scrape's import gives."""
+    import re
+
+    from model.telemetry.importers import import_text
+
+    instant, sums = _twin_answers(q)
+    whole = import_text(promapi.scrape_text(instant, sums))
+    asked = re.compile("|".join(f"(?:{promapi.INSTANT[k]})" for k in promapi.INSTANT))
+    erring = re.compile("|".join(f"(?:{v})" for v in promapi.ERRING.values()))
+    narrow = [x for x in instant if asked.fullmatch(x.name)]
+    narrow += [x for x in instant if erring.fullmatch(x.name) and x.points[-1][1] != 0]
+    assert len(narrow) < len(instant) / 2  # the zeros, throughputs and port states not asked
+    got = build(promapi.scrape_samples(narrow, sums), None, {}, 10.0)
+    assert got.query == whole.scenario
+    assert parse_query(got.query).scenario.fail == parse_query(q).scenario.fail
+    assert parse_query(got.query).scenario.flaky == parse_query(q).scenario.flaky
+
+
+def test_the_scrape_interval_and_times_are_read_from_the_answers():
+    ranged = {
+        "status": "success",
+        "data": {
+            "resultType": "matrix",
+            "result": [
+                {
+                    "metric": {"__name__": REPLAY, "gpu": "0"},
+                    "values": [[10, "1"], [25, "2"], [40, "3"]],
+                },
+            ],
+        },
+    }
+    assert promapi.scrape_interval_s(promapi.series("r", ranged)) == 15
+    probe = _vector(("", {"instance": "node-1:9400"}, "1234.5"))
+    assert promapi.scrape_times(promapi.series("p", probe)) == {"node-1:9400": 1234.5}
+    assert "timestamp(" in promapi.probe_query('job="r"') and 'job="r"' in promapi.probe_query(
+        'job="r"'
+    )
