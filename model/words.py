@@ -65,13 +65,16 @@ def pair(a: float, b: float, unit: str, figures: int = 3) -> str:
 
 
 def money(x: float) -> str:
-    """Dollars for people, to 3 significant figures: '$708', '$1,090', '$123 k', '$577 M',
-    '$1.20 bn' (a negative amount '-$6.46 M'); a CSV keeps the whole number."""
+    """Dollars for people, to 3 significant figures: '$4.88', '$708', '$1,090', '$123 k',
+    '$577 M', '$1.20 bn' (a negative amount '-$6.46 M'); a CSV keeps the whole number. An
+    amount under $100 keeps its cents' figures, so a small cost never reads '$0'."""
     sign, x = ("-" if x < 0 else ""), abs(x)
     x3 = float(f"{x:.3g}")  # to 3 figures first, so $999,999 is '$1.00 M', not '$1,000 k'
     for size, at, word in ((1e9, 1e9, " bn"), (1e6, 1e6, " M"), (1e3, 1e4, " k")):
         if x3 >= at:
             return f"{sign}${sig(x3 / size)}{word}"
+    if 0 < x3 < 100:
+        return f"{sign}${sig(x3)}"
     return f"{sign}${round(x):,}"
 
 

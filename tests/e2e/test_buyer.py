@@ -24,7 +24,7 @@ from model.workloads.throughput import decode_curves
 
 pytestmark = pytest.mark.e2e
 
-MONEY = re.compile(r"-?\$(\d{1,3}(,\d{3})?|\d+(\.\d+)? (k|M|bn))")
+MONEY = re.compile(r"-?\$(\d{1,3}(,\d{3})?|\d{1,2}\.\d+|0\.0*\d{1,3}|\d+(\.\d+)? (k|M|bn))")
 DECODE_GD = f"document.querySelector('#{ids.DECODE} .js-plotly-plot')"
 
 
