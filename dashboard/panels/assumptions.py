@@ -15,7 +15,7 @@ from dashboard.panels.sources import cite
 from model.fabric.presets import FABRICS
 from model.params import PARAM_FACTS
 from model.reliability.rates import RELIABILITY_FACTS
-from model.workloads.decode import ASSUMPTIONS as DECODE_ASSUMPTIONS
+from model.workloads.decode_assumptions import ASSUMPTIONS as DECODE_ASSUMPTIONS
 
 
 def _fact_rows(facts: Iterable) -> list[html.Tr]:

@@ -119,21 +119,29 @@ def ring_channels(jf: JobFabric) -> int:
     return 2 * max(1, int(jf.ring_gbs // P.SM100_SPEEDS_GBS[0]))
 
 
-def ring_proto_us(op: str, nbytes: float, jf: JobFabric, proto: str) -> float:
-    """Ring at one protocol (tuning.cc's form, which the ring achieves): base + steps x step
-    latency + bytes at busBw x n / steps; busBw the ring's, halved and capped for LL, 0.92 x
-    and capped at 16 channels x 40 GB/s for LL128. inf where the ring has no bandwidth."""
-    n = jf.ranks
+def _ring_us(op: str, nbytes, n: int, gbs, latency_factor: float, proto: str):
+    """Ring at one protocol (tuning.cc's form, which the ring achieves), vectorised over
+    message sizes and bandwidths: base + steps x step latency + bytes at busBw x n / steps;
+    busBw the ring's, halved and capped for LL, 0.92 x and capped at 16 channels x 40 GB/s
+    for LL128 (channels as ring_channels). inf where the ring has no bandwidth."""
     steps = _steps(op, n)
-    bus = jf.ring_gbs * P.RING_BW_SHARE[proto]
+    gbs = np.asarray(gbs, dtype=float)
+    bus = gbs * P.RING_BW_SHARE[proto]
     if proto == "LL":
-        bus = min(bus, P.LL_MAX_BUS_GBS)
+        bus = np.minimum(bus, P.LL_MAX_BUS_GBS)
     if proto == "LL128":
-        bus = min(bus, ring_channels(jf) * P.PER_CH_MAX_RING_LL128_GBS)
-    if bus <= 0:
-        return float("inf")
-    step = _latency_us(P.RING_STEP_US[proto], P.RING_STEP_WIRE_HOPS, jf)
-    return P.RING_BASE_US[proto] + steps * step + nbytes / (1e3 * bus * n / steps)
+        channels = 2 * np.maximum(1, np.floor(gbs / P.SM100_SPEEDS_GBS[0]))
+        bus = np.minimum(bus, channels * P.PER_CH_MAX_RING_LL128_GBS)
+    wire = P.RING_STEP_WIRE_HOPS * NVLINK_LATENCY_US
+    step = P.RING_STEP_US[proto] - wire + wire * latency_factor
+    with np.errstate(divide="ignore"):
+        t = P.RING_BASE_US[proto] + steps * step + nbytes / (1e3 * bus * n / steps)
+    return np.where(bus > 0, t, np.inf)
+
+
+def ring_proto_us(op: str, nbytes: float, jf: JobFabric, proto: str) -> float:
+    """Ring at one protocol on a job's fabric (_ring_us on its weakest ring hop)."""
+    return float(_ring_us(op, nbytes, jf.ranks, jf.ring_gbs, jf.latency_factor, proto))
 
 
 def ring_time_us(op: str, nbytes: float, jf: JobFabric) -> tuple[float, str]:
@@ -198,27 +206,14 @@ def tuner_us(op: str, nbytes: float, jf: JobFabric) -> dict[tuple[str, str], flo
 
 
 def small_all_reduce_us(nbytes, ranks: int, gbs, latency_one_way_us: float):
-    """A tensor-parallel group's all_reduce as NCCL's ring runs it (its tuner's fastest of LL,
-    LL128 and Simple; tuning.cc's form, as ring_proto_us), vectorised over message sizes and
-    bandwidths (arrays broadcast): what decode's tensor-parallel attention pays twice a layer.
-    gbs is one rank's NCCL-effective one-way GB/s; inf where it is 0."""
-    n, steps = ranks, _steps("all_reduce", ranks)
-    gbs = np.asarray(gbs, dtype=float)
+    """A tensor-parallel group's all_reduce as NCCL's ring runs it: its tuner's fastest of
+    LL, LL128 and Simple (_ring_us), vectorised over message sizes and bandwidths: what
+    decode's tensor-parallel attention pays twice a layer. gbs is one rank's NCCL-effective
+    one-way GB/s; inf where it is 0."""
     lat = latency_one_way_us / NVLINK_LATENCY_US
-    channels = 2 * np.maximum(1, np.floor(gbs / P.SM100_SPEEDS_GBS[0]))
-    caps = {"LL": P.LL_MAX_BUS_GBS, "LL128": channels * P.PER_CH_MAX_RING_LL128_GBS}
-    best = None
-    for proto in PROTOCOLS:
-        bus = gbs * P.RING_BW_SHARE[proto]
-        if proto in caps:
-            bus = np.minimum(bus, caps[proto])
-        wire = P.RING_STEP_WIRE_HOPS * NVLINK_LATENCY_US
-        step = P.RING_STEP_US[proto] - wire + wire * lat
-        with np.errstate(divide="ignore"):
-            t = P.RING_BASE_US[proto] + steps * step + nbytes / (1e3 * bus * n / steps)
-        t = np.where(bus > 0, t, np.inf)
-        best = t if best is None else np.minimum(best, t)
-    return best
+    return np.minimum.reduce(
+        [_ring_us("all_reduce", nbytes, ranks, gbs, lat, p) for p in PROTOCOLS]
+    )
 
 
 def eta_nvls(n: int, eta: float = P.ETA_NVLS, k: float = P.NVLS_GROUP_K) -> float:

@@ -35,6 +35,7 @@ from model.workloads.decode import (
     Frontier,
     Workload,
 )
+from model.workloads.decode_assumptions import ASSUMPTIONS
 from model.workloads.groups import Hardware
 from model.workloads.hardware import (
     BASELINE,
@@ -342,7 +343,7 @@ def decode_curves(s: Scenario) -> dict:
             "tokens/s per user (interactivity) and tokens/s per installed GPU; breakdowns in us "
             "per decode step on the chosen deployment's slowest EP group"
         ),
-        "assumptions": decode.ASSUMPTIONS,
+        "assumptions": ASSUMPTIONS,
     }
 
 
