@@ -29,6 +29,17 @@ from dashboard.standin import Rack, schedule
 from harness.servers import ARTIFACTS, ROOT, free_port
 
 
+def end_process(proc: subprocess.Popen) -> None:
+    """Stop a process started here (Prometheus, a stand-in): TERM, then KILL after 20 s."""
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=20)
+
+
 def until(check: Callable[[], Any], deadline_s: float, what: str, poll_s: float = 0.1) -> Any:
     """check()'s first truthy answer within deadline_s (polled), else AssertionError naming
     what was awaited and the last answer."""
@@ -88,13 +99,7 @@ class Prometheus:
         return got["data"]["result"]
 
     def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(timeout=20)
+        end_process(self.proc)
 
 
 @contextmanager
@@ -236,12 +241,7 @@ def standin_process(link: str, slow_s: float = 30.0, shape: str = "twin") -> Ite
         post_json(f"{url}/control", {"phase": 0, "slow_s": slow_s})
         yield url
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=20)
+        end_process(proc)
 
 
 def held_rack(link: str, slow_s: float = 30.0) -> Rack:

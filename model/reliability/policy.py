@@ -37,6 +37,7 @@ import numpy as np
 from model.errors import ScenarioError
 from model.reliability.effects import REPAIR_WAIT, Effect, Stop
 from model.scenario import ONSITE, canonical_repair
+from model.words import plural
 
 # What the optimiser tries (each with the scenario's own parts setting).
 WINDOW_CANDIDATES_DAYS = (1, 2, 3, 7, 14, 30, 60, 90, 180, 365)
@@ -61,6 +62,17 @@ class RepairPolicy:
         """As written in repair= (the canonical form)."""
         head = "now" if self.kind == "now" else f"{self.kind}-{self.n}"
         return head + (f",{ONSITE}" if self.onsite else "")
+
+    @property
+    def waits_for(self) -> str:
+        """What a deferred swap waits for, as a person reads it ('' for repair=now)."""
+        if self.kind == "window":
+            return f"the planned window (every {plural(self.n or 0, 'day')})"
+        if self.kind == "dark":
+            return f"{plural(self.n or 0, 'link')} to be dark"
+        if self.kind == "bw":
+            return f"the worst GPU to fall below {self.n}% of its bandwidth"
+        return ""
 
     @property
     def window_days(self) -> int | None:

@@ -27,7 +27,7 @@ from model.reliability.accounting import checkpoint_interval_s as default_interv
 from model.reliability.accounting import visit_wait_h
 from model.reliability.domain_story import domain_facts
 from model.reliability.facts import FaultFacts, routes_back
-from model.reliability.policy import RepairPolicy, parse_policy
+from model.reliability.policy import parse_policy
 from model.reliability.rates import DEFAULT_RATES, Rates
 from model.scenario import Scenario
 from model.workloads.throughput import delivered_fraction
@@ -225,7 +225,7 @@ def _repair(
     wait_s = fx.visit_wait_s
     if wait_s > 0.0 and rep.mode is RepairMode.RACK_DOWN and a.job_runs:
         # a deferring policy: the visit waits for the window or the threshold (its mean)
-        words = visit_words(parse_policy(s.repair))
+        words = parse_policy(s.repair).waits_for
         story.ev(
             t_fix,
             E.WAITING,
@@ -256,15 +256,6 @@ def _repair(
         return t_back
     story.ev(t_fix, E.REPAIR, f"repair: {action}")
     return t_fix
-
-
-def visit_words(p: RepairPolicy) -> str:
-    """What a deferred swap waits for, as a person reads it."""
-    if p.kind == "window":
-        return f"the planned window (every {p.n} days)"
-    if p.kind == "dark":
-        return f"{p.n} links to be dark"
-    return f"the worst GPU to fall below {p.n}% of its bandwidth"
 
 
 def _controller_back(s: Scenario, a: Assessment) -> tuple[float, float]:

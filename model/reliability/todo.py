@@ -79,13 +79,9 @@ def _cost(s: Scenario, cid: str, rates: Rates) -> dict:
 
 def _when(policy: RepairPolicy) -> str:
     """When the policy does a rack-down visit, in words."""
-    if policy.kind == "window":
-        return f"at the next planned window (every {words.plural(policy.n or 0, 'day')})"
-    if policy.kind == "dark":
-        return f"when {words.plural(policy.n or 0, 'link')} are dark"
-    if policy.kind == "bw":
-        return f"when the worst GPU falls below {policy.n}% of its bandwidth"
-    return "now (repair=now: every visit as soon as its part is on site)"
+    if policy.kind == "now":
+        return "now (repair=now: every visit as soon as its part is on site)"
+    return f"at the policy's visit, which waits for {policy.waits_for}"
 
 
 def _drain_when(action: str | None) -> str:

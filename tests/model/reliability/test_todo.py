@@ -31,7 +31,11 @@ def test_a_fault_the_job_cannot_run_without_comes_first():
 def test_the_policy_says_when_a_rack_down_visit_happens():
     s = _s("fabric=vr-nvl72&fail=gpu07-st3.sw1&repair=window-7")
     row = next(r for r in what_to_do(s) if r["id"] == "gpu07-st3.sw1")
-    assert row["step"] == 3 and row["when"] == "at the next planned window (every 7 days)"
+    assert (
+        row["step"] == 3
+        and row["when"]
+        == "at the policy's visit, which waits for the planned window (every 7 days)"
+    )
     now = next(r for r in what_to_do(_s("fabric=vr-nvl72&fail=gpu07-st3.sw1")))
     assert now["when"].startswith("now")
 
