@@ -131,9 +131,11 @@ def test_identical_studies_at_once_each_get_their_own_run(two_bases):
     assert a.result and TABLE in a.result, f"tab A got no table: {a.polls[-3:]}"
     assert b.result and TABLE in b.result, f"tab B got no table: {b.polls[-3:]}"
     assert a.result == b.result  # seeded: the same inputs give the same table
-    # each tab saw its own job's heartbeat only (one token a job), never the other's
-    assert len(a.tokens) == 1 and len(b.tokens) == 1, (a.tokens, b.tokens)
-    assert a.tokens != b.tokens
+    # each tab saw its own job's heartbeat only, never the other's. A job that runs past the
+    # broker's visibility timeout (background.VISIBILITY_S, 12 s: a loaded machine) is handed
+    # out again while it runs and the second delivery joins the same study with a beat of its
+    # own, so one tab may see two tokens of its own job; never one of the other tab's.
+    assert a.tokens and b.tokens and not (a.tokens & b.tokens), (a.tokens, b.tokens)
 
 
 def test_one_tabs_cancel_stops_only_its_own_identical_study(two_bases):
@@ -152,4 +154,5 @@ def test_one_tabs_cancel_stops_only_its_own_identical_study(two_bases):
         t.join(timeout=180)
     assert a.result is None  # cancelled: no table
     assert b.result and TABLE in b.result, f"tab B's study did not finish: {b.polls[-3:]}"
-    assert len(b.tokens) == 1 and b.tokens != a.tokens, (a.tokens, b.tokens)
+    # B's own beats only (a redelivery of its long job may add one of its own: see above)
+    assert b.tokens and not (a.tokens & b.tokens), (a.tokens, b.tokens)
