@@ -114,6 +114,10 @@ def test_cancel_on_the_page_stops_a_study_split_over_the_worker(web_pair, celery
     expect(page.locator("#fleet-progress-text")).to_have_text(
         re.compile(r"^[1-9]\d* of 50 chunks; .+…$"), timeout=60000
     )
+    # A job that ran past the broker's visibility timeout before Cancel (background.VISIBILITY_S:
+    # a loaded machine) was handed out again while it ran, by design; what Cancel must stop is
+    # every delivery from here on, so the log is read from this point.
+    at_cancel = len(celery_worker.read_text())
     page.click("#fleet-cancel")
     expect(page.locator("#fleet-run")).to_be_enabled(timeout=10000)
     cancelled = time.monotonic()
@@ -125,10 +129,13 @@ def test_cancel_on_the_page_stops_a_study_split_over_the_worker(web_pair, celery
     settled = chunks_done()
     time.sleep(6)
     assert chunks_done() == settled  # nothing more is computed for the cancelled study
-    jobs = re.findall(
-        r"Task (background_callback_\w+)\[([^\]]+)\] received", celery_worker.read_text()
+    after = celery_worker.read_text()[at_cancel:]
+    handed = re.findall(r"Task (background_callback_\w+\[[^\]]+\]) received", after)
+    dropped = set(
+        re.findall(r"Discarding revoked task: (background_callback_\w+\[[^\]]+\])", after)
     )
-    assert len({j for _, j in jobs}) == len(jobs)  # no job handed out again after Cancel
+    # a job handed out again after Cancel (a redelivery already under way) is dropped unrun
+    assert all(j in dropped for j in handed), (handed, dropped)
     expect(page.locator("#fleet-result")).not_to_contain_text("vr-nvl72, all seven features")
     print(f"cancelled; the worker idle {time.monotonic() - cancelled:.0f} s later")
     ctx.close()
