@@ -2,10 +2,11 @@
 stand-in rack (dashboard/standin.py), and the twin (create_app with live settings) reading
 that Prometheus and the stand-in's NMX-Manager answers through GET /api/v1/live.
 
-Scrapes every SCRAPE_S; the twin reads just after each scrape lands (and every LIVE_S at the
-latest). The stand-in's phase is set through its control endpoint (held, not timed), so each
-change's moment is known and the time until the twin reports it is measured: printed, and
-bounded by the issue's two scrape intervals, nothing added.
+The rack is scraped every SCRAPE_S; the twin reads just after each scrape lands (and every
+LIVE_S at the latest). The stand-in's phase is set through its control endpoint (held, not
+timed), so each change's moment is known and the time until the twin reports it is measured:
+printed, and bounded by the issue's two scrape intervals, nothing added. How soon at a 1 s
+scrape, on a quiet machine, is bench/live_mode.py's.
 """
 
 from __future__ import annotations
@@ -41,7 +42,12 @@ from model.telemetry.importers import import_text
 from monitoring import grafana_dashboard
 
 RULES = Path(__file__).resolve().parents[2] / "monitoring" / "prometheus" / "alerts.yml"
-SCRAPE_S = 1
+# An operator scrapes every 15-30 s; 5 s keeps the module short while one reading on a loaded
+# machine (0.95-2.02 s seen in CI, the browser tests sharing the two cores) stays a small share
+# of the bound. At 1 s a reading under load was itself two intervals (bench/README.md).
+SCRAPE_S = 5
+WINDOW_S = 4 * SCRAPE_S  # rate()'s window: four scrapes, as Prometheus advises
+QUICK_S = 1  # the scrape of a Prometheus whose timing no test reads (it only starts sooner)
 LIVE_S = 1
 TIMEOUT_S = 2.0
 LINK = "gpu07-st3.sw1"
@@ -74,7 +80,7 @@ def prom(standin: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Pro
 def _twin(prom_url: str, nmx_url: str | None, cache: Path, **kw: object):
     from app import create_app
 
-    live = Live(prom_url, LIVE_S, TIMEOUT_S, 10, 'job="rack"', nmx_url, **kw)
+    live = Live(prom_url, LIVE_S, TIMEOUT_S, WINDOW_S, 'job="rack"', nmx_url, **kw)
     s = Settings(8050, None, str(cache), 3600, "INFO", False, live=live)
     return create_app(s).server.test_client()
 
@@ -124,8 +130,8 @@ def get_json_text(url: str) -> str:
 
 
 def test_the_twin_follows_the_rack_healthy_flaky_failed(twin, rack, standin):
-    """Each phase reported, with the same scenario and the same what-to-do as importing the
-    stand-in's scrape by hand (how soon: bench/live_mode.py)."""
+    """Each phase reported within two scrape intervals of the change, with the same scenario
+    and the same what-to-do as importing the stand-in's scrape by hand."""
     took, reads = [], []
     for phase in (0, 1, 2):
         a, dt = _at_phase(twin, rack, standin, phase)
@@ -140,9 +146,7 @@ def test_the_twin_follows_the_rack_healthy_flaky_failed(twin, rack, standin):
     print(
         f"one reading (every query at once, 2 imports) took: {', '.join(f'{t:.2f} s' for t in reads)}"
     )
-    # how soon (two scrape intervals, the issue's bound) is a speed budget: it is measured
-    # on a quiet machine by `python -m bench.run live` (bench/live_mode.py), not timed here,
-    # where the browser tests share the cores (a reading took 0.95-2.02 s in CI)
+    assert max(took) <= 2 * SCRAPE_S, took  # the issue's bound: two scrape intervals
     flaky, failed = (parse_query(_canon(rack.scenarios[i])).scenario for i in (1, 2))
     assert flaky.flaky == (LINK,) and failed.fail == (LINK,)
 
@@ -188,7 +192,7 @@ def test_prometheus_stopped(standin, rack, tmp_path: Path):
     """A Prometheus of its own, stopped: the twin keeps its last reading, stale, saying
     Prometheus cannot be reached; a twin whose Prometheus never answered says down."""
     post_json(f"{standin}/control", {"phase": 1})
-    with prometheus({"rack": standin.removeprefix("http://")}, tmp_path / "p", SCRAPE_S) as p:
+    with prometheus({"rack": standin.removeprefix("http://")}, tmp_path / "p", QUICK_S) as p:
         twin = _twin(p.url, None, tmp_path / "cache")
         until(lambda: _live(twin)["state"] == "ok", 30.0, "a first good reading")
         good = _live(twin)
@@ -216,11 +220,11 @@ def test_the_live_alerts_fire_on_the_twins_own_reading(prom, rack, standin, tmp_
     from app import create_app
 
     post_json(f"{standin}/control", {"phase": 2})
-    live = Live(prom.url, LIVE_S, TIMEOUT_S, 10, 'job="rack"', standin)
+    live = Live(prom.url, LIVE_S, TIMEOUT_S, WINDOW_S, 'job="rack"', standin)
     app = create_app(Settings(8050, None, str(tmp_path / "cache"), 3600, "INFO", False, live=live))
     with serve(app.server) as twin_url:
         targets = {"twin": twin_url.removeprefix("http://")}
-        with prometheus(targets, tmp_path / "p2", SCRAPE_S, RULES) as p2:
+        with prometheus(targets, tmp_path / "p2", QUICK_S, RULES) as p2:
             want = _canon(rack.scenarios[2])
             got = until(
                 lambda: _firing(p2).get("LiveRackFaultsCost"), 30.0, "LiveRackFaultsCost firing"
@@ -295,7 +299,7 @@ def test_a_source_failing_keeps_the_last_reading_and_stalls_no_visitor(
     post_json(f"{standin}/control", {"phase": 1})
     want = _canon(rack.scenarios[1])
     with gate(prom.url, slow_s=3 * TIMEOUT_S) as g:
-        live = Live(g.url, LIVE_S, TIMEOUT_S, 10, 'job="rack"', standin)
+        live = Live(g.url, LIVE_S, TIMEOUT_S, WINDOW_S, 'job="rack"', standin)
         app = create_app(Settings(8050, None, str(tmp_path / "c"), 3600, "INFO", False, live=live))
         with serve(app.server) as base:
             good = until(
