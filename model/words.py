@@ -427,6 +427,11 @@ DEPLOYMENT_WHY = {
     "overlap_off": "one batch: reading every weight twice costs more than the all-to-all it hid",
     "kv": "the KV cache's precision changes how many requests fit",
     "fits": "the GPUs left in service hold no group of the healthy rack's EP size",
+    "elastic": (
+        "the GPUs left in service are too few for a group of the healthy rack's EP size, so "
+        "they serve as one group of them all, the lost GPUs' experts spread over the rest "
+        "(elastic EP)"
+    ),
 }
 
 

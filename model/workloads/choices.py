@@ -4,7 +4,10 @@ rack's, each with one line of why (model/words.py)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from model import words
+from model.workloads import decode_params as D
 from model.workloads.decode import Deployment, Frontier
 
 
@@ -21,6 +24,17 @@ def _why(a: Deployment, b: Deployment) -> str:
     if a.overlap != b.overlap:
         return "overlap_on" if b.overlap else "overlap_off"
     return "kv"
+
+
+def _unfit_why(a: Deployment, b: Deployment, shrunk: set[int]) -> str:
+    """Why the fault moves a deployment whose EP size no longer fits: to the same deployment
+    on every GPU left in service (one elastic group, groups.elastic), or, where another beats
+    that, the knob that differs from it; "fits" where no elastic group stands in."""
+    below = [n for n in shrunk if n < a.ep]
+    if not below:
+        return "fits"
+    stand_in = replace(a, ep=max(below))
+    return "elastic" if b == stand_in else _why(stand_in, b)
 
 
 def deployment_changes(fr: Frontier) -> list[dict]:
@@ -51,6 +65,7 @@ def fault_changes(sc: Frontier, hl: Frontier) -> list[dict]:
     interactivity: each run of grid points with the same pair, and one line of why."""
     runs: list[dict] = []
     fits = {d.ep for d in sc.deployments}
+    shrunk = {d.ep for d in sc.deployments if d.ep not in D.EP_SIZES}  # groups.elastic's
     for i in range(len(sc.x)):
         a, b = hl.deployment_at(i), sc.deployment_at(i)
         x = float(sc.x[i])
@@ -60,7 +75,7 @@ def fault_changes(sc: Frontier, hl: Frontier) -> list[dict]:
         if last and last["_pair"] == (a, b) and last["_end"] == i - 1:
             last["_end"], last["to_tokens_per_s_per_user"] = i, round(x, 2)
             continue
-        why = "fits" if a.ep not in fits else _why(a, b)
+        why = _why(a, b) if a.ep in fits else _unfit_why(a, b, shrunk)
         runs.append(
             {
                 "tokens_per_s_per_user": round(x, 2),

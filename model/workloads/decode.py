@@ -250,6 +250,21 @@ LOG_GRID = np.log(GRID)
 SWEEP_KEYS = (*BREAKDOWN_KEYS, "total", "dispatch", "combine", "hbm_bound", "batch")
 
 
+def _group_sweeps(m, hw: Hardware, w, ep: int, knobs: tuple, groups, terms) -> list[tuple]:
+    """(view, GPUs, its sweeps) for each kind of group of one EP size: the groups of that size
+    in one pass (_sweeps_many), a smaller one (GPUs left over, an elastic group) on its own."""
+    alike = tuple(v for v, _ in groups if v.ep == ep)
+    many = (
+        dict(zip(alike, _sweeps_many(m, hw.gpu, w, ep, knobs, alike, terms), strict=True))
+        if alike
+        else {}
+    )
+    return [
+        (v, v.ep * n, many[v] if v.ep == ep else _sweeps(m, hw.gpu, w, v.ep, knobs, v, terms))
+        for v, n in groups
+    ]
+
+
 def frontier(
     m: MoEModel,
     hw: Hardware,
@@ -260,7 +275,7 @@ def frontier(
 ) -> Frontier:
     """The best deployment at each interactivity x, on hardware `hw` in its state."""
     w = w or Workload(m)
-    deps = only if only is not None else deployments(hw.max_ep)
+    deps = list(only if only is not None else deployments(hw.max_ep))
     log_x = np.log(x)
     # every deployment's total on x (rows in deployment order; -inf where it is not taken)
     totals = np.full((len(deps), len(x)), -np.inf)
@@ -272,29 +287,24 @@ def frontier(
         if not groups or not mine:
             continue
         knobs = tuple((d.mtp, d.kv, d.overlap, d.tp) for _, d in mine)
-        alike = tuple(v for v, _ in groups if v.ep == ep)
-        many = dict(zip(alike, _sweeps_many(m, hw.gpu, w, ep, knobs, alike, terms), strict=True))
-        swept = [
-            (
-                v,
-                v.ep * count,
-                many[v] if v.ep == ep else _sweeps(m, hw.gpu, w, v.ep, knobs, v, terms),
-            )
-            for v, count in groups
-        ]
+        swept = _group_sweeps(m, hw, w, ep, knobs, groups, terms)
         rows, weights, starts, taken = [], [], [], []
-        for r, (i, _dep) in enumerate(mine):
+        for r, (i, dep) in enumerate(mine):
             live = [(v, n, sw[r]) for v, n, sw in swept if sw[r] is not None]
             if not live:
                 continue
-            slowest = None
-            for v, n, c in live:
-                if v.ep == ep and (slowest is None or v.line_bytes_s < slowest[0].line_bytes_s):
-                    slowest = (v, c)
+            # the breakdown is read on the slowest group of the deployment's size; with none
+            # (the GPUs in service too few: one elastic group of them all, groups.elastic)
+            # on that group, and the deployment is named by its ranks (EP71)
+            for _, n, c in live:
                 peak = max(peak, c["_peak"] * n / hw.installed)
                 top = max(top, c["_top"])
-            if slowest is None:
+            full = [(v, c) for v, _, c in live if v.ep == ep]
+            if not full and len(live) > 1:
                 continue
+            slowest = min(full or [(v, c) for v, _, c in live], key=lambda t: t[0].line_bytes_s)
+            if not full:
+                deps[i] = replace(dep, ep=slowest[0].ep)
             starts.append(len(rows))
             taken.append(i)
             source[i] = slowest[1]
@@ -321,7 +331,9 @@ def frontier(
     reached = most > -np.inf
     best, choice = np.where(reached, most, np.nan), np.where(reached, choice, -1)
     chosen = set(choice.tolist())
-    return Frontier(x, best, choice, deps, {i: source[i] for i in chosen if i >= 0}, peak, top)
+    return Frontier(
+        x, best, choice, tuple(deps), {i: source[i] for i in chosen if i >= 0}, peak, top
+    )
 
 
 def _at_keys(c: dict, log_x: np.ndarray) -> np.ndarray:

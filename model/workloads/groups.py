@@ -39,6 +39,19 @@ def leftover(n: int, ep: int) -> int:
     return r if r >= min(D.EP_SIZES) else 0
 
 
+def elastic(n: int, ep: int, installed: int) -> bool:
+    """Whether n GPUs in service, too few for one group of ep, serve as one group of all n:
+    at the smallest EP size above n that the healthy pool of `installed` forms (at the next
+    size up they would form the same group again). Serving frameworks keep an EP group going
+    on its survivors, the lost ranks' experts spread over the rest [D: SGLang's `mooncake`
+    all-to-all backend, "an extension of DeepEP for elastic inference"; vLLM's EPLB
+    fault tolerance, which redistributes the experts and reloads their weights after a peer
+    dies]."""
+    if n >= ep or ep > installed or n < min(D.EP_SIZES):
+        return False
+    return ep == min(e for e in D.EP_SIZES if e > n)
+
+
 def healthy_groups(installed: int, view) -> tuple[tuple[int, Groups], ...]:
     """Every EP size's groups on a healthy domain: floor(installed / ep) alike (view(ep)), and
     the GPUs left over as one smaller group (view(rest))."""

@@ -24,7 +24,7 @@ from model.fabric.presets import FABRICS, NVLINK_LATENCY_US, Fabric
 from model.multirack.assess import build
 from model.multirack.tiers import EXTRA_HOP_US, plane_rates
 from model.workloads import decode_params as D
-from model.workloads.groups import Hardware, healthy_groups, leftover
+from model.workloads.groups import Hardware, elastic, healthy_groups, leftover
 from model.workloads.models import GPUS
 from model.workloads.moe_a2a import EPFabric, Tier, share_view
 
@@ -39,7 +39,9 @@ def preset_hardware(f: Fabric) -> Hardware:
 
 def scenario_hardware(a: Assessment) -> Hardware:
     """The scenario's rack: the GPUs in service, in order, cut into groups of each EP size;
-    each group runs at its slowest rank's bandwidth (the all-to-all's barrier waits for it)."""
+    each group runs at its slowest rank's bandwidth (the all-to-all's barrier waits for it).
+    Too few for one group of the next EP size up, they serve as one group of all of them
+    (groups.elastic: EP72's ranks on 71 GPUs)."""
     f = a.fabric
     if not a.job_runs:
         return Hardware(f.key, GPUS[f.gpu], f.gpus, ())
@@ -49,6 +51,10 @@ def scenario_hardware(a: Assessment) -> Hardware:
     for e in D.EP_SIZES:
         k = len(idx) // e
         if k == 0:
+            if elastic(len(idx), e, f.gpus):  # e.g. EP72's ranks on the 71 GPUs in service
+                share = float(tbs.min() / f.gpu_tbs_bidir)
+                if share > 0:
+                    out.append((e, ((share_view(f, len(idx), share), 1),)))
             continue
         worst = tbs[: k * e].reshape(k, e).min(axis=1)
         shares, counts = np.unique(np.round(worst / f.gpu_tbs_bidir, 9), return_counts=True)

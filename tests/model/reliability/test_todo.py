@@ -45,7 +45,9 @@ def test_what_waiting_costs_is_the_faults_own_shortfall():
     s = _s("fabric=gb200-nvl72&fail=gpu07-st3.sw1")
     c = what_to_do(s)[0]["waiting_costs"]
     share = 1.0 - delivered_fraction(s)
-    assert c["work_share"] == pytest.approx(share) and share > 0.05
+    # the GPU behind the link is out: its 71 peers serve on as one elastic EP group, so the
+    # shortfall is about one GPU's worth of 72
+    assert c["work_share"] == pytest.approx(share) and 0.9 / 72 < share < 1.5 / 72
     assert c["gpu_hours_per_h"] == pytest.approx(share * 72)
     assert c["money_per_h"] == pytest.approx(share * 72 * DEFAULT_RATES.price_per_gpu_h)
     assert cost_per_h(s)["gpu_hours_per_h"] == pytest.approx(c["gpu_hours_per_h"])

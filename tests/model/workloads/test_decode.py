@@ -308,10 +308,13 @@ def test_gb200_healthy_frontier_is_its_own_preset():
 
 
 def test_lost_gpus_cost_their_share_at_the_reference():
-    """Four GPUs lost cost at least their share; beyond it only where the deployment changed
-    (68 GPUs hold no EP72 group), which the answer names."""
+    """Four GPUs lost cost their share: the 68 left serve as one elastic EP68 group, whose
+    GPUs each decode a little more than EP72's (a smaller group's all-to-all and load
+    scatter), never more than 0.5% more; beyond their share only where the deployment
+    changed, which the answer names."""
     r = evaluate(parse_query("fail=ct02").scenario)["decode"]
-    assert r["vs_healthy"] <= 68 / 72 + 1e-9
+    assert r["deployment"]["label"].startswith("EP68")
+    assert r["vs_healthy"] <= 68 / 72 * 1.005
     if r["vs_healthy"] < 68 / 72 * 0.98:
         assert r["deployment"] != r["healthy_breakdown"]["deployment"]
         assert r["deployment"]["ep"] < r["healthy_breakdown"]["deployment"]["ep"]
