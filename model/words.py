@@ -435,12 +435,29 @@ DEPLOYMENT_WHY = {
 }
 
 
-def deployment_change(before: str, after: str, x: float, why: str) -> str:
-    """One line: where along interactivity the best deployment changes, and why."""
-    return f"at {sig(x)} tokens/s per user, {before} → {after}: {DEPLOYMENT_WHY[why]}"
+def idle_clause(idle: int | None, serving: int, sep: str = "; ", end: str = "") -> str:
+    """'; its groups leave 3 of the 67 GPUs in service idle', or '' when none is idle."""
+    if not idle:
+        return ""
+    return f"{sep}its groups leave {idle} of the {serving} GPUs in service idle{end}"
 
 
-def fault_change(healthy: str, here: str, lo: float, hi: float, why: str) -> str:
+def deployment_change(
+    before: str, after: str, x: float, why: str, idle: int | None = 0, serving: int = 0
+) -> str:
+    """One line: where along interactivity the best deployment changes, and why (and the GPUs
+    in service its groups leave idle, where any)."""
+    return (
+        f"at {sig(x)} tokens/s per user, {before} → {after}: {DEPLOYMENT_WHY[why]}"
+        + idle_clause(idle, serving)
+    )
+
+
+def fault_change(
+    healthy: str, here: str, lo: float, hi: float, why: str, idle: int | None = 0, serving: int = 0
+) -> str:
     """One line: over which interactivities the fault moves the best deployment, and why."""
     span = f"{sig(lo)} tokens/s per user" if lo == hi else f"{sig(lo)}-{sig(hi)} tokens/s per user"
-    return f"at {span} the fault moves {healthy} → {here}: {DEPLOYMENT_WHY[why]}"
+    return f"at {span} the fault moves {healthy} → {here}: {DEPLOYMENT_WHY[why]}" + idle_clause(
+        idle, serving
+    )

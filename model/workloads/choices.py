@@ -54,7 +54,10 @@ def deployment_changes(fr: Frontier) -> list[dict]:
                 "from": a.label(),
                 "to": b.label(),
                 "why": why,
-                "line": words.deployment_change(a.label(), b.label(), x, why),
+                "idle_gpus": fr.idle_at(i),
+                "line": words.deployment_change(
+                    a.label(), b.label(), x, why, fr.idle_at(i), fr.serving
+                ),
             }
         )
     return out
@@ -84,6 +87,7 @@ def fault_changes(sc: Frontier, hl: Frontier) -> list[dict]:
                 "healthy": a.label(),
                 "here": b.label(),
                 "why": why,
+                "idle_gpus": sc.idle_at(i),
                 "_pair": (a, b),
                 "_end": i,
             }
@@ -97,6 +101,8 @@ def fault_changes(sc: Frontier, hl: Frontier) -> list[dict]:
                 r["tokens_per_s_per_user"],
                 r["to_tokens_per_s_per_user"],
                 r["why"],
+                r["idle_gpus"],
+                sc.serving,
             )
         }
         for r in runs

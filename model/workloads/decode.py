@@ -10,7 +10,7 @@ every point.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 
 import numpy as np
@@ -213,6 +213,8 @@ class Frontier:
     sources: dict[int, dict]  # deployment index -> the sweep its breakdown is read from
     peak_tokens_per_s_per_gpu: float
     max_tokens_per_s_per_user: float
+    used: dict[int, int] = field(default_factory=dict)  # deployment index -> GPUs its groups use
+    serving: int = 0  # GPUs in service (Hardware.serving)
 
     def nearest(self, x: float) -> int:
         """The grid point nearest interactivity x (2 tokens/s per user apart)."""
@@ -221,6 +223,12 @@ class Frontier:
     def deployment_at(self, i: int) -> Deployment | None:
         c = int(self.choice[i])
         return self.deployments[c] if c >= 0 else None
+
+    def idle_at(self, i: int) -> int | None:
+        """GPUs in service the chosen deployment's groups leave idle at point i (TEP8's groups
+        of 8 on 67 GPUs: 3); None where no deployment reaches it."""
+        c = int(self.choice[i])
+        return self.serving - self.used[c] if c >= 0 else None
 
     def breakdown_at(self, i: int) -> dict[str, float]:
         """The breakdown's keys (SWEEP_KEYS) at point i: NaN where no deployment reaches it."""
@@ -280,6 +288,7 @@ def frontier(
     # every deployment's total on x (rows in deployment order; -inf where it is not taken)
     totals = np.full((len(deps), len(x)), -np.inf)
     source: dict[int, dict] = {}  # deployment index -> the sweep its breakdown is read from
+    used: dict[int, int] = {}  # deployment index -> GPUs its groups use
     peak, top = 0.0, 0.0
     for ep in sorted({d.ep for d in deps}):
         groups = hw.groups_for(ep)
@@ -308,6 +317,7 @@ def frontier(
             starts.append(len(rows))
             taken.append(i)
             source[i] = slowest[1]
+            used[i] = sum(n for _, n, _ in live)
             rows += [c for _, _, c in live]
             weights += [n for _, n, _ in live]
         if not rows:
@@ -331,8 +341,17 @@ def frontier(
     reached = most > -np.inf
     best, choice = np.where(reached, most, np.nan), np.where(reached, choice, -1)
     chosen = set(choice.tolist())
+    kept = [i for i in chosen if i >= 0]
     return Frontier(
-        x, best, choice, tuple(deps), {i: source[i] for i in chosen if i >= 0}, peak, top
+        x,
+        best,
+        choice,
+        tuple(deps),
+        {i: source[i] for i in kept},
+        peak,
+        top,
+        {i: used[i] for i in kept},
+        hw.serving,
     )
 
 

@@ -23,6 +23,16 @@ class Hardware:
     gpu: GPU
     installed: int
     groups: tuple[tuple[int, Groups], ...]  # (ep, groups) for every EP size that fits
+    in_service: int | None = None  # GPUs in service (None: every GPU installed)
+
+    def __post_init__(self) -> None:
+        if self.in_service == self.installed:  # a healthy state equals its preset's Hardware
+            object.__setattr__(self, "in_service", None)
+
+    @property
+    def serving(self) -> int:
+        """GPUs in service: what a deployment's groups may use, the rest of them idle."""
+        return self.installed if self.in_service is None else self.in_service
 
     def groups_for(self, ep: int) -> Groups:
         return dict(self.groups).get(ep, ())

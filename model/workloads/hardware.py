@@ -62,7 +62,7 @@ def scenario_hardware(a: Assessment) -> Hardware:
         if r := leftover(len(idx), e):
             groups.append((share_view(f, r, float(tbs[k * e :].min() / f.gpu_tbs_bidir)), 1))
         out.append((e, tuple(g for g in groups if g[0].line_bytes_s > 0)))
-    return Hardware(f.key, GPUS[f.gpu], f.gpus, tuple(out))
+    return Hardware(f.key, GPUS[f.gpu], f.gpus, tuple(out), len(idx))
 
 
 def domain_hardware(domain, fail: tuple[str, ...] = (), a=None) -> Hardware:
@@ -118,7 +118,7 @@ def domain_hardware(domain, fail: tuple[str, ...] = (), a=None) -> Hardware:
                 merged[v] = merged.get(v, 0) + c
         if merged:
             out.append((e, tuple(merged.items())))
-    return Hardware(domain.key, GPUS[f.gpu], domain.gpus, tuple(out))
+    return Hardware(domain.key, GPUS[f.gpu], domain.gpus, tuple(out), len(alive))
 
 
 @lru_cache(maxsize=4)
@@ -195,7 +195,7 @@ def island_scenario_hardware(st: IslandState) -> Hardware:
                 merged[v] = merged.get(v, 0) + 1
         if merged:
             out.append((e, tuple(merged.items())))
-    return Hardware(f.key, GPUS[f.gpu], f.gpus, tuple(out))
+    return Hardware(f.key, GPUS[f.gpu], f.gpus, tuple(out), len(alive))
 
 
 def comparison_hardware(key: str) -> Hardware:

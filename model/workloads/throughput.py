@@ -268,6 +268,8 @@ def decode_result(
         "vs_healthy_worst": _r(worst, 3) if running else 0.0,
         "vs_healthy_worst_at_tokens_per_s_per_user": _r(at_worst),
         "deployment": here["deployment"] if here else None,
+        "idle_gpus": sc.idle_at(i) if running else None,
+        "gpus_in_service": sc.serving,
         "breakdown": here,
         "healthy_breakdown": breakdown_at(hl, ref),
         "exposed_share": here["exposed_share"] if here else None,

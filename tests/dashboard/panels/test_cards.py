@@ -89,6 +89,20 @@ class TestEveryFabricInItsOwnWords:
         assert "ECMP" in str(controls.feature_options("eth-x72"))
 
 
+def test_the_decode_card_names_the_deployment_as_run_and_its_idle_gpus():
+    """A GPU out: its 71 peers as one elastic group, named by its ranks; five out on gb200 at
+    200 tokens/s per user: TEP8, whose groups of 8 leave 3 of the 67 idle, as the model says."""
+    from dashboard.panels.cards import decode_card
+
+    one = evaluate(parse_query("fail=gpu08").scenario)["decode"]
+    assert "on EP71, " in decode_card(one, {}).children[2].children and one["idle_gpus"] == 0
+    links = "gpu19-st2.sw0,gpu31-st1.sw0,gpu33-st5.sw1,gpu36-st6.sw1,gpu51-st7.sw1"
+    five = evaluate(parse_query(f"fabric=gb200-nvl72&at=200&fail={links}").scenario)["decode"]
+    note = decode_card(five, {}).children[2].children
+    assert (five["idle_gpus"], five["gpus_in_service"]) == (3, 67)
+    assert "on TEP8, MTP 3, FP8 KV (its groups leave 3 of the 67 GPUs in service idle): " in note
+
+
 def test_the_latency_card_says_when_a_queue_never_clears():
     from dashboard.panels.cards import cards
     from model import evaluate, parse_query
