@@ -181,7 +181,8 @@ def _interactivity() -> html.Div:
                         value=DEFAULT_AT,
                         debounce=True,
                         className="number",
-                        style={"width": "5em"},
+                        # Dash 4 draws its - and + inside the box: room for "1,000"
+                        style={"width": "8em"},
                     ),
                     html.Span(" tokens/s per user"),
                 ]
