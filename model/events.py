@@ -89,14 +89,16 @@ def events(a: Assessment) -> list[str]:
                 f"{lk} degrading, unseen: without fine-grained telemetry only up/down is "
                 "visible; it will be found when it fails, as an unplanned abort"
             )
-    gated = bw["per_gpu_tbs"]["min"]
+    gated = bw["per_gpu_tbs"]["in_service_min"]
     if a.job.state is JobState.DEGRADED:
         out.append(f"job degraded: {job['cause']}")
     elif not a.job.state.runs:
         out.append(f"job {job['state']}: {job['cause']}; restarts {job['restart']}")
-    active = int(st.gpu_alive.sum())
+    parked = bw["per_gpu_tbs"]["parked"]
+    aside = f" ({parked} parked)" if parked else ""
     out.append(
-        f"now: {active} GPUs active, worst GPU {_tbs(gated)} of {_tbs(f.gpu_tbs_bidir)}, "
+        f"now: {a.gpus_in_service} GPUs in service{aside}, worst GPU in service {_tbs(gated)} "
+        f"of {_tbs(f.gpu_tbs_bidir)}, "
         f"rack {_tbs(bw['aggregate_tbs'])}; {words.partition_now(part.mode, part.state, part.headline)}"
     )
     return out

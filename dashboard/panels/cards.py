@@ -45,7 +45,16 @@ def cards(r: dict) -> list[html.Div]:
     part = r["partition"]
     tone = {"running": "ok"}.get(job["state"], "warn" if job["runs"] else "bad")
     tbs = words.decimal
-    value_min, value_agg, note = f"{tbs(pg['min'])} TB/s", f"{tbs(bw['aggregate_tbs'])} TB/s", ""
+    # the job's collectives run on the GPUs in service: parked ones (full-bandwidth mode parks
+    # a GPU short of links) are out of them, and said apart
+    worst, parked = pg["in_service_min"], pg["parked"]
+    value_min, value_agg, note = f"{tbs(worst)} TB/s", f"{tbs(bw['aggregate_tbs'])} TB/s", ""
+    aside = (
+        f" {parked} parked {'GPU keeps' if parked == 1 else 'GPUs keep'} {tbs(pg['min'])} TB/s,"
+        " out of service."
+        if parked and pg["min"] < worst
+        else ""
+    )
     if not job["runs"]:
         # the fabric's bandwidth is there, but a job that is not running gets none of it: the
         # headline is the job's (issue 28), the fabric's is in the note
@@ -62,8 +71,8 @@ def cards(r: dict) -> list[html.Div]:
             "Worst GPU bandwidth",
             value_min,
             f"of {tbs(pg['healthy'])} TB/s bidirectional; collectives run at the slowest GPU's"
-            " pace." + (f"{note} {tbs(pg['min'])} TB/s." if idle else note),
-            "bad" if idle else "warn" if pg["min"] < pg["healthy"] else "ok",
+            " pace." + (f"{note} {tbs(pg['min'])} TB/s." if idle else note + aside),
+            "bad" if idle else "warn" if min(pg["min"], worst) < pg["healthy"] else "ok",
         ),
         card(
             "Domain bandwidth" if r.get("domain") else "Rack bandwidth",
@@ -195,7 +204,8 @@ def against_healthy(
 
 
 COUNT_ROWS = (
-    ("GPUs active", "gpus_active", "gpus"),
+    ("GPUs active (not lost)", "gpus_active", "gpus"),
+    ("GPUs in service (not parked)", "gpus_in_service", "gpus"),
     ("switch chips in service", "switch_chips_up", "switch_chips"),
     ("links up", "links_up", "links"),
     ("cables carrying traffic", "cables_up", "cables"),
@@ -204,7 +214,8 @@ COUNT_ROWS = (
 
 
 DOMAIN_COUNT_ROWS = (
-    ("GPUs active", "gpus_active", "gpus"),
+    ("GPUs active (not lost)", "gpus_active", "gpus"),
+    ("GPUs in service (not parked)", "gpus_in_service", "gpus"),
     ("rack (L1) switch chips in service", "l1_chips_up", "l1_chips"),
     ("L2 switch chips in service", "l2_chips_up", "l2_chips"),
     ("links up", "links_up", "links"),
@@ -213,7 +224,7 @@ DOMAIN_COUNT_ROWS = (
 
 def counts_table(r: dict, rows: tuple = COUNT_ROWS) -> list[html.Tr]:
     """'n of N' rows of an evaluate() result's counts (a domain's: DOMAIN_COUNT_ROWS)."""
-    c = r["counts"]
+    c = r["counts"] | {"gpus_in_service": r["gpus_in_service"]}
     return [html.Tr([html.Td(label), html.Td(f"{c[a]:,} of {c[b]:,}")]) for label, a, b in rows]
 
 

@@ -50,7 +50,10 @@ def _step(r: dict) -> str:
 # (row, how to read it from a result): the figures both scenarios are compared on
 ROWS: tuple[tuple[str, Callable[[dict], str]], ...] = (
     ("fabric", lambda r: r["fabric"]["name"]),
-    ("worst GPU, TB/s", lambda r: _num(r["bandwidth"]["per_gpu_tbs"]["min"], ".3g")),
+    (
+        "worst GPU in service, TB/s",
+        lambda r: _num(r["bandwidth"]["per_gpu_tbs"]["in_service_min"], ".3g"),
+    ),
     ("rack, TB/s", lambda r: _num(r["bandwidth"]["aggregate_tbs"], ",.4g")),
     ("in-network compute, TFLOPS", _sharp),
     (

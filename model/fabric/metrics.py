@@ -64,6 +64,8 @@ def bandwidth(st: FabricState, usable: np.ndarray) -> dict:
             "healthy": _r(f.gpu_tbs_bidir),
             "values": [_r(float(x)) for x in bw],
             "over": "active GPUs (lost GPUs are 0 in values and left out of min/mean/max)",
+            "in_service_min": _r(worst_usable),
+            "parked": n_active - n_usable,
         },
         "aggregate_tbs": _r(float(bw.sum()), 3),
         "aggregate_healthy_tbs": _r(f.rack_tbs_bidir, 3),

@@ -74,6 +74,8 @@ def bandwidth(st: DomainState, usable: np.ndarray, a2a: np.ndarray | None = None
             "healthy": _r(f.gpu_tbs_bidir),
             "values": np.round(inj, 4).tolist(),
             "over": "active GPUs (lost GPUs are 0 in values and left out of min/mean/max)",
+            "in_service_min": _r(float(inj[usable].min()) if n_use else 0.0),
+            "parked": n - n_use,
         },
         "aggregate_tbs": _r(float(inj.sum()), 3),
         "aggregate_healthy_tbs": _r(d.gpus * f.gpu_tbs_bidir, 3),

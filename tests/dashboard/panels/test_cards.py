@@ -103,6 +103,24 @@ def test_the_decode_card_names_the_deployment_as_run_and_its_idle_gpus():
     assert "on TEP8, MTP 3, FP8 KV (its groups leave 3 of the 67 GPUs in service idle): " in note
 
 
+def test_parked_gpus_are_said_apart_from_the_gpus_the_job_runs_on():
+    """gb200 in full-bandwidth mode parks a GPU short of a link: the job restarts on the 70
+    others, at full bandwidth. The worst-GPU card, the events' last line and the counts all
+    say the GPUs in service, and the parked ones apart (they kept 1.7 TB/s)."""
+    from dashboard.panels.cards import cards, counts_table
+
+    r = evaluate(parse_query("fabric=gb200-nvl72&fail=gpu19-st2.sw0,gpu31-st1.sw0").scenario)
+    worst = cards(r)[0]
+    assert worst.children[1].children == "1.8 TB/s"
+    assert worst.children[2].children.endswith("2 parked GPUs keep 1.7 TB/s, out of service.")
+    assert r["events"][-1].startswith(
+        "now: 70 GPUs in service (2 parked), worst GPU in service 1.8"
+    )
+    rows = {str(tr.children[0].children): tr.children[1].children for tr in counts_table(r)}
+    assert rows["GPUs active (not lost)"] == "72 of 72"
+    assert rows["GPUs in service (not parked)"] == "70 of 72" == f"{r['gpus_in_service']} of 72"
+
+
 def test_the_latency_card_says_when_a_queue_never_clears():
     from dashboard.panels.cards import cards
     from model import evaluate, parse_query

@@ -13,7 +13,7 @@ class TestCompare:
         df = compare.frame(a, b)
         assert list(df.columns) == [a["scenario"]["key"], b["scenario"]["key"], ""]
         assert list(df.index) == [name for name, _ in compare.ROWS]
-        assert df.loc["worst GPU, TB/s", a["scenario"]["key"]] == "3.2"
+        assert df.loc["worst GPU in service, TB/s", a["scenario"]["key"]] == "3.2"
         assert df.loc["fabric", b["scenario"]["key"]] == b["fabric"]["name"]
         table = compare.compare("?fail=st3", "fabric=eth-x72")["table"]
         rows = table.children
