@@ -55,8 +55,13 @@ class Deployment:
         return self.ep if self.tp else 1
 
     def label(self) -> str:
+        """'EP72, MTP 1, FP8 KV, two micro-batches'; an EP size no preset forms is an elastic
+        group of the GPUs in service (groups.elastic): 'EP71 elastic, ...'."""
         mtp = f"MTP {self.mtp}" if self.mtp else "no MTP"
-        parts = [f"{'TEP' if self.tp else 'EP'}{self.ep}", mtp, f"{self.kv.upper()} KV"]
+        size = f"{'TEP' if self.tp else 'EP'}{self.ep}"
+        if self.ep not in D.EP_SIZES:
+            size += " elastic"
+        parts = [size, mtp, f"{self.kv.upper()} KV"]
         if self.overlap:
             parts.append("two micro-batches")
         return ", ".join(parts)

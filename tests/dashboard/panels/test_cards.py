@@ -95,7 +95,9 @@ def test_the_decode_card_names_the_deployment_as_run_and_its_idle_gpus():
     from dashboard.panels.cards import decode_card
 
     one = evaluate(parse_query("fail=gpu08").scenario)["decode"]
-    assert "on EP71, " in decode_card(one, {}).children[2].children and one["idle_gpus"] == 0
+    assert (
+        "on EP71 elastic, " in decode_card(one, {}).children[2].children and one["idle_gpus"] == 0
+    )
     links = "gpu19-st2.sw0,gpu31-st1.sw0,gpu33-st5.sw1,gpu36-st6.sw1,gpu51-st7.sw1"
     five = evaluate(parse_query(f"fabric=gb200-nvl72&at=200&fail={links}").scenario)["decode"]
     note = decode_card(five, {}).children[2].children

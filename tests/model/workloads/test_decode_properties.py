@@ -128,7 +128,7 @@ def test_every_change_of_deployment_is_named_with_its_why():
         }
         if r["healthy"].startswith("EP72"):  # 68 GPUs: EP72's ranks on the 68 stand in
             assert r["why"] != "fits", r
-            assert (r["why"] == "elastic") == (r["here"] == "EP68" + r["healthy"][4:]), r
+            assert (r["why"] == "elastic") == (r["here"] == "EP68 elastic" + r["healthy"][4:]), r
     differ = {
         float(x)
         for i, x in enumerate(sc.x)
