@@ -125,6 +125,38 @@ def _iso_check_points(terms: Terms) -> list[dict]:
     return rows
 
 
+# [M] InferenceX's GB200 NVL72 against B200 blog (InferenceX-app PR#381): DeepSeek-R1 FP4,
+# Dynamo TRT-LLM, disaggregated: "B200 beats above ~250 tok/s/user", where a request fits
+# an 8-GPU NVLink island. Its own table puts the crossing between 225 (1.09x) and 250
+# (0.96x). The interactivity is a check, read on both frontiers over their recipes.
+B200_OVERTAKES_AT = 250.0
+
+
+def _crossover_point(terms: Terms) -> dict:
+    """Where B200 first decodes more per GPU than GB200 NVL72 (a check), over InferenceX's
+    recipes, on a 1 tok/s/user grid from 100 to 400."""
+    xs = np.arange(100.0, 401.0, 1.0)
+    ratio = np.array([iso_model(terms, float(x), only_recipes=True)["ratio"] for x in xs])
+    below = np.flatnonzero(ratio < 1.0)
+    model = float(xs[below[0]]) if below.size else float("nan")
+    return {
+        "point": "InferenceX: interactivity above which B200 beats GB200 NVL72 per GPU",
+        "published": B200_OVERTAKES_AT,
+        "unit": "tok/s/user",
+        "model": model,
+        "error_pct": round(err_pct(model, B200_OVERTAKES_AT), 1),
+        "fitted": False,
+        "note": (
+            "the first interactivity where the ratio of the recipes' frontiers, on "
+            "InferenceX's basis (prefill GPUs counted), falls below 1. From ~190 both serve "
+            "TEP8 inside 8 GPUs at one rate a decode GPU, and the ratio is the prefill shares' "
+            "(GB200's runs gave 20% of their GPUs to prefill, B200's 9%). InferenceX measured "
+            "GB200's TEP8 run at conc 48 8% faster than B200's at conc 45; the model reads "
+            "them alike, GB200's 9% slow (the conc 24-48 rows)"
+        ),
+    }
+
+
 def _num(v: float, key: str) -> str:
     """A frontier figure as the rows print it."""
     if not np.isfinite(v):
@@ -234,6 +266,7 @@ def table(terms: Terms = Dm.FITTED) -> list[dict]:
         *_row_points(terms),
         *_iso_points(terms),
         *_iso_check_points(terms),
+        _crossover_point(terms),
         _mtp_point(terms),
         *_sglang_points(terms),
         _deepseek_point(terms),
