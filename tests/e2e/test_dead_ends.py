@@ -5,7 +5,6 @@ Cancel says so at once."""
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
 from playwright.sync_api import expect
@@ -75,12 +74,13 @@ def test_cancel_says_cancelled_at_once(served, page):
     page.click("#fleet-run")
     expect(page.locator("#fleet-result")).to_contain_text("Running")
     expect(page.locator("#fleet-cancel")).to_be_enabled(timeout=20000)
-    t = time.monotonic()
+    # the bound runs from the click as the page received it: Playwright's click first waits
+    # for the button to be stable and hit-testable, which under the other xdist worker's
+    # browser took 2.3 s once; the page's answer to the click is what is bounded here
     page.click("#fleet-cancel")
     expect(page.locator("#fleet-result")).to_have_text(
         "Cancelled: the study stopped before it finished, so there is no table.", timeout=1000
     )
-    assert time.monotonic() - t < 1.0
     page.wait_for_timeout(3000)  # and nothing the job sends later puts "Running" back
     expect(page.locator("#fleet-result")).not_to_contain_text("Running")
     expect(page.locator("#fleet-run")).to_be_enabled(timeout=20000)
