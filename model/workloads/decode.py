@@ -258,19 +258,40 @@ LOG_GRID = np.log(GRID)
 SWEEP_KEYS = (*BREAKDOWN_KEYS, "total", "dispatch", "combine", "hbm_bound", "batch")
 
 
+def _smaller_sweeps(m, gpu, w, knobs: tuple, v, n: int, terms) -> tuple[tuple, tuple]:
+    """A smaller group's sweeps (GPUs left over, an elastic group: v.ep ranks, n such groups)
+    and the GPUs each deployment uses in them. Tensor parallelism splits MLA's 128 heads,
+    so a TEP deployment runs there at the largest TEP size the group holds (TEP4 on 7 GPUs,
+    3 idle; none below 4) [D]."""
+    out = _sweeps(m, gpu, w, v.ep, knobs, v, terms)
+    gpus = [v.ep * n] * len(knobs)
+    if v.ep in D.TEP_SIZES or not any(k[3] for k in knobs):
+        return out, tuple(gpus)
+    t = max((e for e in D.TEP_SIZES if e < v.ep), default=0)
+    tep = _sweeps(m, gpu, w, t, knobs, replace(v, ep=t), terms) if t else (None,) * len(knobs)
+    for r, k in enumerate(knobs):
+        if k[3]:
+            gpus[r] = t * n
+    return tuple(tep[r] if k[3] else out[r] for r, k in enumerate(knobs)), tuple(gpus)
+
+
 def _group_sweeps(m, hw: Hardware, w, ep: int, knobs: tuple, groups, terms) -> list[tuple]:
-    """(view, GPUs, its sweeps) for each kind of group of one EP size: the groups of that size
-    in one pass (_sweeps_many), a smaller one (GPUs left over, an elastic group) on its own."""
+    """(view, GPUs each deployment uses, its sweeps) for each kind of group of one EP size:
+    the groups of that size in one pass (_sweeps_many), a smaller one on its own."""
     alike = tuple(v for v, _ in groups if v.ep == ep)
     many = (
         dict(zip(alike, _sweeps_many(m, hw.gpu, w, ep, knobs, alike, terms), strict=True))
         if alike
         else {}
     )
-    return [
-        (v, v.ep * n, many[v] if v.ep == ep else _sweeps(m, hw.gpu, w, v.ep, knobs, v, terms))
-        for v, n in groups
-    ]
+    out = []
+    for v, n in groups:
+        if v.ep == ep:
+            out.append((v, (v.ep * n,) * len(knobs), many[v]))
+        else:
+            sw, gpus = _smaller_sweeps(m, hw.gpu, w, knobs, v, n, terms)
+            out.append((v, gpus, sw))
+    return out
 
 
 def frontier(
@@ -299,7 +320,7 @@ def frontier(
         swept = _group_sweeps(m, hw, w, ep, knobs, groups, terms)
         rows, weights, starts, taken = [], [], [], []
         for r, (i, dep) in enumerate(mine):
-            live = [(v, n, sw[r]) for v, n, sw in swept if sw[r] is not None]
+            live = [(v, n[r], sw[r]) for v, n, sw in swept if sw[r] is not None]
             if not live:
                 continue
             # the breakdown is read on the slowest group of the deployment's size; with none
@@ -313,7 +334,7 @@ def frontier(
                 continue
             slowest = min(full or [(v, c) for v, _, c in live], key=lambda t: t[0].line_bytes_s)
             if not full:
-                deps[i] = replace(dep, ep=slowest[0].ep)
+                deps[i] = replace(dep, ep=live[0][1])  # one group: the GPUs it uses
             starts.append(len(rows))
             taken.append(i)
             source[i] = slowest[1]
