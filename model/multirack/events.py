@@ -58,8 +58,10 @@ def events(a: DomainAssessment) -> list[str]:
     elif not a.job.state.runs:
         out.append(f"job {jb['state']}: {jb['cause']}; restarts {jb['restart']}")
     bw = a.bandwidth
+    parked = bw["per_gpu_tbs"]["parked"]
+    aside = f" ({parked} parked)" if parked else ""
     out.append(
-        f"now: {int(st.gpu_alive.sum())} GPUs active, worst GPU in a domain-wide all-to-all "
+        f"now: {a.gpus_in_service} GPUs in service{aside}, worst GPU in a domain-wide all-to-all "
         f"{bw['all_to_all_per_gpu_tbs']:.4g} TB/s of {d.rack.gpu_tbs_bidir:.4g}, domain "
         f"{bw['aggregate_tbs']:.4g} TB/s; partition {a.partition.state} ({a.partition.mode} mode)"
     )
