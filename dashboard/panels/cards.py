@@ -21,6 +21,7 @@ from dashboard.panels.questions import answers
 from model import words
 from model.kinds import JobState
 from model.registry import kind_of
+from model.workloads import words as decode_words
 
 
 def card(title: str, value: str, note: str, tone: str = "") -> html.Div:
@@ -146,7 +147,7 @@ def decode_card(d: dict, fabric: dict) -> html.Div:
     versus = f"{d['vs_baseline']:.2f}x {d['baseline']} ({d['baseline_why']})"
     note = (
         f"{d['model']} at {d['tokens_per_s_per_user']:g} tokens/s per user [A] on "
-        f"{d['deployment']['label']}{words.idle_clause(d['idle_gpus'], d['gpus_in_service'], ' (', ')')}: "
+        f"{d['deployment']['label']}{decode_words.idle_clause(d['idle_gpus'], d['gpus_in_service'], ' (', ')')}: "
         f"{d['vs_healthy']:.1%} of the healthy rack, {versus}; "
         f"{d['exposed_share']:.1%} of the step is exposed communication; worst along the "
         f"curve {d['vs_healthy_worst']:.1%}"

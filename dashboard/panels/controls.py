@@ -10,7 +10,6 @@ from typing import Any
 from dash import dcc, html
 
 from dashboard import ids, state
-from model import words
 from model.fabric.features import FEATURES, defaults_for, lacks, meaning
 from model.fabric.presets import (
     DEFAULT_FABRIC,
@@ -31,6 +30,7 @@ from model.scenario import (
     Scenario,
     rack_fabric,
 )
+from model.workloads import words as decode_words
 from model.workloads.models import WORKLOADS
 
 
@@ -187,7 +187,7 @@ def _interactivity() -> html.Div:
                     html.Span(" tokens/s per user"),
                 ]
             ),
-            html.Span(words.interactivity(DEFAULT_AT), id=ids.AT_WORDS, className="note"),
+            html.Span(decode_words.interactivity(DEFAULT_AT), id=ids.AT_WORDS, className="note"),
         ],
     )
 

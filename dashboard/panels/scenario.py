@@ -33,7 +33,6 @@ from dashboard.panels.controls import (
     not_on_domains,
     update_options,
 )
-from model import words
 from model.errors import ScenarioError
 from model.fabric.presets import (
     ETH_X72,
@@ -44,6 +43,7 @@ from model.scenario import (
     ETH_BW_FABRICS,
     Scenario,
 )
+from model.workloads import words as decode_words
 
 
 def _change_outputs() -> dict[str, Output]:
@@ -98,7 +98,7 @@ def _controls_of(s: Scenario) -> dict[str, Any]:
         ),
         "mode_options": mode_options(s.fabric),
         "at": s.at,
-        "at_words": words.interactivity(s.at),
+        "at_words": decode_words.interactivity(s.at),
         "eth": f"{ETH_X72.gpu_tbs_bidir if s.eth_bw is None else s.eth_bw:g}",
         "eth_options": eth_options(s.eth_bw),
         "eth_disabled": s.fabric not in ETH_BW_FABRICS,

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from model import words
 from model.workloads import decode_params as D
+from model.workloads import words
 from model.workloads.decode import Deployment, Frontier
 
 

@@ -268,11 +268,12 @@ def _smaller_sweeps(m, gpu, w, knobs: tuple, v, n: int, terms) -> tuple[tuple, t
     if v.ep in D.TEP_SIZES or not any(k[3] for k in knobs):
         return out, tuple(gpus)
     t = max((e for e in D.TEP_SIZES if e < v.ep), default=0)
-    tep = _sweeps(m, gpu, w, t, knobs, replace(v, ep=t), terms) if t else (None,) * len(knobs)
-    for r, k in enumerate(knobs):
-        if k[3]:
-            gpus[r] = t * n
-    return tuple(tep[r] if k[3] else out[r] for r, k in enumerate(knobs)), tuple(gpus)
+    tp = [r for r, k in enumerate(knobs) if k[3]]
+    tep = _sweeps(m, gpu, w, t, tuple(knobs[r] for r in tp), replace(v, ep=t), terms) if t else ()
+    swept = list(out)
+    for j, r in enumerate(tp):
+        swept[r], gpus[r] = (tep[j] if t else None), t * n
+    return tuple(swept), tuple(gpus)
 
 
 def _group_sweeps(m, hw: Hardware, w, ep: int, knobs: tuple, groups, terms) -> list[tuple]:

@@ -10,10 +10,11 @@ import numpy as np
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from model import parse_query, words
+from model import parse_query
 from model.assess import assess
 from model.fabric.presets import FABRICS
 from model.fabric.topology import topology
+from model.workloads import words
 from model.workloads.choices import deployment_changes, fault_changes
 from model.workloads.throughput import frontiers
 
