@@ -58,18 +58,22 @@ def test_losing_more_trays_chips_or_links_never_raises_decode(case):
     assert (b[reached] <= a[reached] * (1 + 1e-9)).all()
 
 
-_GPU_OR_LINK = {
-    f: [f"gpu{g:02d}" for g in range(72)] + [c for c in _PARTS[f] if c.startswith("gpu")]
-    for f in RACKS
+# whole GPUs and compute trays (4 GPUs each). Not a GPU's own links mixed in: on vr-nvl72 a
+# lost link leaves its GPU in service at 17/18 of its bandwidth, and its EP group runs at its
+# pace; losing that GPU as well frees the other 71 to run as EP71 elastic at full bandwidth,
+# which decodes more. The model serves a slow GPU rather than draining it by choice (a known
+# limit, docs/MODEL.md), so that pair is not a case of this property.
+_GPU_PARTS = {
+    f: [f"gpu{g:02d}" for g in range(72)] + [f"ct{t:02d}" for t in range(1, 19)] for f in RACKS
 }
 
 
 @st.composite
 def gpu_losses(draw) -> tuple[str, list[str], list[str]]:
-    """GPUs (and links to them) lost, and more lost on top: the groups the rest form change
+    """GPUs (or compute trays) lost, and more lost on top: the groups the rest form change
     (leftover and elastic groups, a TEP deployment's largest TEP size in a smaller group)."""
     fabric = draw(st.sampled_from(RACKS))
-    parts = st.sampled_from(_GPU_OR_LINK[fabric])
+    parts = st.sampled_from(_GPU_PARTS[fabric])
     fewer = draw(st.lists(parts, max_size=6, unique=True))
     more = draw(st.lists(parts, min_size=1, max_size=6, unique=True))
     return fabric, sorted(fewer), sorted(set(fewer) | set(more))
