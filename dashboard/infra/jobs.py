@@ -42,6 +42,45 @@ class OwnRunKey:
         return f"{key}-{secrets.token_hex(8)}"
 
 
+class ResultNotLost:
+    """A background callback manager mixin: a job that ends between a poll's two reads does
+    not lose its result.
+
+    Dash's poll reads the job's result (get_result), then asks whether the job still runs
+    (job_running), and when the first found nothing and the second says no, it ends the
+    page's loop with no update: "the job was cancelled". A job that stores its result and
+    ends between those two reads (a Redis round trip, longer when the web worker's thread is
+    descheduled on a busy machine) is taken for a cancelled one: its result is never read, the
+    table never arrives and the page reports a job that "ended without a result". So a miss
+    is remembered (per thread: the two reads run in the poll's request thread), and a job
+    that is not running but whose result has landed since counts as running for this poll:
+    the next poll reads the result."""
+
+    def _misses(self) -> threading.local:
+        local = self.__dict__.get("_missed_results")
+        if local is None:
+            local = self.__dict__.setdefault("_missed_results", threading.local())
+        return local
+
+    def get_result(self, key: str, job: Any) -> Any:
+        """Dash's read of the result; a miss is remembered for job_running."""
+        result = super().get_result(key, job)  # type: ignore[misc]
+        missed = (job, key) if result is self.UNDEFINED else None  # type: ignore[attr-defined]
+        self._misses().last = missed
+        return result
+
+    def job_running(self, job: Any) -> bool:
+        """Dash's answer, or True when the job has ended since this thread's last poll found
+        no result and its result is there now."""
+        local = self._misses()
+        missed, local.last = getattr(local, "last", None), None
+        if super().job_running(job):  # type: ignore[misc]
+            return True
+        if missed is None or missed[0] != job:
+            return False
+        return bool(self.result_ready(missed[1]))  # type: ignore[attr-defined]
+
+
 def _held(method: Callable[..., Any]) -> Callable[..., Any]:
     """A diskcache method run under its cache's fork lock (ForkSafeCache)."""
 
@@ -91,9 +130,10 @@ class ForkSafeCache(diskcache.Cache):
             yield
 
 
-class OwnRunDiskcacheManager(OwnRunKey, DiskcacheManager):
-    """Dash's DiskcacheManager (embedded mode) with a result key for every run (OwnRunKey),
-    forking its job processes only while no thread is inside its cache (ForkSafeCache)."""
+class OwnRunDiskcacheManager(ResultNotLost, OwnRunKey, DiskcacheManager):
+    """Dash's DiskcacheManager (embedded mode) with a result key for every run (OwnRunKey)
+    and no result lost to a poll's race (ResultNotLost), forking its job processes only while
+    no thread is inside its cache (ForkSafeCache)."""
 
     def call_job_fn(self, key: str, job_fn: Any, args: Any, context: Any) -> Any:
         """Dash's fork of the job process, while this worker's other threads are out of
@@ -103,10 +143,11 @@ class OwnRunDiskcacheManager(OwnRunKey, DiskcacheManager):
             return super().call_job_fn(key, job_fn, args, context)
 
 
-class RevokingCeleryManager(OwnRunKey, CeleryManager):
+class RevokingCeleryManager(ResultNotLost, OwnRunKey, CeleryManager):
     """A CeleryManager whose terminate_job also records an unfinished task as REVOKED in the
     result backend, so that Dash's poll of a job whose worker died ends (see the module
-    docstring), and a result key for every run (OwnRunKey). The revoke broadcast, all
+    docstring), a result key for every run (OwnRunKey) and no result lost to a poll's race
+    (ResultNotLost). The revoke broadcast, all
     terminate_job did before, is kept. background.py makes the app's Celery manager one of
     these, so every background callback has it."""
 

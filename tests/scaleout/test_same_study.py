@@ -61,6 +61,7 @@ class Tab:
             }
         )
         self.handle: dict = {}
+        self.started: tuple[float, float] = (0.0, 0.0)  # when Run was pressed and answered
         self.tokens: set[str] = set()  # the heartbeat tokens this tab's polls showed
         self.result: str | None = None  # the result's JSON, if one came
         self.polls: list[tuple[float, int, str]] = []  # (time, status, progress shown)
@@ -75,9 +76,17 @@ class Tab:
         )
 
     def start(self) -> None:
+        t0 = time.monotonic()
         r = self.post(self.body)
         assert r.status_code == 200, r.text
         self.handle = r.json()
+        self.started = (t0, time.monotonic())
+
+    def story(self) -> str:
+        """What this tab saw, for a failure's message: Run's request, first and last polls."""
+        t0, t1 = self.started
+        seen = [(round(t - t0, 2), code, shown) for t, code, shown in self.polls]
+        return f"Run answered in {t1 - t0:.2f} s; {len(seen)} polls: {seen[:2]} ... {seen[-2:]}"
 
     def poll(self, timeout_s: float = 120.0) -> None:
         params = {"cacheKey": self.handle["cacheKey"], "job": self.handle["job"]}
@@ -128,8 +137,9 @@ def test_identical_studies_at_once_each_get_their_own_run(two_bases):
         t.start()
     for t in polls:
         t.join(timeout=180)
-    assert a.result and TABLE in a.result, f"tab A got no table: {a.polls[-3:]}"
-    assert b.result and TABLE in b.result, f"tab B got no table: {b.polls[-3:]}"
+    why = f"tab A: {a.story()}; tab B: {b.story()}"
+    assert a.result and TABLE in a.result, f"tab A got no table. {why}"
+    assert b.result and TABLE in b.result, f"tab B got no table. {why}"
     assert a.result == b.result  # seeded: the same inputs give the same table
     # each tab saw its own job's heartbeat only, never the other's. A job that runs past the
     # broker's visibility timeout (background.VISIBILITY_S, 12 s: a loaded machine) is handed
@@ -153,6 +163,6 @@ def test_one_tabs_cancel_stops_only_its_own_identical_study(two_bases):
     for t in polls:
         t.join(timeout=180)
     assert a.result is None  # cancelled: no table
-    assert b.result and TABLE in b.result, f"tab B's study did not finish: {b.polls[-3:]}"
+    assert b.result and TABLE in b.result, f"tab B's study did not finish: {b.story()}"
     # B's own beats only (a redelivery of its long job may add one of its own: see above)
     assert b.tokens and not (a.tokens & b.tokens), (a.tokens, b.tokens)

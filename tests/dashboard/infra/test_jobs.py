@@ -74,3 +74,65 @@ def test_the_child_starts_with_a_lock_of_its_own(tmp_path):
     pid = manager.call_job_fn("job", job, (), None)
     psutil.Process(pid).wait(timeout=DEADLINE_S)
     assert cache.get("job") == "done" and cache.get("beat") == 1
+
+
+def _dead_pid() -> int:
+    """The id of a process that has ended (reaped): a job process that finished."""
+    import subprocess
+    import sys
+
+    p = subprocess.Popen([sys.executable, "-c", "pass"])
+    p.wait()
+    return p.pid
+
+
+def _poll(manager, key, job) -> tuple[object, bool]:
+    """What Dash's poll reads, in its order (dash._callback: get_result, then job_running)."""
+    got = manager.get_result(key, job)
+    return got, manager.job_running(job)
+
+
+def test_a_job_that_ends_between_a_polls_two_reads_keeps_its_result(tmp_path):
+    """The job stores its result and ends after the poll's get_result and before its
+    job_running: Dash alone takes that for a cancelled job (not running, no result) and ends
+    the page's loop; ResultNotLost keeps the loop going, and the next poll reads it."""
+    from dash import DiskcacheManager
+
+    job = str(_dead_pid())
+    for manager, keeps in (
+        (OwnRunDiskcacheManager(ForkSafeCache(str(tmp_path / "own"))), True),
+        (DiskcacheManager(ForkSafeCache(str(tmp_path / "dash"))), False),
+    ):
+        assert manager.get_result("run-1", job) is manager.UNDEFINED
+        manager.handle.set("run-1", '"the table"')  # the job's last act, then it exits
+        assert manager.job_running(job) is keeps
+        if keeps:
+            assert manager.get_result("run-1", job) == '"the table"'
+
+
+def test_a_cancelled_job_still_ends_the_loop(tmp_path):
+    """Not running and no result: the loop ends, as Dash ends it."""
+    manager = OwnRunDiskcacheManager(ForkSafeCache(str(tmp_path / "background")))
+    job = str(_dead_pid())
+    assert _poll(manager, "run-2", job) == (manager.UNDEFINED, False)
+    # a miss remembered for one job says nothing of another's
+    manager.get_result("run-3", job)
+    manager.handle.set("run-3", "1")
+    assert manager.job_running(str(_dead_pid())) is False
+
+
+def test_the_celery_manager_keeps_a_result_that_lands_between_the_reads():
+    from celery import Celery
+
+    from dashboard.infra.jobs import RevokingCeleryManager
+
+    capp = Celery("t", broker="memory://", backend="cache+memory://")
+    manager = RevokingCeleryManager(capp)
+    job = "job-finished-between-reads"
+    assert manager.get_result("run-4", job) is manager.UNDEFINED
+    capp.backend.set("run-4", '"the table"')
+    capp.backend.mark_as_done(job, None)  # SUCCESS: Dash's job_running says no
+    assert manager.job_running(job) is True
+    assert manager.get_result("run-4", job) == "the table"
+    capp.backend.mark_as_revoked("cancelled-job")  # cancelled before it stored anything
+    assert _poll(manager, "run-5", "cancelled-job") == (manager.UNDEFINED, False)
