@@ -263,7 +263,7 @@ def _loss(terms: Terms) -> float:
 def fit() -> Terms:
     """The residual minimising the squared log TPOT error over the fitted rows: a grid, then
     rounds of halving steps (deterministic). Every other part of the step is measured."""
-    grid = [Terms(float(r)) for r in range(-3000, 5001, 250)]
+    grid = [Terms(float(r)) for r in range(-3000, 15001, 250)]
     cur = min(grid, key=_loss)
     cur_loss, h = _loss(cur), 125.0
     for _ in range(8):

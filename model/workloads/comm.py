@@ -11,10 +11,13 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any
 
+import numpy as np
+
 from model.assess import Assessment
 from model.errors import ScenarioError
-from model.fabric.presets import GB200_NVL72
+from model.fabric.presets import GB200_NVL72, NVLINK_LATENCY_US
 from model.kinds import FabricKind
+from model.workloads import comm_params as P
 from model.workloads import domain, moe_a2a, nccl
 from model.workloads.models import DEEPSEEK_R1, moe_model
 
@@ -132,6 +135,17 @@ NOISY_FLOOR = (
 )
 
 
+ONE_SHOT_NOTE = (
+    "the serving frameworks' one-shot kernel (each rank reads its peers' buffers over NVLink): "
+    "what TEP decode's attention and experts all_reduce costs on NVLink"
+)
+SMALL_NCCL_WHY = (
+    "NCCL's ring at its tuner's LL latencies; measured NCCL (pynccl) is slower at these sizes. "
+    "Decode takes the faster of this and the one-shot kernel, so the one-shot rows are what it "
+    "pays on NVLink; on Ethernet, or across RoCE islands, it pays this"
+)
+
+
 def _row(name, published, model, unit, fitted, note="") -> dict:
     return {
         "point": name,
@@ -171,6 +185,20 @@ def calibration_rows() -> dict[str, list[dict]]:
         if abs(val / pub - 1) > 0.25:
             note += "; " + (SYMMETRIC_WHY if unit == "us" else RING_MID_WHY)
         nccl_rows.append(_row(name, pub, val, unit, False, note))
+    tp_rows = []
+    gbs = nccl.one_shot_gbs(GB200_NVL72)
+    for i, (nbytes, ranks, ms) in enumerate(P.ONE_SHOT_POINTS):
+        t = float(nccl.one_shot_all_reduce_us(nbytes, ranks, gbs, NVLINK_LATENCY_US))
+        name = f"one-shot all_reduce, {ranks} ranks, {nbytes // 1024:,} KiB"
+        tp_rows.append(_row(name, 1e3 * ms, t, "us", i == 0, ONE_SHOT_NOTE if i == 0 else ""))
+    for nbytes, ranks, ms in P.ONE_SHOT_NCCL_POINTS:
+        t = float(
+            nccl.small_all_reduce_us(np.array([nbytes]), ranks, np.array([gbs]), NVLINK_LATENCY_US)[
+                0
+            ]
+        )
+        name = f"NCCL all_reduce as decode's ring, {ranks} ranks, {nbytes // 1024:,} KiB"
+        tp_rows.append(_row(name, 1e3 * ms, t, "us", False, SMALL_NCCL_WHY))
     moe_rows = []
     for p in (*moe_a2a.FITTED, *moe_a2a.FLOOR_EP64, *moe_a2a.CHECKS):
         t = moe_a2a.model_us(p, DEEPSEEK_R1, GB200_NVL72)
@@ -185,6 +213,7 @@ def calibration_rows() -> dict[str, list[dict]]:
     return {
         "NCCL all-reduce (gb200-nvl72, healthy)": nccl_rows,
         "MoE dispatch and combine (TensorRT-LLM blog18, gb200-nvl72, DeepSeek-V3)": moe_rows,
+        "Decode's tensor-parallel all_reduce (vLLM PR 37756, B300, 8 ranks, CUDA graphs)": tp_rows,
     }
 
 

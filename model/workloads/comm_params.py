@@ -95,6 +95,27 @@ NVLS_GROUP_K = 0.0055
 # [A] no NVLS point beyond one rack's 72 ranks: a domain's larger groups keep eta(72).
 NVLS_GROUP_MAX = 72
 
+# --- A tensor-parallel group's small all_reduce as serving frameworks run it -----------------
+# Below a few MiB, TensorRT-LLM (AllReduceStrategy ONESHOT/AUTO, MNNVL on GB200), SGLang and
+# vLLM (custom all-reduce) do not call NCCL for the attention's and the experts' all_reduce:
+# each rank reads its n-1 peers' buffers over NVLink (peer memory, CUDA IPC or the NVL72's
+# fabric memory) and sums them, one kernel and one flag exchange [V]. It needs load/store
+# access to every peer, so a group on Ethernet or one spanning RoCE islands runs NCCL.
+# time = ONE_SHOT_US + (n-1) x bytes / (NCCL-effective one-way line rate). ONE_SHOT_US is
+# fitted on one published point: vLLM's device-communicator benchmark on B300 (vLLM PR 37756,
+# 2026-03, SM 10.3, 8 ranks): custom all-reduce one-stage 0.007 ms at 16 KiB [M]. Checks, the
+# same table: 0.008 ms at 128 KiB, 0.009 at 256 KiB, 0.011 at 512 KiB, 0.017 at 1 MiB, and
+# NCCL (pynccl) 0.026-0.027 ms at 128 KiB-1 MiB (docs/CALIBRATION.md).
+ONE_SHOT_US = 6.8
+ONE_SHOT_POINTS = (  # (bytes, ranks, ms) of that table: the first fitted, the rest checks
+    (16 * 1024, 8, 0.007),
+    (128 * 1024, 8, 0.008),
+    (256 * 1024, 8, 0.009),
+    (512 * 1024, 8, 0.011),
+    (1024 * 1024, 8, 0.017),
+)
+ONE_SHOT_NCCL_POINTS = ((128 * 1024, 8, 0.026), (1024 * 1024, 8, 0.027))
+
 # --- MoE dispatch and combine (TensorRT-LLM NVLinkOneSided, blog18, GB200 NVL72) --------------
 # Bytes per token of hidden size h (blog18 "Post-Quant Dispatch"): BF16 2h; MXFP8 h + h/32
 # (one scale byte per 32 values: 7,392 B at h = 7,168); NVFP4 h/2 + h/16 (4,032 B). Combine

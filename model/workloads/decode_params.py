@@ -139,7 +139,7 @@ REFERENCE_TOKENS_PER_S_PER_USER = DEFAULT_TOKENS_PER_S_PER_USER
 # What the measured parts leave unexplained on the five named GB200 NVL72 points, as one time a
 # step (us), fitted by `python -m model.workloads.calibrate` (a test re-runs the fit). Reported
 # at every point as its share of the step (at most 25% at 50 tok/s/user, tested).
-RESIDUAL_US = 5249.0
+RESIDUAL_US = 6048.8
 
 # The batch sweep: requests per GPU, from one request per EP group to the KV cache's limit.
 # 128 points: with 96, the frontier read between sweep points moved by 2% where EP72's

@@ -59,6 +59,13 @@ class EPFabric:
     latency_one_way_us: float
     island: int = 0  # ranks one scale-up island holds (itself included); 0 = the whole group
     cross: Tier | None = None  # the tier between islands
+    load_store: bool = True  # the scale-up tier gives peer memory access (NVLink; not Ethernet)
+
+    @property
+    def peer_memory(self) -> bool:
+        """Whether every rank reads and writes every peer's memory (NVLink, one island): what
+        the serving frameworks' one-shot all_reduce needs (nccl.one_shot_all_reduce_us)."""
+        return self.load_store and self.peers_far == 0
 
     @property
     def peers_near(self) -> int:
@@ -79,6 +86,7 @@ def share_view(f: Fabric, ep: int, share: float) -> EPFabric:
         f.packet_rate_gpps_per_gpu * 1e9 * share,
         f.packet_bytes,
         f.latency_one_way_us,
+        load_store=f.technology.startswith("NVLink"),
     )
 
 

@@ -209,14 +209,17 @@ COMPUTE_KEYS = (*KERNEL_KEYS, "gaps")
 
 def all_reduce_us(m, v: moe_a2a.EPFabric, b, q, t):
     """One all_reduce of a tensor-parallel group's activations (us): t x b requests of q
-    tokens, BF16 hidden states, NCCL's ring on the group's slowest rank (nccl); 0 where the
-    attention is data-parallel (t = 1)."""
+    tokens, BF16 hidden states, on the group's slowest rank: the serving framework's one-shot
+    kernel where the group has peer memory (NVLink), else NCCL's ring, whichever is faster,
+    as the frameworks pick by size (nccl); 0 where the attention is data-parallel (t = 1)."""
     t = np.asarray(t, dtype=float)
     if not np.any(t > 1):
         return np.zeros_like(b * q)
     nbytes = t * b * q * m.hidden * 2
     gbs = np.asarray(v.line_bytes_s, dtype=float) / 1e9 * CP.NCCL_LINK_EFFICIENCY
     ar = nccl.small_all_reduce_us(nbytes, v.ep, gbs, v.latency_one_way_us)
+    if v.peer_memory:
+        ar = np.minimum(ar, nccl.one_shot_all_reduce_us(nbytes, v.ep, gbs, v.latency_one_way_us))
     return np.where(t > 1, ar, 0.0)
 
 

@@ -167,3 +167,29 @@ def test_calibration_doc_carries_the_tables_the_model_prints():
 
     doc = (Path(__file__).parents[3] / "docs" / "CALIBRATION.md").read_text()
     assert calibration_tables() in doc
+
+
+def test_the_one_shot_all_reduce_is_its_fitted_point_and_checks():
+    """ONE_SHOT_US is what its one fitted point gives (vLLM's B300 benchmark at 16 KiB); the
+    same table's other sizes are checks within 10%; and decode pays it only where the group
+    has peer memory: on NVLink, not on Ethernet nor across RoCE islands."""
+    from model.fabric.presets import FABRICS, NVLINK_LATENCY_US
+    from model.workloads import comm_params as P
+    from model.workloads import moe_a2a, step
+    from model.workloads.hardware import B200_ROCE, island_view
+    from model.workloads.models import DEEPSEEK_R1
+
+    assert nccl.fit_one_shot(GB200_NVL72) == P.ONE_SHOT_US
+    gbs = nccl.one_shot_gbs(GB200_NVL72)
+    for nbytes, ranks, ms in P.ONE_SHOT_POINTS:
+        got = float(nccl.one_shot_all_reduce_us(nbytes, ranks, gbs, NVLINK_LATENCY_US))
+        assert got == pytest.approx(1e3 * ms, rel=0.10), nbytes
+    b, q = np.array([1.0]), 4  # one request a GPU, three MTP drafts: TEP8's high end
+    nv = moe_a2a.healthy_ep(GB200_NVL72, 8)
+    eth = moe_a2a.healthy_ep(FABRICS["eth-x72"], 8)
+    across = island_view(B200_ROCE, 16)
+    assert nv.peer_memory and not eth.peer_memory and not across.peer_memory
+    assert island_view(B200_ROCE, 8).peer_memory  # TEP8 inside one HGX node: NVLink
+    one_shot = step.all_reduce_us(DEEPSEEK_R1, nv, b, q, 8)[0]
+    ring = step.all_reduce_us(DEEPSEEK_R1, eth, b, q, 8)[0]
+    assert one_shot < 0.7 * ring  # the frameworks' kernel where NVLink allows it
