@@ -31,6 +31,7 @@ from model.workloads.calibrate import (
     frontier_why,
     hardware_of,
     iso_model,
+    recipes,
     row_tpot,
     runs_curve,
     sensitivity,
@@ -132,6 +133,19 @@ def _iso_check_points(terms: Terms) -> list[dict]:
 B200_OVERTAKES_AT = 250.0
 
 
+def _both_tep_from(terms: Terms, start: float) -> float:
+    """The first interactivity from `start` (1 tok/s/user apart) where both systems' recipe
+    frontiers serve TEP inside 8 GPUs (NaN if none up to 400)."""
+    xs = np.arange(start, 401.0, 1.0)
+    tep = np.ones(len(xs), dtype=bool)
+    for system in ("gb200-nvl72", "b200-roce"):
+        hw = hardware_of(system)
+        fr = frontier(DEEPSEEK_R1, hw, Workload(DEEPSEEK_R1), xs, terms, recipes(system, 72))
+        deps = [fr.deployment_at(i) for i in range(len(xs))]
+        tep &= np.array([d is not None and d.tp for d in deps])
+    return float(xs[np.argmax(tep)]) if tep.any() else float("nan")
+
+
 def _crossover_point(terms: Terms) -> dict:
     """Where B200 first decodes more per GPU than GB200 NVL72 (a check), over InferenceX's
     recipes, on a 1 tok/s/user grid from 100 to 400."""
@@ -139,6 +153,9 @@ def _crossover_point(terms: Terms) -> dict:
     ratio = np.array([iso_model(terms, float(x), only_recipes=True)["ratio"] for x in xs])
     below = np.flatnonzero(ratio < 1.0)
     model = float(xs[below[0]]) if below.size else float("nan")
+    both = _both_tep_from(terms, 100.0)
+    tep_rows = [r for r in CHECK_ROWS if r.system == "gb200-nvl72" and r.conc in (24, 48)]
+    errs = [err_pct(row_tpot(r, terms)[0], r.tpot_ms) for r in tep_rows]
     return {
         "point": "InferenceX: interactivity above which B200 beats GB200 NVL72 per GPU",
         "published": B200_OVERTAKES_AT,
@@ -148,11 +165,12 @@ def _crossover_point(terms: Terms) -> dict:
         "fitted": False,
         "note": (
             "the first interactivity where the ratio of the recipes' frontiers, on "
-            "InferenceX's basis (prefill GPUs counted), falls below 1. From ~190 both serve "
-            "TEP8 inside 8 GPUs at one rate a decode GPU, and the ratio is the prefill shares' "
-            "(GB200's runs gave 20% of their GPUs to prefill, B200's 9%). InferenceX measured "
-            "GB200's TEP8 run at conc 48 8% faster than B200's at conc 45; the model reads "
-            "them alike, GB200's 9% slow (the conc 24-48 rows)"
+            f"InferenceX's basis (prefill GPUs counted), falls below 1. From {both:.0f} both "
+            "serve TEP8 inside 8 GPUs at one rate a decode GPU, and the ratio is the prefill "
+            "shares' (GB200's runs gave 20% of their GPUs to prefill, B200's 9%). InferenceX "
+            "measured GB200's TEP8 run at conc 48 8% faster than B200's at conc 45; the model "
+            f"reads them alike, its TPOT at GB200's conc 24 and 48 rows {errs[0]:+.0f}% and "
+            f"{errs[1]:+.0f}%"
         ),
     }
 
