@@ -110,8 +110,8 @@ def test_a_faults_cost_moves_at_most_5_percent_per_2_tokens_per_user(case):
     # one whose groups leave a different number of the GPUs in service idle. With 67 GPUs in
     # service the elastic EP67 group uses them all; at its end (near 180 tokens/s per user)
     # both racks hand over to TEP8, whose groups of 8 leave 3 idle, and the cost
-    # steps from EP67's (5.8%) to TEP8's (11.1%) within one grid step, because an EP curve
-    # falls ~22% a step at its end. The step is excluded only where the page's line for that
+    # steps from EP67's (5.9%) to TEP8's (11.1%) within one grid step, because an EP curve
+    # falls by tens of % a step at its end (docs/MODEL.md). The step is excluded only where the page's line for that
     # change of deployment says how many GPUs its groups leave idle.
     idle = np.array([-1 if (n := sc.idle_at(i)) is None else n for i in range(len(sc.x))])
     strands = (idle[1:] != idle[:-1]) & (idle[1:] >= 0) & (idle[:-1] >= 0)
