@@ -56,24 +56,20 @@ class ResultNotLost:
     that is not running but whose result has landed since counts as running for this poll:
     the next poll reads the result."""
 
-    def _misses(self) -> threading.local:
-        local = self.__dict__.get("_missed_results")
-        if local is None:
-            local = self.__dict__.setdefault("_missed_results", threading.local())
-        return local
+    def __init__(self, *args: Any, **kw: Any) -> None:
+        super().__init__(*args, **kw)
+        self._missed = threading.local()  # .last: (job, key) of this thread's last miss
 
     def get_result(self, key: str, job: Any) -> Any:
         """Dash's read of the result; a miss is remembered for job_running."""
         result = super().get_result(key, job)  # type: ignore[misc]
-        missed = (job, key) if result is self.UNDEFINED else None  # type: ignore[attr-defined]
-        self._misses().last = missed
+        self._missed.last = (job, key) if result is self.UNDEFINED else None  # type: ignore[attr-defined]
         return result
 
     def job_running(self, job: Any) -> bool:
         """Dash's answer, or True when the job has ended since this thread's last poll found
         no result and its result is there now."""
-        local = self._misses()
-        missed, local.last = getattr(local, "last", None), None
+        missed, self._missed.last = getattr(self._missed, "last", None), None
         if super().job_running(job):  # type: ignore[misc]
             return True
         if missed is None or missed[0] != job:

@@ -73,7 +73,7 @@ def cards(r: dict) -> list[html.Div]:
             value_min,
             f"of {tbs(pg['healthy'])} TB/s bidirectional; collectives run at the slowest GPU's"
             " pace." + (f"{note} {tbs(pg['min'])} TB/s." if idle else note + aside),
-            "bad" if idle else "warn" if min(pg["min"], worst) < pg["healthy"] else "ok",
+            "bad" if idle else "warn" if pg["min"] < pg["healthy"] else "ok",
         ),
         card(
             "Domain bandwidth" if r.get("domain") else "Rack bandwidth",

@@ -98,9 +98,15 @@ class Fabric:
         return self.chips * self.sharp_tflops_per_chip
 
     @property
+    def ethernet(self) -> bool:
+        """Whether the scale-up tier is Ethernet: frames, not NVLink's loads and stores to a
+        peer's memory."""
+        return self.technology == "Ethernet"
+
+    @property
     def packet_bytes(self) -> int:
         """Payload bytes per packet: a 4 KiB frame on Ethernet, a 128 B write on NVLink [A]."""
-        return ETH_MTU_BYTES if self.technology == "Ethernet" else NVLINK_PACKET_BYTES
+        return ETH_MTU_BYTES if self.ethernet else NVLINK_PACKET_BYTES
 
 
 # Rack layout, top to bottom: power, compute trays 1-10, switch trays 1-9, compute 11-18,

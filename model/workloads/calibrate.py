@@ -289,22 +289,41 @@ def recipes(system: str, max_ep: int) -> tuple[Deployment, ...]:
     )
 
 
-def iso_model(
-    terms: Terms = Dm.FITTED, x: float = ISO_TOK_S_USER, only_recipes: bool = False
-) -> dict[str, float]:
-    """Both systems' frontiers at interactivity x on InferenceX's basis (every token over
-    every GPU, the stated prefill share) and their ratio: over every deployment the model
+def iso_frontiers(terms: Terms, xs: np.ndarray, only_recipes: bool = False) -> dict:
+    """Both systems' decode frontiers at interactivities xs: over every deployment the model
     tries, or (only_recipes) over those InferenceX's recipes serve."""
     w = Workload(DEEPSEEK_R1)
     out = {}
     for system in ("gb200-nvl72", "b200-roce"):
         hw = hardware_of(system)
         only = recipes(system, hw.max_ep) if only_recipes else None
-        fr = frontier(DEEPSEEK_R1, hw, w, np.array([float(x)]), terms, only)
-        dec = float(fr.tokens_per_s_per_gpu[0])
-        out[system] = 2 * dec * (1 - PREFILL_SHARE[system])
-    out["ratio"] = out["gb200-nvl72"] / out["b200-roce"]
+        out[system] = frontier(DEEPSEEK_R1, hw, w, xs, terms, only)
     return out
+
+
+def on_iso_basis(system: str, per_decode_gpu):
+    """Decode tokens/s per decode GPU on InferenceX's basis: every token (1k in, 1k out) over
+    every GPU, the system's stated prefill share counted."""
+    return 2 * per_decode_gpu * (1 - PREFILL_SHARE[system])
+
+
+def iso_models(terms: Terms, xs, only_recipes: bool = False) -> list[dict[str, float]]:
+    """Both systems' frontiers at each interactivity of xs on InferenceX's basis
+    (on_iso_basis) and their ratio (iso_frontiers)."""
+    fs = iso_frontiers(terms, np.asarray(xs, dtype=float), only_recipes)
+    per = {s: on_iso_basis(s, fr.tokens_per_s_per_gpu) for s, fr in fs.items()}
+    gb, b2 = per["gb200-nvl72"], per["b200-roce"]
+    return [
+        {"gb200-nvl72": float(g), "b200-roce": float(b), "ratio": float(g / b)}
+        for g, b in zip(gb, b2, strict=True)
+    ]
+
+
+def iso_model(
+    terms: Terms = Dm.FITTED, x: float = ISO_TOK_S_USER, only_recipes: bool = False
+) -> dict[str, float]:
+    """iso_models at one interactivity x."""
+    return iso_models(terms, [x], only_recipes)[0]
 
 
 def err_pct(model: float, published: float) -> float:

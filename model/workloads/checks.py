@@ -30,8 +30,10 @@ from model.workloads.calibrate import (
     fit,
     frontier_why,
     hardware_of,
+    iso_frontiers,
     iso_model,
-    recipes,
+    iso_models,
+    on_iso_basis,
     row_tpot,
     runs_curve,
     sensitivity,
@@ -96,8 +98,9 @@ def _iso_check_points(terms: Terms) -> list[dict]:
     xs = np.array([float(x) for x, _, _ in ISO_CHECKS])
     at_runs = {s: runs_curve(s, xs, terms) for s in ("gb200-nvl72", "b200-roce")}
     measured = {s: runs_curve(s, xs) for s in at_runs}
+    likes, everys = iso_models(terms, xs, only_recipes=True), iso_models(terms, xs)
     for i, (x, gb, b2) in enumerate(ISO_CHECKS):
-        like, every = iso_model(terms, x, only_recipes=True), iso_model(terms, x)
+        like, every = likes[i], everys[i]
         for key, pub in (("gb200-nvl72", gb), ("b200-roce", b2), ("ratio", gb / b2)):
             err = err_pct(like[key], pub)
             note = (
@@ -133,27 +136,21 @@ def _iso_check_points(terms: Terms) -> list[dict]:
 B200_OVERTAKES_AT = 250.0
 
 
-def _both_tep_from(terms: Terms, start: float) -> float:
-    """The first interactivity from `start` (1 tok/s/user apart) where both systems' recipe
-    frontiers serve TEP inside 8 GPUs (NaN if none up to 400)."""
-    xs = np.arange(start, 401.0, 1.0)
-    tep = np.ones(len(xs), dtype=bool)
-    for system in ("gb200-nvl72", "b200-roce"):
-        hw = hardware_of(system)
-        fr = frontier(DEEPSEEK_R1, hw, Workload(DEEPSEEK_R1), xs, terms, recipes(system, 72))
-        deps = [fr.deployment_at(i) for i in range(len(xs))]
-        tep &= np.array([d is not None and d.tp for d in deps])
-    return float(xs[np.argmax(tep)]) if tep.any() else float("nan")
-
-
 def _crossover_point(terms: Terms) -> dict:
     """Where B200 first decodes more per GPU than GB200 NVL72 (a check), over InferenceX's
-    recipes, on a 1 tok/s/user grid from 100 to 400."""
+    recipes, on a 1 tok/s/user grid from 100 to 400; and from where both serve TEP8."""
     xs = np.arange(100.0, 401.0, 1.0)
-    ratio = np.array([iso_model(terms, float(x), only_recipes=True)["ratio"] for x in xs])
-    below = np.flatnonzero(ratio < 1.0)
+    fs = iso_frontiers(terms, xs, only_recipes=True)
+    gb, b2 = (on_iso_basis(s, fs[s].tokens_per_s_per_gpu) for s in ("gb200-nvl72", "b200-roce"))
+    below = np.flatnonzero(gb / b2 < 1.0)
     model = float(xs[below[0]]) if below.size else float("nan")
-    both = _both_tep_from(terms, 100.0)
+    tep = np.array(
+        [
+            all((d := fr.deployment_at(i)) is not None and d.tp for fr in fs.values())
+            for i in range(len(xs))
+        ]
+    )
+    both = float(xs[np.argmax(tep)]) if tep.any() else float("nan")
     tep_rows = [r for r in CHECK_ROWS if r.system == "gb200-nvl72" and r.conc in (24, 48)]
     errs = [err_pct(row_tpot(r, terms)[0], r.tpot_ms) for r in tep_rows]
     return {

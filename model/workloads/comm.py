@@ -186,7 +186,7 @@ def calibration_rows() -> dict[str, list[dict]]:
             note += "; " + (SYMMETRIC_WHY if unit == "us" else RING_MID_WHY)
         nccl_rows.append(_row(name, pub, val, unit, False, note))
     tp_rows = []
-    gbs = nccl.one_shot_gbs(GB200_NVL72)
+    gbs = nccl.healthy_job(GB200_NVL72, 8).ring_gbs  # one GPU's NCCL-effective rate
     for i, (nbytes, ranks, ms) in enumerate(P.ONE_SHOT_POINTS):
         t = float(nccl.one_shot_all_reduce_us(nbytes, ranks, gbs, NVLINK_LATENCY_US))
         name = f"one-shot all_reduce, {ranks} ranks, {nbytes // 1024:,} KiB"

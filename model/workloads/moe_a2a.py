@@ -86,7 +86,7 @@ def share_view(f: Fabric, ep: int, share: float) -> EPFabric:
         f.packet_rate_gpps_per_gpu * 1e9 * share,
         f.packet_bytes,
         f.latency_one_way_us,
-        load_store=f.technology.startswith("NVLink"),
+        load_store=not f.ethernet,
     )
 
 

@@ -221,25 +221,23 @@ def one_shot_all_reduce_us(nbytes, ranks: int, gbs, latency_one_way_us: float):
     below a few MiB: each rank reads its ranks-1 peers' buffers and sums them (comm_params
     ONE_SHOT_US; a slower path to the slowest peer adds its extra latency each way). gbs is
     one rank's NCCL-effective one-way GB/s; inf where it is 0."""
-    gbs = np.asarray(gbs, dtype=float)
     extra = 2 * max(latency_one_way_us - NVLINK_LATENCY_US, 0.0)
+    return P.ONE_SHOT_US + extra + _one_shot_reads_us(nbytes, ranks, gbs)
+
+
+def _one_shot_reads_us(nbytes, ranks: int, gbs):
+    """The one-shot all_reduce's reads of its ranks-1 peers' buffers (us); inf at 0 GB/s."""
+    gbs = np.asarray(gbs, dtype=float)
     with np.errstate(divide="ignore"):
-        wire = np.where(gbs > 0, (ranks - 1) * np.asarray(nbytes) / (1e3 * gbs), np.inf)
-    return P.ONE_SHOT_US + extra + wire
-
-
-def one_shot_gbs(f: Fabric) -> float:
-    """One GPU's NCCL-effective one-way GB/s on a healthy `f`: what the one-shot all_reduce's
-    reads move at (the calibration's points ran on NVLink 5, as gb200-nvl72's)."""
-    return f.gpu_tbs_bidir / 2 * 1e3 * P.NCCL_LINK_EFFICIENCY
+        return np.where(gbs > 0, (ranks - 1) * np.asarray(nbytes) / (1e3 * gbs), np.inf)
 
 
 def fit_one_shot(f: Fabric) -> float:
     """ONE_SHOT_US from its one fitted point (comm_params.ONE_SHOT_POINTS[0]): the measured
-    time less the bytes' time on a healthy `f`."""
+    time less its reads at a healthy `f`'s per-GPU rate (healthy_job's)."""
     nbytes, ranks, ms = P.ONE_SHOT_POINTS[0]
-    wire = one_shot_all_reduce_us(nbytes, ranks, one_shot_gbs(f), NVLINK_LATENCY_US) - P.ONE_SHOT_US
-    return round(1e3 * ms - float(wire), 1)
+    reads = _one_shot_reads_us(nbytes, ranks, healthy_job(f, ranks).ring_gbs)
+    return round(1e3 * ms - float(reads), 1)
 
 
 def eta_nvls(n: int, eta: float = P.ETA_NVLS, k: float = P.NVLS_GROUP_K) -> float:

@@ -4,6 +4,8 @@ another thread is inside SQLite must not leave the job blocked on the lock it in
 from __future__ import annotations
 
 import contextlib
+import subprocess
+import sys
 import threading
 import time
 
@@ -78,9 +80,6 @@ def test_the_child_starts_with_a_lock_of_its_own(tmp_path):
 
 def _dead_pid() -> int:
     """The id of a process that has ended (reaped): a job process that finished."""
-    import subprocess
-    import sys
-
     p = subprocess.Popen([sys.executable, "-c", "pass"])
     p.wait()
     return p.pid

@@ -180,7 +180,7 @@ def test_the_one_shot_all_reduce_is_its_fitted_point_and_checks():
     from model.workloads.models import DEEPSEEK_R1
 
     assert nccl.fit_one_shot(GB200_NVL72) == P.ONE_SHOT_US
-    gbs = nccl.one_shot_gbs(GB200_NVL72)
+    gbs = nccl.healthy_job(GB200_NVL72, 8).ring_gbs
     for nbytes, ranks, ms in P.ONE_SHOT_POINTS:
         got = float(nccl.one_shot_all_reduce_us(nbytes, ranks, gbs, NVLINK_LATENCY_US))
         assert got == pytest.approx(1e3 * ms, rel=0.10), nbytes
