@@ -29,19 +29,23 @@ it: the fleet study's background job on a worker, a bench, a test):
   timeout). Its study is named by the job's task id, so the new delivery finds the chunks
   answered so far and computes only the rest; a delivery of a job still running (the broker
   hands out a long job again) joins the same study and helps it.
-- Cancel: the fleet study's Cancel terminates its coordinator (Dash's terminate_job); the
-  study stops being alive, and every chunk not started yet is dropped.
+- Cancel: the fleet study's Cancel terminates its coordinator (Dash's terminate_job) and
+  marks its job REVOKED; the study stops being alive, and every chunk not started yet is
+  dropped. Celery's revoke terminates one running delivery of a task id, so a job handed out
+  again while it ran (two coordinators of one study) would go on in the other: every
+  coordinator asks `cancelled` (the job's state) as it waits, and stops.
 """
 
 from __future__ import annotations
 
+import itertools
 import logging
 import os
 import secrets
 import socket
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, Self
 
 from flask import current_app, has_app_context
@@ -62,6 +66,10 @@ POLL_S = 0.1
 REQUEST_S = 50.0  # a web request's chunks are answered within this (gunicorn's timeout: 60 s)
 
 Progress = Callable[[int, int], None]
+
+
+class StudyCancelled(Exception):
+    """run_chunks' study was cancelled while it waited (its `cancelled` said so)."""
 
 
 def _key(study: str, what: str, index: int | None = None) -> str:
@@ -153,6 +161,33 @@ def run_in_process(specs: list[dict], progress: Progress | None = None) -> list[
     return out
 
 
+def _free_resending_lost(
+    capp: Any,
+    study: str,
+    specs: list[dict],
+    missing: list[int],
+    sent: dict[int, str],
+    resends: Iterator[int],
+) -> list[int]:
+    """The unanswered chunks nobody claims now; each of them that was started and whose
+    claimer is gone without an answer (its worker died) is sent again, as a new task id
+    recorded in `sent` (the old message, if it ever comes back, finds the answer)."""
+    r = capp.backend.client
+    # started before claims: a worker sets its claim, then started, and deletes its claim
+    # only after storing its answer. Read the other way round, a chunk claimed and started
+    # between the two reads looked claimless and started, as if its worker had died, and
+    # was sent again for nothing.
+    started = r.mget([_key(study, "started", i) for i in missing])
+    claims = r.mget([_key(study, "claim", i) for i in missing])
+    for i, c, s in zip(missing, claims, started, strict=True):
+        if c is None and s is not None and r.get(_key(study, "result", i)) is None:
+            r.delete(_key(study, "started", i))
+            sent[i] = f"{study}-{i}-r{next(resends)}"
+            capp.signature(CHUNK_TASK, args=(study, i, specs[i])).set(task_id=sent[i]).apply_async()
+            log.warning("study %s: chunk %d lost its worker; sent again", study, i)
+    return [i for i, c in zip(missing, claims, strict=True) if c is None]
+
+
 def run_chunks(
     specs: list[dict],
     capp: Any | None,
@@ -161,12 +196,17 @@ def run_chunks(
     help: bool = True,
     timeout_s: float = 3600.0,
     study: str | None = None,
+    cancelled: Callable[[], bool] | None = None,
 ) -> list[str]:
     """Every chunk's answer, in index order: on Celery app `capp`'s workers, or here when
     capp is None. help: compute unclaimed chunks here too while waiting (a coordinator that
     is itself a Celery task must, see the module docstring). study: its name (default a new
     one); a coordinator run again under the same name (its job handed out again after its
-    worker died) resumes it: the answers stored are kept, only the rest are computed."""
+    worker died) resumes it: the answers stored are kept, only the rest are computed.
+    cancelled: asked every REFRESH_S while waiting; when it says yes the study stops
+    (StudyCancelled) and its chunks not started are dropped. Cancel terminates one delivery
+    of a job, and a job the broker handed out again while it ran has two: this is how the
+    other one learns of it."""
     if capp is None:
         return run_in_process(specs, progress)
     # celery: loaded only where Celery runs the jobs (REDIS_URL), heavy and optional
@@ -178,13 +218,14 @@ def run_chunks(
     keys = [_key(study, "result", i) for i in range(n)]
     answers: list[str | None] = [None] * n
     sent = {i: f"{study}-{i}" for i in range(n)}
-    resends = 0
+    resends = itertools.count(1)
     with _Refresh(r, [_key(study, "alive")], _whoami(), ALIVE_S):
         group(
             capp.signature(CHUNK_TASK, args=(study, i, spec)).set(task_id=sent[i])
             for i, spec in enumerate(specs)
         ).apply_async()
         deadline = time.monotonic() + timeout_s
+        next_check = time.monotonic()
         shown = -1
         try:
             while True:
@@ -202,20 +243,11 @@ def run_chunks(
                     break
                 if time.monotonic() > deadline:
                     raise TimeoutError(f"study {study}: {len(missing)} of {n} chunks unanswered")
-                claims = r.mget([_key(study, "claim", i) for i in missing])
-                started = r.mget([_key(study, "started", i) for i in missing])
-                free = [i for i, c in zip(missing, claims, strict=True) if c is None]
-                for i, c, s in zip(missing, claims, started, strict=True):
-                    if c is None and s is not None and r.get(keys[i]) is None:
-                        # started, its claimer gone, no answer: its worker died; send it
-                        # again (the old message, if it ever comes back, finds the answer)
-                        r.delete(_key(study, "started", i))
-                        resends += 1
-                        sent[i] = f"{study}-{i}-r{resends}"
-                        capp.signature(CHUNK_TASK, args=(study, i, specs[i])).set(
-                            task_id=sent[i]
-                        ).apply_async()
-                        log.warning("study %s: chunk %d lost its worker; sent again", study, i)
+                if cancelled is not None and time.monotonic() >= next_check:
+                    if cancelled():
+                        raise StudyCancelled(study)
+                    next_check = time.monotonic() + REFRESH_S
+                free = _free_resending_lost(capp, study, specs, missing, sent, resends)
                 if help and free:
                     # the last free chunk: the workers take the queue from its front
                     compute_claimed(r, study, free[-1], specs[free[-1]])

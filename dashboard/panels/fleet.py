@@ -21,7 +21,7 @@ from dash.exceptions import PreventUpdate
 
 from dashboard import ids
 from dashboard.infra.jobs import RevokingCeleryManager
-from dashboard.infra.tasks import run_chunks
+from dashboard.infra.tasks import StudyCancelled, run_chunks
 from dashboard.panels.fleet_watchdog import (
     BEAT_S,
     CANCELLED,
@@ -29,7 +29,7 @@ from dashboard.panels.fleet_watchdog import (
     STALL_S,
     WATCH_MS,
     Heartbeat,
-    revoked_before_start,
+    job_revoked,
     watch,
     watch_outputs,
 )
@@ -177,7 +177,7 @@ def study(
     """Run every comparison row's Monte Carlo as chunks (on Celery app capp's workers, or
     here when None), reporting the chunks done and beating in between; returns the table
     (or the refusal) and the run it answers (fleet-done)."""
-    if revoked_before_start():
+    if job_revoked():
         raise PreventUpdate
     try:
         racks, years = study_size(racks, years)
@@ -189,9 +189,13 @@ def study(
                 beat.report(str(done), str(total), f"{done} of {total} chunks; {row}…")
 
             progress(0, len(plan))
-            answers = run_chunks(plan, capp, progress, help=True, study=_job_id(capp))
+            answers = run_chunks(
+                plan, capp, progress, help=True, study=_job_id(capp), cancelled=job_revoked
+            )
             done = chunks.fleet_study_combine(plan, answers)
             beat.report(str(len(plan)), str(len(plan)), "done")
+    except StudyCancelled:
+        raise PreventUpdate from None  # the page cancelled it: nobody waits for a table
     except ScenarioError as e:
         refused = html.Div(f"Fleet study refused: {e.message}", className="msg error")
         return {"result": refused, "done": n}

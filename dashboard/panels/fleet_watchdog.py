@@ -48,8 +48,10 @@ So the study and the page each do their part:
    REVOKED in the result backend when it is not finished yet (Dash's Cancel, the watchdog's,
    and a new Run replacing an old job all go through it). Dash's next poll then sees a job that
    is not running and ends the loop. The revoke is still broadcast, so a live worker drops the
-   task, and a job whose message comes back after its worker died finds itself REVOKED and
-   does not run (`revoked_before_start`).
+   task, a job whose message comes back after its worker died finds itself REVOKED and
+   does not run, and a job running twice (handed out again while it ran: Celery terminates
+   one delivery of a task id) stops in the other delivery too, which asks as it waits for
+   its chunks (`job_revoked`).
 
 The bound: the page shows the error within 40 s of the death of a job's process that had
 started (28 to 37 s plus request latency: the last beat, written at most BEAT_S before the
@@ -141,10 +143,11 @@ class Heartbeat:
         self._thread.join(timeout=10)
 
 
-def revoked_before_start() -> bool:
-    """On a Celery worker: whether this task was already cancelled (REVOKED in the result
-    backend) before it started, e.g. a message the broker redelivered after its worker died
-    and the page's watchdog cancelled it. False on diskcache."""
+def job_revoked() -> bool:
+    """On a Celery worker: whether this task has been cancelled (REVOKED in the result
+    backend): before it started (a message the broker redelivered after its worker died, and
+    the page's watchdog cancelled it), or while it runs in another delivery than the one
+    Cancel terminated. False on diskcache."""
     if "celery" not in sys.modules:
         return False
     # celery: loaded only where Celery runs the jobs (REDIS_URL), heavy and optional

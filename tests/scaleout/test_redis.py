@@ -9,7 +9,7 @@ import urllib.request
 import pytest
 from playwright.sync_api import expect
 
-from dashboard.infra import tasks
+from dashboard.infra import background, tasks
 from dashboard.infra.results import VERSION
 from harness.page import below
 from harness.servers import log_path
@@ -100,23 +100,37 @@ def test_redis_stopped_and_started_mid_requests(web_pair, redis_server):
 
 
 def test_cancel_on_the_page_stops_a_study_split_over_the_worker(web_pair, celery_worker, browser):
-    """Cancel on a study split into chunks: its job is terminated, not handed out again, and
-    its chunks not started are dropped: the worker stops computing them."""
+    """Cancel on a study split into chunks, after the broker has handed its job out a second
+    time while it ran (a job runs past the visibility timeout, background.VISIBILITY_S, by
+    design: two deliveries coordinate one study): Celery's revoke terminates one delivery,
+    the other learns of the cancel from the job's REVOKED state and stops, the job is not
+    handed out again, and the study's chunks not started are dropped: the worker stops
+    computing them."""
     a, _ = web_pair
     ctx = browser.new_context()
     page = ctx.new_page()
     page.goto(a + "/")
     expect(page.locator("#cards .card").first).to_be_visible(timeout=30000)
     below(page)  # the study's panel mounts once a reader comes near it (panels/lazy.py)
+    at_run = len(celery_worker.read_text())
     page.fill("#fleet-racks", "10000")
-    page.fill("#fleet-years", "10")  # 50 chunks: ~25 s of one core
+    page.fill("#fleet-years", "40")  # 200 chunks: ~100 s of one core
     page.click("#fleet-run")
     expect(page.locator("#fleet-progress-text")).to_have_text(
-        re.compile(r"^[1-9]\d* of 50 chunks; .+…$"), timeout=60000
+        re.compile(r"^[1-9]\d* of 200 chunks; .+…$"), timeout=60000
     )
-    # A job that ran past the broker's visibility timeout before Cancel (background.VISIBILITY_S:
-    # a loaded machine) was handed out again while it ran, by design; what Cancel must stop is
-    # every delivery from here on, so the log is read from this point.
+
+    def deliveries() -> list[str]:
+        return re.findall(
+            r"Task background_callback_\w+\[([^\]]+)\] received", celery_worker.read_text()[at_run:]
+        )
+
+    # the job handed out again while it runs: VISIBILITY_S + RESTORE_S after it was taken
+    deadline = time.monotonic() + 3 * (background.VISIBILITY_S + background.RESTORE_S)
+    while len(deliveries()) < 2 and time.monotonic() < deadline:
+        time.sleep(0.2)
+    job = deliveries()
+    assert len(job) >= 2 and len(set(job)) == 1, job  # one job, delivered twice
     at_cancel = len(celery_worker.read_text())
     page.click("#fleet-cancel")
     expect(page.locator("#fleet-run")).to_be_enabled(timeout=10000)
