@@ -33,6 +33,13 @@ JOB_EXPIRE_S = 3600  # a finished job's result is kept this long
 # longer is handed out again too, while it runs: the second delivery joins the same study.
 VISIBILITY_S = 12
 RESTORE_S = 2
+# kombu's Redis transport hands unacknowledged messages out again under one lock in Redis
+# (`unacked_mutex`), held for the scan's few milliseconds but kept 300 s by default when its
+# holder dies: a worker SIGKILLed inside that scan stopped every redelivery for five minutes,
+# and a study whose coordinator was killed never resumed (seen in tests/scaleout/
+# test_router.py on a loaded machine). A dead holder's lock now costs at most this; two
+# scans at once cannot hand one message out twice (each takes it in a WATCHed transaction).
+UNACKED_MUTEX_S = 5
 
 
 def background_manager(s: Settings) -> BaseBackgroundCallbackManager:
@@ -59,6 +66,7 @@ def background_manager(s: Settings) -> BaseBackgroundCallbackManager:
                 "visibility_timeout": VISIBILITY_S,
                 "unacked_restore_interval": RESTORE_S,
                 "unacked_restore_throttle": 1,
+                "unacked_mutex_expire": UNACKED_MUTEX_S,
             },
             worker_prefetch_multiplier=1,  # a chunk goes to an idle process, not a busy one
         )

@@ -21,8 +21,9 @@ import psutil
 import pytest
 import redis
 
-from dashboard.infra import tasks
+from dashboard.infra import background, tasks
 from dashboard.infra.tasks import run_chunks, run_in_process
+from dashboard.panels.fleet_watchdog import STALL_S
 from harness.redis import celery_client, own_redis_server, start_celery_worker
 from harness.servers import ARTIFACTS, start_server, stop_server
 from model.query import parse_query
@@ -229,6 +230,38 @@ def test_a_whole_worker_sigkilled_mid_chunk_its_chunk_goes_to_another(
     again = run_chunks(plan, capp, help=False, timeout_s=300)
     assert as_text(plan, again) == reference
     assert settled(workers, ("a", "b"), before, len(plan)) == len(plan)
+
+
+def test_a_worker_killed_holding_the_brokers_restore_lock_stalls_no_redelivery(
+    capp, workers, own_redis
+):
+    """kombu hands a dead worker's unacknowledged messages out again under one lock in Redis,
+    which by default outlives a holder killed inside its scan by 300 s: every redelivery
+    stalled for five minutes, and a fleet study whose coordinator was killed never resumed.
+    Here a whole worker is killed mid-chunk leaving that lock as its scan would; the broker
+    hands its message to the other worker before the page's watchdog would give up
+    (STALL_S), since background.py bounds the lock by UNACKED_MUTEX_S."""
+    workers.ensure("a", "b")
+    r = redis.Redis.from_url(own_redis.url)
+    study = f"restore-{os.getpid()}"
+    r.set(f"fabric-twin:study:{study}:alive", "this test", ex=120)  # no coordinator: no resend
+    spec = chunks.fleet_study_plan(RACKS, YEARS)[0]
+    capp.signature(tasks.CHUNK_TASK, args=(study, 0, spec)).set(task_id=f"{study}-0").apply_async()
+    pools = {pid: name for name in ("a", "b") for pid in workers.pool(name)}
+    _, pid = frozen_mid_chunk(own_redis.url, list(pools))
+    dead, other = pools[pid], "b" if pools[pid] == "a" else "a"
+    before = workers.log(other).count(f"[{study}-0] received")
+    r.set("unacked_mutex", "the worker killed", px=int(background.UNACKED_MUTEX_S * 1000))
+    workers.kill(dead)
+    killed = time.monotonic()
+    while time.monotonic() < killed + STALL_S:
+        if workers.log(other).count(f"[{study}-0] received") > before:
+            break
+        time.sleep(0.2)
+    took = time.monotonic() - killed
+    assert workers.log(other).count(f"[{study}-0] received") > before, f"none in {took:.0f} s"
+    print(f"handed out again {took:.1f} s after the kill (visibility {background.VISIBILITY_S} s)")
+    workers.ensure("a", "b")
 
 
 def test_a_stopped_study_drops_its_chunks(capp, workers, own_redis):
