@@ -72,9 +72,19 @@ class ResultNotLost:
         missed, self._missed.last = getattr(self._missed, "last", None), None
         if super().job_running(job):  # type: ignore[misc]
             return True
-        if missed is None or missed[0] != job:
-            return False
-        return bool(self.result_ready(missed[1]))  # type: ignore[attr-defined]
+        if missed is not None and missed[0] == job and self.result_ready(missed[1]):  # type: ignore[attr-defined]
+            return True
+        # the page's loop ends here with no result: say why, for a study that "ended"
+        log.warning("background job %s: not running, no result (%s)", job, self._status(job))
+        return False
+
+    def _status(self, job: Any) -> str:
+        """The job's state as its manager reads it, for the log."""
+        try:
+            task = getattr(self, "get_task", None)
+            return str(task(job).status) if task and not isinstance(job, int) else "process"
+        except Exception as e:  # noqa: BLE001 - a log line must not fail the poll
+            return f"unreadable: {e!r}"
 
 
 def _held(method: Callable[..., Any]) -> Callable[..., Any]:
