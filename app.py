@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import logging
 import os
+import secrets
 import sys
+from typing import Any
 
 from dash import Dash
 
@@ -28,6 +30,26 @@ from dashboard.warm import warm
 from dashboard.web.blueprint import web
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+log = logging.getLogger(__name__)
+
+
+def signing_secret(manager: Any) -> str:
+    """One secret for every Dash app on the server to sign background jobs' handles with:
+    the manager's stored one (shared by the web processes on one store), read once here.
+
+    Without a server secret_key each Dash app (the rack page, /fleet) read its own from the
+    store the first time it signed, and callbacks sign with `dash.get_app()`'s while the
+    page's endId is signed with the rack page's. After Redis lost its data (restarted with
+    no persistence) the second read made a new secret: the page's handles no longer
+    verified, and a fleet study's first poll ended it as "cancelled" while it ran
+    (tests/scaleout/test_same_study.py after test_redis.py's restart). Read once at import
+    (the --preload master: every gunicorn worker inherits it); SECRET_KEY overrides it, as
+    it must where web processes start after such a loss."""
+    try:
+        return str(manager.get_or_create_signing_secret(lambda: secrets.token_urlsafe(48)))
+    except Exception as e:  # noqa: BLE001 - any store failure: this process's own, said once
+        log.warning("no shared signing secret (%s): set SECRET_KEY", type(e).__name__)
+        return secrets.token_urlsafe(48)
 
 
 def create_app(s: config.Settings | None = None) -> Dash:
@@ -49,6 +71,7 @@ def create_app(s: config.Settings | None = None) -> Dash:
     app.validation_layout = validation_layout()  # the parts mounted later (panels/lazy.py)
     panels.register(app, manager)
     app.server.register_blueprint(web)
+    app.server.secret_key = s.secret_key or signing_secret(manager)
     fleet = history_page.mount(app.server, app.config.assets_folder, manager)  # /fleet
     app.server.add_url_rule(
         "/healthz", "healthz", lambda: ("ok\n", 200, {"Content-Type": "text/plain"})

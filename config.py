@@ -82,6 +82,7 @@ class Settings:
     log_level: str
     debug: bool  # Dash's dev tools, for `python app.py` only
     frame_ancestors: str = "'self'"  # the CSP's frame-ancestors: who may embed the page
+    secret_key: str | None = None  # signs background jobs' handles (create_app: see there)
     live: Live | None = None  # live mode: the operator's Prometheus (and NMX-Manager)
 
 
@@ -100,5 +101,6 @@ def settings() -> Settings:
         # The Dash dev tools and the Werkzeug debugger only on an explicit DASH_DEBUG=1.
         debug=os.environ.get("DASH_DEBUG", "") == "1",
         frame_ancestors=os.environ.get("FRAME_ANCESTORS", "").strip() or "'self'",
+        secret_key=os.environ.get("SECRET_KEY") or None,
         live=live_settings(),
     )

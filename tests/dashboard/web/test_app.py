@@ -73,8 +73,36 @@ def test_the_worker_line_finds_its_celery_app(tmp_path):
         "REDIS_URL": "redis://127.0.0.1:6390/5",
         "CACHE_DIR": str(tmp_path),
         "LOG_LEVEL": "WARNING",
+        "SECRET_KEY": "given",  # no Redis here to read the shared one from (app.signing_secret)
     }
     cmd = [sys.executable, "-c", code]
     out = subprocess.run(cmd, check=False, env=env, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.strip() == "redis://127.0.0.1:6390/5"
+
+
+def test_every_dash_app_signs_with_one_secret_even_after_the_store_lost_it(tmp_path):
+    """The rack page and /fleet are two Dash apps on one server: a page's endId is signed by
+    the rack page's and its jobs' handles by dash.get_app()'s. Each used to read its own
+    secret from the store the first time it signed, so a store that lost its data between
+    the two reads (Redis restarted) left them with different secrets and the page's handles
+    failing to verify. Now both use the server's one secret, read at start."""
+    import dash
+
+    from app import BACKGROUND_EXTENSION, create_app
+
+    other = create_app(_settings(tmp_path))
+    store = other.server.extensions[BACKGROUND_EXTENSION]
+    fleet = dash.get_app()  # the last app made: create_app's /fleet page
+    assert fleet is not other and fleet.server is other.server
+    first = other._get_signing_secret()
+    store.handle.clear()  # the store loses the secret (Redis restarted, no persistence)
+    assert fleet._get_signing_secret() == first
+    assert first == other.server.secret_key.encode()
+
+
+def test_secret_key_from_the_environment_is_the_one_used(tmp_path):
+    from app import create_app
+
+    other = create_app(_settings(tmp_path, secret_key="shared-by-every-web-process"))
+    assert other._get_signing_secret() == b"shared-by-every-web-process"
