@@ -74,8 +74,9 @@ class ResultNotLost:
             return True
         if missed is not None and missed[0] == job and self.result_ready(missed[1]):  # type: ignore[attr-defined]
             return True
-        # the page's loop ends here with no result: say why, for a study that "ended"
-        log.warning("background job %s: not running, no result (%s)", job, self._status(job))
+        # the page's loop ends here with no result (a cancel, a result already read, or a
+        # job lost): which job and what its manager read, for a study that "ended"
+        log.info("background job %s: not running, no result (%s)", job, self._status(job))
         return False
 
     def _status(self, job: Any) -> str:

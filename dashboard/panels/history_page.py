@@ -48,11 +48,10 @@ def mount(server: Flask, assets_folder: str, manager: Any) -> Dash:
     registered. The stylesheet is the rack page's; its scripts are not loaded here.
 
     It is given the rack page's background manager though it runs no background callback:
-    Dash signs background jobs' handles with a secret that, without a server secret_key,
-    each app keeps in its manager's store, shared by the gunicorn workers; an app without
-    one makes up its own per process, and `dash.get_app()` (the last app made, this one)
-    then signed the rack page's fleet-study jobs so that the other worker could not read
-    them ("the background job ended without a result", 1 run in 2 with two workers)."""
+    `dash.get_app()` (the last app made, this one) signs the rack page's fleet-study jobs,
+    and an app without a manager or a server secret_key makes up its own secret per
+    process ("the background job ended without a result", 1 run in 2 with two workers).
+    The server's secret_key (app.signing_secret) now gives both apps one secret."""
     page = Dash(
         __name__,
         server=server,
